@@ -1,0 +1,17 @@
+/* Subcommands of the mmsim command line. Each returns the process exit status:
+ * 0 success, 1 a run that failed, 2 bad usage or bad input. */
+#ifndef MMSIM_CLI_COMMANDS_H
+#define MMSIM_CLI_COMMANDS_H
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv); /* argv[0] is the command name */
+	const char *summary;
+};
+
+/* NULL-terminated table, defined in commands.c. */
+extern const struct command mmsim_commands[];
+
+int cmd_run(int argc, char **argv);
+
+#endif
