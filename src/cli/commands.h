@@ -13,5 +13,10 @@ struct command {
 extern const struct command mmsim_commands[];
 
 int cmd_run(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_results(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

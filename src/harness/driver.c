@@ -1,0 +1,577 @@
+#include "harness/driver.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/exec.h"
+
+static const char compare_usage[] =
+    "usage: mmsim compare SCENARIO --arm NAME[:key=value[,key=value...]] ... [options]\n"
+    "\n"
+    "Runs every arm with several seeds and prints mmtests-style statistics per metric\n"
+    "(Min, Amean or Hmean, Stddev, CoeffVar, Max, %% against the first arm, Welch's\n"
+    "t-test), then the duration and vmstat blocks. Runs already in the store are reused.\n";
+
+static const char sweep_usage[] =
+    "usage: mmsim sweep SCENARIO --vary key=v1,v2,...|key=START:END:STEP ... [--arm ...]\n"
+    "                   [options]\n"
+    "\n"
+    "Runs the cross product of the --vary lists for every arm (one implicit arm 'base'\n"
+    "when none is given) and prints one row per point with the arms as columns.\n"
+    "Runs already in the store are reused, so an interrupted sweep resumes.\n";
+
+static const char common_usage[] =
+    "\noptions:\n"
+    "  --arm NAME[:k=v,...]  an arm and its overrides (first arm is the baseline)\n"
+    "  --runs N              seeds per arm and point (default 5): seeds 1..N\n"
+    "  --first-seed S        start the seeds at S instead of 1\n"
+    "  --metric NAME         tabulate this result metric instead of the primary one\n"
+    "  -j, --jobs N          runs in parallel (default: online CPUs)\n"
+    "  --db FILE             results store (default ./" STORE_DEFAULT_PATH ")\n"
+    "  --out DIR             also write graphs and index.html into DIR\n"
+    "  --emit-jobs FILE      do not run: write one `mmsim run` command per missing run\n"
+    "                        (for GNU parallel or a Slurm array job), then `mmsim import`\n"
+    "  --json-dir DIR        where emitted commands write their JSON (default results)\n"
+    "  --emit-cmd CMD        program name in emitted commands (default mmsim)\n"
+    "  --all                 with --emit-jobs, emit stored runs too\n"
+    "  --no-progress         no progress bar even on a terminal\n"
+    "  -h, --help            this text\n"
+    "\nEnvironment: MMSIM_RUN_CMD replaces the program that runs each arm.\n";
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "mmsim %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (try mmsim %s --help)\n", cmd);
+	return 2;
+}
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		return -1;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (*end || errno || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
+{
+	const char *cmd = sweep ? "sweep" : "compare";
+	enum {
+		O_ARM = 256,
+		O_VARY,
+		O_RUNS,
+		O_FIRST,
+		O_METRIC,
+		O_DB,
+		O_OUT,
+		O_EMIT,
+		O_JDIR,
+		O_ECMD,
+		O_ALL,
+		O_NOPROG
+	};
+	static const struct option lo[] = {
+	    {"arm", required_argument, 0, O_ARM},
+	    {"vary", required_argument, 0, O_VARY},
+	    {"runs", required_argument, 0, O_RUNS},
+	    {"first-seed", required_argument, 0, O_FIRST},
+	    {"metric", required_argument, 0, O_METRIC},
+	    {"jobs", required_argument, 0, 'j'},
+	    {"db", required_argument, 0, O_DB},
+	    {"out", required_argument, 0, O_OUT},
+	    {"emit-jobs", required_argument, 0, O_EMIT},
+	    {"json-dir", required_argument, 0, O_JDIR},
+	    {"emit-cmd", required_argument, 0, O_ECMD},
+	    {"all", no_argument, 0, O_ALL},
+	    {"no-progress", no_argument, 0, O_NOPROG},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	memset(o, 0, sizeof(*o));
+	o->db = STORE_DEFAULT_PATH;
+	o->json_dir = "results";
+	o->emit_cmd = "mmsim";
+	o->progress = true;
+	o->parallel = exec_ncpus();
+	o->e.kind = sweep ? EXP_SWEEP : EXP_COMPARE;
+	o->e.version = strdup(MMSIM_VERSION);
+	unsigned long long runs = 5, first = 1, v;
+	char err[512];
+	int c;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "j:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(sweep ? sweep_usage : compare_usage, stdout);
+			fputs(common_usage, stdout);
+			return 1;
+		case O_ARM: {
+			struct arm arm;
+			if (plan_parse_arm(optarg, &arm, err, sizeof(err)))
+				return usage_error(cmd, "%s", err);
+			for (size_t a = 0; a < o->e.narms; a++)
+				if (!strcmp(o->e.arms[a].name, arm.name)) {
+					usage_error(cmd, "arm '%s' given twice", arm.name);
+					free(arm.name);
+					overrides_free(&arm.set);
+					return 2;
+				}
+			o->e.arms = realloc(o->e.arms, (o->e.narms + 1) * sizeof(*o->e.arms));
+			o->e.arms[o->e.narms++] = arm;
+			break;
+		}
+		case O_VARY: {
+			if (!sweep)
+				return usage_error(cmd, "%s: --vary belongs to mmsim sweep",
+						   "compare");
+			struct vary vr;
+			if (plan_parse_vary(optarg, &vr, err, sizeof(err)))
+				return usage_error(cmd, "%s", err);
+			o->e.vary = realloc(o->e.vary, (o->e.nvary + 1) * sizeof(*o->e.vary));
+			o->e.vary[o->e.nvary++] = vr;
+			for (size_t d = 0; d + 1 < o->e.nvary; d++)
+				if (!strcmp(o->e.vary[d].key, vr.key))
+					return usage_error(cmd, "key '%s' varied twice", vr.key);
+			break;
+		}
+		case O_RUNS:
+			if (parse_uint(optarg, 100000, &runs) || !runs)
+				return usage_error(
+				    cmd, "--runs wants a count from 1 to 100000, not '%s'", optarg);
+			break;
+		case O_FIRST:
+			if (parse_uint(optarg, 1ULL << 53, &first))
+				return usage_error(
+				    cmd, "--first-seed wants a non-negative integer, not '%s'",
+				    optarg);
+			break;
+		case O_METRIC:
+			free(o->e.metric);
+			o->e.metric = strdup(optarg);
+			break;
+		case 'j':
+			if (parse_uint(optarg, 4096, &v) || !v)
+				return usage_error(cmd, "-j wants a count from 1 to 4096, not '%s'",
+						   optarg);
+			o->parallel = (int)v;
+			break;
+		case O_DB:
+			o->db = optarg;
+			break;
+		case O_OUT:
+			o->out_dir = optarg;
+			break;
+		case O_EMIT:
+			o->emit_jobs = optarg;
+			break;
+		case O_JDIR:
+			o->json_dir = optarg;
+			break;
+		case O_ECMD:
+			o->emit_cmd = optarg;
+			break;
+		case O_ALL:
+			o->emit_all = true;
+			break;
+		case O_NOPROG:
+			o->progress = false;
+			break;
+		default:
+			return usage_error(cmd, "unknown or incomplete option '%s'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return usage_error(cmd, "%s",
+				   optind >= argc ? "no SCENARIO given"
+						  : "exactly one SCENARIO expected");
+	if (plan_load_scenario(&o->e, argv[optind], err, sizeof(err)))
+		return usage_error(cmd, "%s", err);
+	if (sweep && !o->e.nvary)
+		return usage_error(cmd, "%s", "at least one --vary is needed");
+	if (!o->e.narms) {
+		if (!sweep)
+			return usage_error(cmd, "%s", "at least one --arm is needed");
+		o->e.arms = calloc(1, sizeof(*o->e.arms));
+		o->e.arms[0].name = strdup("base");
+		o->e.narms = 1;
+	}
+	o->e.nseeds = (size_t)runs;
+	o->e.seeds = calloc(runs, sizeof(*o->e.seeds));
+	for (size_t s = 0; s < runs; s++)
+		o->e.seeds[s] = first + s;
+	return 0;
+}
+
+void driver_opts_free(struct exp_opts *o)
+{
+	plan_free(&o->e);
+}
+
+struct store *driver_open_store(const char *path)
+{
+	char err[600];
+	struct store *s = store_open(path, err, sizeof(err));
+	if (!s)
+		fprintf(stderr, "mmsim: %s\n", err);
+	return s;
+}
+
+struct exec_ctx {
+	const struct experiment *e;
+	struct store *st;
+	struct job **todo;
+	size_t stored, failed;
+	bool store_failed;
+};
+
+static void describe_job(FILE *f, const struct experiment *e, const struct job *j)
+{
+	char *ov = overrides_text(&j->ov);
+	fprintf(f, "arm %s, seed %llu%s%s", e->arms[j->arm].name, (unsigned long long)j->seed,
+		*ov ? ", " : "", ov);
+	free(ov);
+}
+
+static int on_done(size_t idx, bool ok, const char *json, const char *errtext, void *arg)
+{
+	struct exec_ctx *c = arg;
+	const struct job *j = c->todo[idx];
+	char err[256] = "";
+	struct run_result r;
+	if (ok && runres_parse(json, &r, err, sizeof(err)))
+		ok = false;
+	else if (ok && r.seed != j->seed) {
+		snprintf(err, sizeof(err), "its JSON reports seed %llu",
+			 (unsigned long long)r.seed);
+		runres_free(&r);
+		ok = false;
+	}
+	if (!ok) {
+		c->failed++;
+		if (exec_interrupted)
+			return 0;
+		fprintf(stderr, "\nmmsim: run failed (");
+		describe_job(stderr, c->e, j);
+		fprintf(stderr, ")%s%s\n", *err ? ": " : "", err);
+		if (errtext && *errtext)
+			fprintf(stderr, "%s%s", errtext,
+				errtext[strlen(errtext) - 1] == '\n' ? "" : "\n");
+		return 0;
+	}
+	char *ovt = overrides_text(&j->ov);
+	struct stored_run sr = {
+	    .key = j->key,
+	    .canon = j->canon,
+	    .scenario_hash = c->e->scenario_hash,
+	    .scenario_file = c->e->scenario_file,
+	    .overrides = ovt,
+	    .version = c->e->version,
+	    .json = json,
+	    .seed = j->seed,
+	    .completed = r.completed,
+	};
+	int rc = store_put(c->st, &sr);
+	free(ovt);
+	runres_free(&r);
+	if (rc) {
+		fprintf(stderr, "\nmmsim: %s\n", store_error(c->st));
+		c->store_failed = true;
+		return 1;
+	}
+	c->stored++;
+	return 0;
+}
+
+static void shell_quote(FILE *f, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_-+=./:,@%") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++)
+		fputs(*s == '\'' ? "'\\''" : (char[]){*s, 0}, f);
+	fputc('\'', f);
+}
+
+static int emit_jobs(struct exp_opts *o, struct store *st, struct job *jobs, size_t n)
+{
+	FILE *f = strcmp(o->emit_jobs, "-") ? fopen(o->emit_jobs, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "mmsim: cannot write %s: %s\n", o->emit_jobs, strerror(errno));
+		return 2;
+	}
+	if (mkdir(o->json_dir, 0777) && errno != EEXIST)
+		fprintf(stderr, "mmsim: warning: cannot create %s: %s\n", o->json_dir,
+			strerror(errno));
+	size_t written = 0, skipped = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!o->emit_all) {
+			int have = store_get(st, jobs[i].key, NULL);
+			if (have < 0) {
+				fprintf(stderr, "mmsim: %s\n", store_error(st));
+				return 2;
+			}
+			if (have) {
+				skipped++;
+				continue;
+			}
+		}
+		shell_quote(f, o->emit_cmd);
+		fputs(" run ", f);
+		shell_quote(f, o->e.scenario_file);
+		for (size_t k = 0; k < jobs[i].ov.n; k++) {
+			char *kv;
+			if (asprintf(&kv, "%s=%s", jobs[i].ov.v[k].key, jobs[i].ov.v[k].val) < 0)
+				abort();
+			fputs(" --set ", f);
+			shell_quote(f, kv);
+			free(kv);
+		}
+		fprintf(f, " --seed %llu --json ", (unsigned long long)jobs[i].seed);
+		char *path;
+		if (asprintf(&path, "%s/%s.json", o->json_dir, jobs[i].key) < 0)
+			abort();
+		shell_quote(f, path);
+		free(path);
+		fputc('\n', f);
+		written++;
+	}
+	if (f != stdout && fclose(f)) {
+		fprintf(stderr, "mmsim: error writing %s\n", o->emit_jobs);
+		return 2;
+	}
+	fprintf(stderr, "mmsim: %zu run command(s) written to %s (%zu already stored)\n", written,
+		o->emit_jobs, skipped);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char **job_argv(char **runner, const struct experiment *e, const struct job *j)
+{
+	size_t nr = 0;
+	while (runner[nr])
+		nr++;
+	char **argv = calloc(nr + 2 * j->ov.n + 6, sizeof(*argv));
+	size_t k = 0;
+	for (size_t i = 0; i < nr; i++)
+		argv[k++] = strdup(runner[i]);
+	argv[k++] = strdup("run");
+	argv[k++] = strdup(e->scenario_file);
+	for (size_t i = 0; i < j->ov.n; i++) {
+		argv[k++] = strdup("--set");
+		if (asprintf(&argv[k++], "%s=%s", j->ov.v[i].key, j->ov.v[i].val) < 0)
+			abort();
+	}
+	argv[k++] = strdup("--seed");
+	if (asprintf(&argv[k++], "%llu", (unsigned long long)j->seed) < 0)
+		abort();
+	return argv;
+}
+
+/* Runs what the store lacks. Returns 0, 1 (some runs failed), 2 (store) or 130. */
+static int execute_missing(struct exp_opts *o, struct store *st, struct job *jobs, size_t n)
+{
+	struct exec_ctx c = {.e = &o->e, .st = st};
+	c.todo = calloc(n + 1, sizeof(*c.todo));
+	size_t ntodo = 0;
+	for (size_t i = 0; i < n; i++) {
+		int have = store_get(st, jobs[i].key, NULL);
+		if (have < 0) {
+			fprintf(stderr, "mmsim: %s\n", store_error(st));
+			free(c.todo);
+			return 2;
+		}
+		if (!have)
+			c.todo[ntodo++] = &jobs[i];
+	}
+	char **runner = exec_runner();
+	char ***argvs = calloc(ntodo + 1, sizeof(*argvs));
+	for (size_t i = 0; i < ntodo; i++)
+		argvs[i] = job_argv(runner, &o->e, c.todo[i]);
+	double t0 = now_s();
+	int rc = ntodo
+		     ? exec_run((char **const *)argvs, ntodo, o->parallel, o->progress, on_done, &c)
+		     : 0;
+	double dt = now_s() - t0;
+	fprintf(stderr,
+		"mmsim: %zu runs: %zu already stored, %zu run (%zu stored, %zu failed) in "
+		"%.2f s with -j %d\n",
+		n, n - ntodo, c.stored + c.failed, c.stored, c.failed, dt, o->parallel);
+	for (size_t i = 0; i < ntodo; i++)
+		exec_free_argv(argvs[i]);
+	free(argvs);
+	exec_free_argv(runner);
+	free(c.todo);
+	if (c.store_failed)
+		return 2;
+	if (exec_interrupted) {
+		fprintf(stderr,
+			"mmsim: interrupted; %zu finished runs are stored, rerun the same "
+			"command to resume\n",
+			c.stored);
+		return 130;
+	}
+	return rc < 0 ? 2 : (c.failed ? 1 : 0);
+}
+
+int driver_load(const struct experiment *e, struct store *st, struct loaded *l)
+{
+	char err[512];
+	memset(l, 0, sizeof(*l));
+	if (plan_jobs(e, &l->jobs, &l->njobs, err, sizeof(err))) {
+		fprintf(stderr, "mmsim: %s\n", err);
+		return 2;
+	}
+	l->runs = calloc(l->njobs + 1, sizeof(*l->runs));
+	l->have = calloc(l->njobs + 1, sizeof(*l->have));
+	for (size_t i = 0; i < l->njobs; i++) {
+		char *json = NULL;
+		int rc = store_get(st, l->jobs[i].key, &json);
+		if (rc < 0) {
+			fprintf(stderr, "mmsim: %s\n", store_error(st));
+			return 2;
+		}
+		if (rc && !runres_parse(json, &l->runs[i], err, sizeof(err)))
+			l->have[i] = true;
+		else if (rc)
+			fprintf(stderr, "mmsim: warning: stored run %s is unreadable: %s\n",
+				l->jobs[i].key, err);
+		free(json);
+	}
+	l->r = results_build(e, l->jobs, l->njobs, l->runs, l->have);
+	return 0;
+}
+
+void driver_loaded_free(struct loaded *l)
+{
+	results_free(l->r);
+	for (size_t i = 0; i < l->njobs; i++)
+		if (l->have[i])
+			runres_free(&l->runs[i]);
+	free(l->runs);
+	free(l->have);
+	plan_jobs_free(l->jobs, l->njobs);
+	memset(l, 0, sizeof(*l));
+}
+
+void driver_print(FILE *out, const struct exp_results *r)
+{
+	report_describe(out, r);
+	struct table **t;
+	size_t n = report_tables(r, &t);
+	for (size_t i = 0; i < n; i++)
+		table_print_text(out, t[i]);
+	report_free_tables(t, n);
+}
+
+int driver_render(const char *dir, struct loaded *const *ls, const int64_t *ids, size_t n)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "mmsim: cannot create %s: %s\n", dir, strerror(errno));
+		return 2;
+	}
+	struct report_section *s = calloc(n + 1, sizeof(*s));
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		char prefix[64];
+		snprintf(prefix, sizeof(prefix), "exp%lld", (long long)ids[i]);
+		s[i].r = ls[i]->r;
+		s[i].id = ids[i];
+		if (plot_experiment(ls[i]->r, dir, prefix, &s[i].svgs, &s[i].nsvgs) < 0)
+			rc = 1;
+	}
+	char *path;
+	if (asprintf(&path, "%s/index.html", dir) < 0)
+		abort();
+	if (html_write(path, dir, s, n))
+		rc = 2;
+	else
+		fprintf(stderr, "mmsim: report written to %s\n", path);
+	free(path);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t g = 0; g < s[i].nsvgs; g++)
+			free(s[i].svgs[g]);
+		free(s[i].svgs);
+	}
+	free(s);
+	return rc;
+}
+
+int driver_main(struct exp_opts *o)
+{
+	char err[512];
+	struct job *jobs;
+	size_t n;
+	if (plan_jobs(&o->e, &jobs, &n, err, sizeof(err))) {
+		fprintf(stderr, "mmsim %s: %s\n", o->e.kind == EXP_SWEEP ? "sweep" : "compare",
+			err);
+		return 2;
+	}
+	struct store *st = driver_open_store(o->db);
+	if (!st) {
+		plan_jobs_free(jobs, n);
+		return 2;
+	}
+	cJSON *spec = plan_to_json(&o->e);
+	char *spec_text = cJSON_PrintUnformatted(spec);
+	cJSON_Delete(spec);
+	int64_t id = 0;
+	int rc = 0;
+	if (store_put_experiment(st, o->e.kind == EXP_SWEEP ? "sweep" : "compare", spec_text,
+				 &id)) {
+		fprintf(stderr, "mmsim: %s\n", store_error(st));
+		rc = 2;
+		goto out;
+	}
+	if (o->emit_jobs) {
+		rc = emit_jobs(o, st, jobs, n);
+		goto out;
+	}
+	rc = execute_missing(o, st, jobs, n);
+	if (rc == 2 || rc == 130)
+		goto out;
+	struct loaded l;
+	int lrc = driver_load(&o->e, st, &l);
+	if (lrc) {
+		rc = lrc;
+		goto out;
+	}
+	printf("Experiment %lld (mmsim report %lld --out DIR renders it)\n", (long long)id,
+	       (long long)id);
+	driver_print(stdout, l.r);
+	fflush(stdout);
+	if (o->out_dir) {
+		struct loaded *lp = &l;
+		int r2 = driver_render(o->out_dir, &lp, &id, 1);
+		if (r2 && !rc)
+			rc = r2;
+	}
+	driver_loaded_free(&l);
+out:
+	free(spec_text);
+	plan_jobs_free(jobs, n);
+	store_close(st);
+	return rc;
+}

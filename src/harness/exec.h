@@ -1,0 +1,27 @@
+/* Runs many `mmsim run` processes, a bounded number at a time. */
+#ifndef MMSIM_HARNESS_EXEC_H
+#define MMSIM_HARNESS_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Called in the parent as each run ends, in completion order. json is the run's --json
+ * output (NULL if it failed), errtext the tail of its stderr. Non-zero stops new launches. */
+typedef int (*exec_done_fn)(size_t idx, bool ok, const char *json, const char *errtext, void *arg);
+
+/* argvs[i] is a NULL-terminated command without --json; "--json FILE" is appended.
+ * Returns the number of failed runs, or -1 when interrupted by a signal or stopped by fn
+ * (running children are then terminated). */
+int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_done_fn fn,
+	     void *arg);
+
+/* The runner command: $MMSIM_RUN_CMD split on blanks, else this executable. Caller frees
+ * the array and strings with exec_free_argv. */
+char **exec_runner(void);
+void exec_free_argv(char **argv);
+/* Number of online CPUs, at least 1. */
+int exec_ncpus(void);
+/* Set when SIGINT/SIGTERM arrived during exec_run. */
+extern volatile int exec_interrupted;
+
+#endif

@@ -1,0 +1,155 @@
+#include "harness/vmstat.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const zones[] = {"dma",     "dma32",	  "normal", "high",
+				    "highmem", "movable", "device"};
+
+double vmstat_zone_sum(const struct run_result *r, const char *base)
+{
+	double v = runres_counter(r, base);
+	if (!isnan(v))
+		return v;
+	double sum = NAN;
+	char name[128];
+	/* Only real zone suffixes: pgscan_direct_throttle is a different counter. */
+	for (size_t z = 0; z < sizeof(zones) / sizeof(zones[0]); z++) {
+		snprintf(name, sizeof(name), "%s_%s", base, zones[z]);
+		double c = runres_counter(r, name);
+		if (!isnan(c))
+			sum = isnan(sum) ? c : sum + c;
+	}
+	return sum;
+}
+
+static double kswapd_reclaimed(const struct run_result *r)
+{
+	double v = vmstat_zone_sum(r, "pgsteal_kswapd");
+	return isnan(v) ? runres_counter(r, "kswapd_steal") : v;
+}
+
+static double direct_reclaimed(const struct run_result *r)
+{
+	double v = vmstat_zone_sum(r, "pgsteal_direct");
+	if (!isnan(v))
+		return v;
+	/* 2.6-era kernels count all reclaim in pgsteal_<zone> and kswapd's share apart. */
+	double all = vmstat_zone_sum(r, "pgsteal"), k = kswapd_reclaimed(r);
+	if (isnan(all))
+		return NAN;
+	return all - (isnan(k) ? 0 : k);
+}
+
+static double allocstall(const struct run_result *r)
+{
+	double v = vmstat_zone_sum(r, "allocstall");
+	return isnan(v) ? r->allocstall : v;
+}
+
+static const struct {
+	const char *label;
+	bool ratio;
+} rows[VMS_NROWS] = {
+    [VMS_PGPGIN] = {"Page Ins", false},
+    [VMS_PGPGOUT] = {"Page Outs", false},
+    [VMS_PSWPIN] = {"Swap Ins", false},
+    [VMS_PSWPOUT] = {"Swap Outs", false},
+    [VMS_ALLOCSTALL] = {"Allocation stalls", false},
+    [VMS_DIRECT_SCANNED] = {"Direct pages scanned", false},
+    [VMS_KSWAPD_SCANNED] = {"Kswapd pages scanned", false},
+    [VMS_KSWAPD_RECLAIMED] = {"Kswapd pages reclaimed", false},
+    [VMS_DIRECT_RECLAIMED] = {"Direct pages reclaimed", false},
+    [VMS_KSWAPD_EFFICIENCY] = {"Kswapd efficiency (%)", true},
+    [VMS_KSWAPD_VELOCITY] = {"Kswapd velocity (pages/s)", true},
+    [VMS_DIRECT_EFFICIENCY] = {"Direct efficiency (%)", true},
+    [VMS_DIRECT_VELOCITY] = {"Direct velocity (pages/s)", true},
+    [VMS_PCT_DIRECT] = {"Percentage direct scans", true},
+    [VMS_WRITES_RECLAIM] = {"Page writes by reclaim", false},
+    [VMS_WRITES_FILE] = {"Page writes file", false},
+    [VMS_WRITES_ANON] = {"Page writes anon", false},
+    [VMS_RECLAIM_IMMEDIATE] = {"Page reclaim immediate", false},
+    [VMS_SLABS_SCANNED] = {"Slabs scanned", false},
+    [VMS_MAX_RECLAIMERS] = {"Max parallel direct reclaimers", true},
+    [VMS_MAX_STALL] = {"Longest direct reclaim (s)", true},
+    [VMS_OOM_KILLS] = {"OOM kills", true},
+};
+
+const char *vmstat_row_label(size_t row)
+{
+	return row < VMS_NROWS ? rows[row].label : "?";
+}
+
+bool vmstat_row_is_ratio(size_t row)
+{
+	return row < VMS_NROWS && rows[row].ratio;
+}
+
+struct acc {
+	double sum;
+	size_t n;
+};
+
+static void add(struct acc *a, double v)
+{
+	if (!isnan(v)) {
+		a->sum += v;
+		a->n++;
+	}
+}
+
+static double mean(const struct acc *a)
+{
+	return a->n ? a->sum / (double)a->n : NAN;
+}
+
+static double ratio(double num, double den, double scale)
+{
+	if (isnan(num) || isnan(den))
+		return NAN;
+	return den > 0 ? num * scale / den : 0;
+}
+
+void vmstat_summarise(const struct run_result *const *runs, size_t n, struct vmstat_summary *s)
+{
+	struct acc a[VMS_NROWS] = {{0, 0}}, elapsed = {0, 0};
+	for (size_t i = 0; i < n; i++) {
+		const struct run_result *r = runs[i];
+		add(&a[VMS_PGPGIN], runres_counter(r, "pgpgin"));
+		add(&a[VMS_PGPGOUT], runres_counter(r, "pgpgout"));
+		add(&a[VMS_PSWPIN], runres_counter(r, "pswpin"));
+		add(&a[VMS_PSWPOUT], runres_counter(r, "pswpout"));
+		add(&a[VMS_ALLOCSTALL], allocstall(r));
+		add(&a[VMS_DIRECT_SCANNED], vmstat_zone_sum(r, "pgscan_direct"));
+		add(&a[VMS_KSWAPD_SCANNED], vmstat_zone_sum(r, "pgscan_kswapd"));
+		add(&a[VMS_KSWAPD_RECLAIMED], kswapd_reclaimed(r));
+		add(&a[VMS_DIRECT_RECLAIMED], direct_reclaimed(r));
+		double wr = runres_counter(r, "nr_vmscan_write"), so = runres_counter(r, "pswpout");
+		add(&a[VMS_WRITES_RECLAIM], wr);
+		/* mmtests' split: what reclaim wrote that was not swap is file. */
+		add(&a[VMS_WRITES_FILE], isnan(wr) ? NAN : wr - (isnan(so) ? 0 : so));
+		add(&a[VMS_WRITES_ANON], isnan(wr) ? NAN : (isnan(so) ? 0 : so));
+		add(&a[VMS_RECLAIM_IMMEDIATE], runres_counter(r, "nr_vmscan_immediate_reclaim"));
+		add(&a[VMS_SLABS_SCANNED], runres_counter(r, "slabs_scanned"));
+		add(&a[VMS_MAX_STALL], r->max_try_to_free_pages_s);
+		add(&a[VMS_OOM_KILLS], r->oom_kills);
+		add(&elapsed, r->elapsed_s);
+	}
+	for (size_t k = 0; k < VMS_NROWS; k++)
+		s->v[k] = mean(&a[k]);
+	/* The worst concurrency any run saw, not a mean: it is the number that predicts OOM. */
+	s->v[VMS_MAX_RECLAIMERS] = NAN;
+	for (size_t i = 0; i < n; i++) {
+		double v = runs[i]->max_parallel_reclaimers;
+		if (!isnan(v) && (isnan(s->v[VMS_MAX_RECLAIMERS]) || v > s->v[VMS_MAX_RECLAIMERS]))
+			s->v[VMS_MAX_RECLAIMERS] = v;
+	}
+	double ks = s->v[VMS_KSWAPD_SCANNED], ds = s->v[VMS_DIRECT_SCANNED];
+	double el = mean(&elapsed);
+	s->v[VMS_KSWAPD_EFFICIENCY] = ratio(s->v[VMS_KSWAPD_RECLAIMED], ks, 100);
+	s->v[VMS_DIRECT_EFFICIENCY] = ratio(s->v[VMS_DIRECT_RECLAIMED], ds, 100);
+	s->v[VMS_KSWAPD_VELOCITY] = ratio(ks, el, 1);
+	s->v[VMS_DIRECT_VELOCITY] = ratio(ds, el, 1);
+	s->v[VMS_PCT_DIRECT] = (isnan(ks) || isnan(ds)) ? NAN : ratio(ds, ds + ks, 100);
+}
