@@ -234,7 +234,7 @@ struct exec_ctx {
 	const struct experiment *e;
 	struct store *st;
 	struct job **todo;
-	size_t stored, failed;
+	size_t stored, failed, stopped;
 	bool store_failed;
 };
 
@@ -260,10 +260,12 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext, v
 		runres_free(&r);
 		ok = false;
 	}
+	if (!ok && exec_interrupted) {
+		c->stopped++; /* killed by us on the way out: not a failure of the run */
+		return 0;
+	}
 	if (!ok) {
 		c->failed++;
-		if (exec_interrupted)
-			return 0;
 		fprintf(stderr, "\nmmsim: run failed (");
 		describe_job(stderr, c->e, j);
 		fprintf(stderr, ")%s%s\n", *err ? ": " : "", err);

@@ -94,18 +94,28 @@ static void gp_header(FILE *f, const struct exp_results *r, const char *title)
 	      f);
 }
 
-/* One line per arm (per combination of the other varied keys), x the first varied key. */
+/* x is the first varied key with numeric values (else the first varied key); one line per
+ * arm and combination of the other varied keys. */
 static int sweep_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 {
 	const struct experiment *e = r->e;
-	int numeric = all_numeric(&e->vary[0]);
-	size_t inner = r->npoints / e->vary[0].n; /* combinations of the other keys */
+	size_t xd = 0;
+	for (size_t d = 0; d < e->nvary; d++)
+		if (all_numeric(&e->vary[d]) && e->vary[d].n > 1) {
+			xd = d;
+			break;
+		}
+	const struct vary *xv = &e->vary[xd];
+	int numeric = all_numeric(xv);
+	size_t stride = 1; /* points between neighbouring x values: later keys vary faster */
+	for (size_t d = xd + 1; d < e->nvary; d++)
+		stride *= e->vary[d].n;
 	double *v = calloc(e->nseeds + 1, sizeof(double));
 	if (!v)
 		abort();
 	gp_header(gp, r, "sweep");
 	fputs("set xlabel ", gp);
-	gp_quote(gp, e->vary[0].key);
+	gp_quote(gp, xv->key);
 	fputs(" noenhanced\n", gp);
 	if (!numeric)
 		fputs("set xtics rotate by -30\nset offsets 0.5, 0.5, 0, 0\n", gp);
@@ -114,35 +124,36 @@ static int sweep_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 	fputs("plot ", gp);
 	size_t block = 0;
 	for (size_t a = 0; a < e->narms; a++)
-		for (size_t in = 0; in < inner; in++, block++) {
+		for (size_t p0 = 0; p0 < r->npoints; p0++) {
+			if ((p0 / stride) % xv->n)
+				continue; /* not the first x of a line */
 			fprintf(dat, "# arm %s\n", e->arms[a].name);
-			for (size_t x = 0; x < e->vary[0].n; x++) {
-				size_t p = x * inner + in;
+			for (size_t x = 0; x < xv->n; x++) {
+				size_t p = p0 + x * stride;
 				struct summary s;
 				size_t n = cell_values(results_cell(r, p, a), r->metric, v);
 				stats_summarise(v, n, r->better, &s);
 				if (!n)
 					continue;
 				if (numeric)
-					fprintf(dat, "%s %.10g %.10g\n", e->vary[0].values[x],
-						s.mean, s.stddev);
+					fprintf(dat, "%s %.10g %.10g\n", xv->values[x], s.mean,
+						s.stddev);
 				else
 					fprintf(dat, "%zu %.10g %.10g \"%s\"\n", x, s.mean,
-						s.stddev, e->vary[0].values[x]);
+						s.stddev, xv->values[x]);
 			}
 			fputs("\n\n", dat);
 			char label[512];
 			int len = snprintf(label, sizeof(label), "%s", e->arms[a].name);
-			size_t rest = in;
-			for (size_t d = e->nvary; d-- > 1;) {
-				size_t i = rest % e->vary[d].n;
-				rest /= e->vary[d].n;
-				len += snprintf(label + len, sizeof(label) - (size_t)len, " %s=%s",
-						e->vary[d].key, e->vary[d].values[i]);
-			}
+			for (size_t d = 0; d < e->nvary && len < (int)sizeof(label); d++)
+				if (d != xd)
+					len += snprintf(label + len, sizeof(label) - (size_t)len,
+							" %s=%s", e->vary[d].key,
+							plan_point_value(e, p0, d));
 			fprintf(gp, "%s$data index %zu using 1:2:3%s with yerrorlines lw 2 title ",
 				block ? ", \\\n     " : "", block, numeric ? "" : ":xtic(4)");
 			gp_quote(gp, label);
+			block++;
 		}
 	fputc('\n', gp);
 	free(v);
