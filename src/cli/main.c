@@ -5,9 +5,10 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: mmsim COMMAND [ARGS...]\n"
-		     "       mmsim COMMAND --help\n\n"
-		     "mmsim %s: a deterministic simulator of Linux page reclaim.\n\ncommands:\n",
+	fprintf(out,
+		"usage: mmsim COMMAND [ARGS...]\n"
+		"       mmsim COMMAND --help\n\n"
+		"mmsim %s: a deterministic simulator of Linux page reclaim.\n\ncommands:\n",
 		MMSIM_VERSION);
 	for (const struct command *c = mmsim_commands; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);

@@ -1,0 +1,172 @@
+#include "cli/run_output.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double secs(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static const struct metric *primary_metric(const struct run_result *r)
+{
+	for (int i = 0; i < r->wl.nmetrics; i++)
+		if (r->wl.metrics[i].primary)
+			return &r->wl.metrics[i];
+	return NULL;
+}
+
+static int cpu_percent(const struct run_result *r)
+{
+	if (!r->elapsed)
+		return 0;
+	return (int)((r->user_ns + r->sys_ns) * 100 / r->elapsed);
+}
+
+void run_print_text(FILE *out, const struct run_meta *meta, const struct scenario_config *cfg,
+		    const struct run_result *r)
+{
+	fprintf(out, "mmsim %s: %s (%s), seed %llu\n", MMSIM_VERSION, meta->scenario_file,
+		cfg->name, (unsigned long long)meta->seed);
+	fprintf(out, "machine: %s, %llu MiB RAM, %d CPU(s), %llu MiB swap; workload %s\n",
+		cfg->profile, (unsigned long long)(cfg->ram >> 20), cfg->cpus,
+		(unsigned long long)(cfg->swap >> 20), cfg->workload);
+	for (int i = 0; i < meta->noverrides; i++)
+		fprintf(out, "override: %s\n", meta->overrides[i]);
+	fprintf(out, "\n== %s ==\n%s", cfg->workload, r->wl.text);
+	if (!r->completed)
+		fprintf(out, "*** the workload did not finish within run.time_limit%s ***\n",
+			r->panicked ? " (the kernel panicked: out of memory and nothing to kill)"
+				    : "");
+	const struct metric *m = primary_metric(r);
+	if (m)
+		fprintf(out, "figure of merit: %s = %.6f %s (%s is better)\n", m->name, m->value,
+			m->unit, m->higher_is_better ? "higher" : "lower");
+
+	fprintf(out, "\n== /usr/bin/time ==\n");
+	fprintf(out, "\tElapsed (wall clock) time (seconds): %.6f\n", secs(r->elapsed));
+	fprintf(out, "\tUser time (seconds): %.6f\n", secs(r->user_ns));
+	fprintf(out, "\tSystem time (seconds): %.6f\n", secs(r->sys_ns));
+	fprintf(out, "\tPercent of CPU this job got: %d%%\n", cpu_percent(r));
+	fprintf(out, "\tMajor (requiring I/O) page faults: %llu\n",
+		(unsigned long long)r->major_faults);
+	fprintf(out, "\tMinor (reclaiming a frame) page faults: %llu\n",
+		(unsigned long long)r->minor_faults);
+
+	fprintf(out, "\n== reclaim ==\n");
+	fprintf(out, "max parallel reclaim tasks: %d (direct reclaimers; %d counting kswapd)\n",
+		r->rstats.max_direct_reclaimers, r->rstats.max_reclaimers_incl_kswapd);
+	fprintf(out, "max consumption time of try_to_free_pages(): %.6f s\n",
+		secs(r->rstats.max_ttfp_ns));
+	uint64_t allocstall = 0;
+	for (int i = 0; i < r->nr_vmstat; i++)
+		if (!strcmp(r->vmstat[i].name, "allocstall"))
+			allocstall = r->vmstat[i].value;
+	fprintf(out, "allocstall: %llu\n", (unsigned long long)allocstall);
+	fprintf(out, "OOM kills: %llu\n", (unsigned long long)r->rstats.oom_kills);
+	for (unsigned i = 0; i < r->nr_oom; i++)
+		fprintf(out, "  OOM victim: pid %d (%s) at %.6f s, badness %lu, rss %lu pages\n",
+			r->oom[i].pid, r->oom[i].comm, secs(r->oom[i].time), r->oom[i].badness,
+			r->oom[i].rss);
+
+	fprintf(out, "\n== /proc/vmstat ==\n");
+	for (int i = 0; i < r->nr_vmstat; i++)
+		fprintf(out, "%s %llu\n", r->vmstat[i].name,
+			(unsigned long long)r->vmstat[i].value);
+}
+
+static void add_u64(cJSON *o, const char *k, uint64_t v)
+{
+	cJSON_AddNumberToObject(o, k, (double)v);
+}
+
+char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg,
+		  const struct run_result *r)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "schema", "mmsim-run/1");
+	cJSON_AddStringToObject(root, "mmsim_version", MMSIM_VERSION);
+	cJSON *sc = cJSON_AddObjectToObject(root, "scenario");
+	cJSON_AddStringToObject(sc, "file", meta->scenario_file);
+	cJSON_AddStringToObject(sc, "name", cfg->name);
+	cJSON_AddStringToObject(sc, "seed_ref", cfg->reproduces);
+	add_u64(root, "seed", meta->seed);
+	cJSON *ov = cJSON_AddObjectToObject(root, "overrides");
+	for (int i = 0; i < meta->noverrides; i++) {
+		const char *kv = meta->overrides[i];
+		const char *eq = strchr(kv, '=');
+		char key[256];
+		size_t kl = eq ? (size_t)(eq - kv) : strlen(kv);
+		if (kl >= sizeof(key))
+			kl = sizeof(key) - 1;
+		memcpy(key, kv, kl);
+		key[kl] = 0;
+		cJSON_DeleteItemFromObjectCaseSensitive(ov, key);
+		cJSON_AddStringToObject(ov, key, eq ? eq + 1 : "");
+	}
+	cJSON *conf = cJSON_AddObjectToObject(root, "config");
+	size_t n;
+	const struct param_desc *table = scenario_params(&n);
+	for (size_t i = 0; i < n; i++) {
+		char buf[128];
+		param_format(&table[i], cfg, buf, sizeof(buf));
+		cJSON_AddStringToObject(conf, table[i].name, buf);
+	}
+	cJSON_AddBoolToObject(root, "completed", r->completed);
+	cJSON_AddBoolToObject(root, "panicked", r->panicked);
+	cJSON *t = cJSON_AddObjectToObject(root, "time");
+	cJSON_AddNumberToObject(t, "elapsed_s", secs(r->elapsed));
+	cJSON_AddNumberToObject(t, "user_s", secs(r->user_ns));
+	cJSON_AddNumberToObject(t, "sys_s", secs(r->sys_ns));
+	add_u64(t, "cpu_percent", (uint64_t)cpu_percent(r));
+	add_u64(t, "major_faults", r->major_faults);
+	add_u64(t, "minor_faults", r->minor_faults);
+	cJSON *res = cJSON_AddObjectToObject(root, "result");
+	cJSON_AddStringToObject(res, "workload", cfg->workload);
+	cJSON *ms = cJSON_AddArrayToObject(res, "metrics");
+	for (int i = 0; i < r->wl.nmetrics; i++) {
+		const struct metric *m = &r->wl.metrics[i];
+		cJSON *mo = cJSON_CreateObject();
+		cJSON_AddStringToObject(mo, "name", m->name);
+		cJSON_AddNumberToObject(mo, "value", m->value);
+		cJSON_AddStringToObject(mo, "unit", m->unit);
+		cJSON_AddStringToObject(mo, "better", m->higher_is_better ? "higher" : "lower");
+		cJSON_AddBoolToObject(mo, "primary", m->primary);
+		cJSON_AddItemToArray(ms, mo);
+	}
+	cJSON_AddStringToObject(res, "text", r->wl.text);
+	cJSON *vm = cJSON_AddObjectToObject(root, "vmstat");
+	for (int i = 0; i < r->nr_vmstat; i++)
+		add_u64(vm, r->vmstat[i].name, r->vmstat[i].value);
+	cJSON *rc = cJSON_AddObjectToObject(root, "reclaim");
+	add_u64(rc, "max_parallel_reclaimers", (uint64_t)r->rstats.max_direct_reclaimers);
+	add_u64(rc, "max_parallel_reclaimers_incl_kswapd",
+		(uint64_t)r->rstats.max_reclaimers_incl_kswapd);
+	cJSON_AddNumberToObject(rc, "max_try_to_free_pages_s", secs(r->rstats.max_ttfp_ns));
+	uint64_t allocstall = 0;
+	for (int i = 0; i < r->nr_vmstat; i++)
+		if (!strcmp(r->vmstat[i].name, "allocstall"))
+			allocstall = r->vmstat[i].value;
+	add_u64(rc, "allocstall", allocstall);
+	add_u64(rc, "oom_kills", r->rstats.oom_kills);
+	cJSON *vs = cJSON_AddArrayToObject(rc, "oom_victims");
+	for (unsigned i = 0; i < r->nr_oom; i++) {
+		cJSON *v = cJSON_CreateObject();
+		add_u64(v, "pid", (uint64_t)r->oom[i].pid);
+		cJSON_AddStringToObject(v, "comm", r->oom[i].comm);
+		cJSON_AddNumberToObject(v, "time_s", secs(r->oom[i].time));
+		add_u64(v, "badness", r->oom[i].badness);
+		add_u64(v, "rss_pages", r->oom[i].rss);
+		cJSON_AddItemToArray(vs, v);
+	}
+	char *txt = cJSON_Print(root);
+	cJSON_Delete(root);
+	size_t l = strlen(txt);
+	char *out = malloc(l + 2);
+	memcpy(out, txt, l);
+	out[l] = '\n';
+	out[l + 1] = 0;
+	cJSON_free(txt);
+	return out;
+}

@@ -1,0 +1,153 @@
+#include "cli/scenario_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = 0;
+	return s;
+}
+
+/* Sets key to value, with a suggestion when the key is close to a known one. */
+static int set_key(struct scenario_config *cfg, const char *key, const char *value,
+		   const char *where, char *err, size_t errlen)
+{
+	size_t n;
+	const struct param_desc *table = scenario_params(&n);
+	const struct param_desc *d = param_find(table, n, key);
+	if (!d) {
+		const char *near = NULL;
+		const char *dot = strrchr(key, '.');
+		for (size_t i = 0; i < n && dot; i++) {
+			const char *tdot = strrchr(table[i].name, '.');
+			if (tdot && !strcmp(tdot, dot))
+				near = table[i].name;
+		}
+		snprintf(err, errlen,
+			 "%s: unknown key '%.100s'%s%s%s (mmsim run --keys lists them all)", where,
+			 key, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		return -1;
+	}
+	char msg[512];
+	if (param_parse(d, cfg, value, msg, sizeof(msg)) != 0) {
+		snprintf(err, errlen, "%s: %s", where, msg);
+		return -1;
+	}
+	return 0;
+}
+
+int scenario_parse_text(struct scenario_config *cfg, const char *text, size_t len,
+			const char *origin, char *err, size_t errlen)
+{
+	size_t pos = 0;
+	int lineno = 0;
+	char line[1024];
+	while (pos < len) {
+		size_t end = pos;
+		while (end < len && text[end] != '\n')
+			end++;
+		lineno++;
+		size_t l = end - pos;
+		char where[600];
+		snprintf(where, sizeof(where), "%s:%d", origin, lineno);
+		if (l >= sizeof(line)) {
+			snprintf(err, errlen, "%s: line longer than %zu characters", where,
+				 sizeof(line) - 1);
+			return -1;
+		}
+		memcpy(line, text + pos, l);
+		line[l] = 0;
+		pos = end + 1;
+		if (memchr(line, 0, l)) {
+			snprintf(err, errlen, "%s: NUL byte in a text file", where);
+			return -1;
+		}
+		char *hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		char *s = trim(line);
+		if (!*s)
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s: expected 'key = value', got '%.100s'", where, s);
+			return -1;
+		}
+		*eq = 0;
+		char *key = trim(s), *value = trim(eq + 1);
+		if (!*key) {
+			snprintf(err, errlen, "%s: expected a key before '='", where);
+			return -1;
+		}
+		if (!*value) {
+			snprintf(err, errlen, "%s: expected a value after '%.100s ='", where, key);
+			return -1;
+		}
+		if (set_key(cfg, key, value, where, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int scenario_load_file(struct scenario_config *cfg, const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s:0: cannot open scenario file: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += got;
+		if (len == cap) {
+			if (cap >= (1u << 24)) {
+				snprintf(err, errlen, "%s:0: scenario file larger than 16 MiB",
+					 path);
+				free(buf);
+				fclose(f);
+				return -1;
+			}
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+	}
+	bool ioerr = ferror(f);
+	fclose(f);
+	if (ioerr) {
+		snprintf(err, errlen, "%s:0: read error", path);
+		free(buf);
+		return -1;
+	}
+	int r = scenario_parse_text(cfg, buf, len, path, err, errlen);
+	free(buf);
+	return r;
+}
+
+int scenario_apply_override(struct scenario_config *cfg, const char *kv, const char *origin,
+			    char *err, size_t errlen)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv) {
+		snprintf(err, errlen, "%s: expected key=value, got '%.100s'", origin, kv);
+		return -1;
+	}
+	char key[256], value[512];
+	size_t kl = (size_t)(eq - kv);
+	if (kl >= sizeof(key) || strlen(eq + 1) >= sizeof(value)) {
+		snprintf(err, errlen, "%s: override too long", origin);
+		return -1;
+	}
+	memcpy(key, kv, kl);
+	key[kl] = 0;
+	strcpy(value, eq + 1);
+	return set_key(cfg, trim(key), trim(value), origin, err, errlen);
+}

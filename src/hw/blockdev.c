@@ -1,0 +1,267 @@
+#include "hw/blockdev.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Block-layer congestion thresholds (blk_queue_congestion_threshold, 2.6.2x):
+ * on at nr - nr/8 + 1 requests, off below nr - nr/8 - nr/16 - 1. */
+static unsigned congestion_on(const struct blockdev *bd)
+{
+	unsigned n = bd->p.nr_requests;
+	unsigned on = n - n / 8 + 1;
+	return on > n ? n : on;
+}
+
+static unsigned congestion_off(const struct blockdev *bd)
+{
+	unsigned n = bd->p.nr_requests;
+	unsigned off = n - n / 8 - n / 16 - 1;
+	return off < 1 ? 1 : off;
+}
+
+void blockdev_init(struct blockdev *bd, const char *name, const struct disk_params *p)
+{
+	memset(bd, 0, sizeof(*bd));
+	snprintf(bd->name, sizeof(bd->name), "%s", name);
+	bd->p = *p;
+	bd->nr_sectors = p->capacity_bytes >> SECTOR_SHIFT;
+}
+
+void blockdev_destroy(struct blockdev *bd)
+{
+	/* Pools hold every request and bio ever allocated once none is in use. */
+	while (bd->free_rq) {
+		struct request *r = bd->free_rq;
+		bd->free_rq = r->next;
+		free(r);
+	}
+	while (bd->free_bio) {
+		struct bio *b = bd->free_bio;
+		bd->free_bio = b->next;
+		free(b);
+	}
+}
+
+struct bio *bio_alloc(struct blockdev *bd)
+{
+	struct bio *b = bd->free_bio;
+	if (b)
+		bd->free_bio = b->next;
+	else if (!(b = malloc(sizeof(*b)))) {
+		perror("mmsim: bio");
+		exit(1);
+	}
+	memset(b, 0, sizeof(*b));
+	return b;
+}
+
+void bio_free(struct blockdev *bd, struct bio *bio)
+{
+	bio->next = bd->free_bio;
+	bd->free_bio = bio;
+}
+
+static struct request *rq_alloc(struct blockdev *bd)
+{
+	struct request *r = bd->free_rq;
+	if (r)
+		bd->free_rq = r->next;
+	else if (!(r = malloc(sizeof(*r)))) {
+		perror("mmsim: request");
+		exit(1);
+	}
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+static uint64_t isqrt64(uint64_t x)
+{
+	uint64_t r = 0, bit = 1ULL << 62;
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
+			       uint32_t nr_sectors)
+{
+	const struct disk_params *p = &bd->p;
+	sim_time_t t = p->request_ns;
+	if (p->rpm && sector != head) {
+		/* Seek grows with the square root of the distance (arm acceleration), from the
+		 * track-to-track time to the full stroke; then on average half a rotation. */
+		uint64_t dist = sector > head ? sector - head : head - sector;
+		uint64_t span = bd->nr_sectors ? bd->nr_sectors : 1;
+		const uint64_t scale = 1u << 20;
+		uint64_t frac =
+		    isqrt64((dist > span ? span : dist) * scale / span * scale); /* 0..scale */
+		t += p->seek_t2t_ns + (p->seek_full_ns - p->seek_t2t_ns) * frac / scale;
+		t += 60ULL * NSEC_PER_SEC / p->rpm / 2;
+	}
+	t += (uint64_t)nr_sectors * (1u << SECTOR_SHIFT) * NSEC_PER_SEC / p->bandwidth_Bps;
+	return t;
+}
+
+static void queue_insert(struct blockdev *bd, struct request *r)
+{
+	struct request *prev = NULL, *cur = bd->queue;
+	while (cur && cur->sector <= r->sector) {
+		prev = cur;
+		cur = cur->next;
+	}
+	r->prev = prev;
+	r->next = cur;
+	if (prev)
+		prev->next = r;
+	else
+		bd->queue = r;
+	if (cur)
+		cur->prev = r;
+}
+
+static void queue_remove(struct blockdev *bd, struct request *r)
+{
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		bd->queue = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	r->next = r->prev = NULL;
+}
+
+static void dispatch(void *arg, uint64_t unused);
+
+static void schedule_dispatch(struct blockdev *bd, sim_time_t when)
+{
+	if (bd->dispatch_scheduled || bd->active)
+		return;
+	bd->dispatch_scheduled = true;
+	sched_callback_at(when, dispatch, bd, 0);
+}
+
+static void complete(void *arg, uint64_t unused)
+{
+	(void)unused;
+	struct blockdev *bd = arg;
+	struct request *r = bd->active;
+	bd->active = NULL;
+	bd->head = r->sector + r->nr_sectors;
+	bd->stats.ios[r->rw]++;
+	bd->stats.sectors[r->rw] += r->nr_sectors;
+	bd->nr_queued[r->rw]--;
+	int rw = r->rw;
+	struct bio *b = r->bio_head;
+	while (b) {
+		struct bio *n = b->next;
+		b->next = NULL;
+		b->end_io(b); /* the owner frees the bio (bio_free) */
+		b = n;
+	}
+	r->next = bd->free_rq;
+	bd->free_rq = r;
+	if (bd->congested[rw] && bd->nr_queued[rw] < congestion_off(bd)) {
+		bd->congested[rw] = false;
+		if (bd->uncongested)
+			bd->uncongested(bd, rw);
+	}
+	if (bd->nr_queued[rw] < bd->p.nr_requests)
+		wake_up_one(&bd->slot_wait[rw]);
+	schedule_dispatch(bd, sim_clock);
+}
+
+/* One-way elevator: the first request at or after the head, else wrap to the lowest. */
+static void dispatch(void *arg, uint64_t unused)
+{
+	(void)unused;
+	struct blockdev *bd = arg;
+	bd->dispatch_scheduled = false;
+	if (bd->active || !bd->queue)
+		return;
+	struct request *r = bd->queue;
+	while (r && r->sector < bd->head)
+		r = r->next;
+	if (!r)
+		r = bd->queue;
+	queue_remove(bd, r);
+	bd->active = r;
+	sim_time_t t = blockdev_service_ns(bd, bd->head, r->sector, r->nr_sectors);
+	bd->stats.busy_ns += t;
+	sched_callback_at(sim_clock + t, complete, bd, 0);
+}
+
+static bool try_merge(struct blockdev *bd, struct bio *bio)
+{
+	uint32_t max = bd->p.max_request_bytes >> SECTOR_SHIFT;
+	for (struct request *r = bd->queue; r; r = r->next) {
+		if (r->rw != bio->rw || r->nr_sectors + bio->nr_sectors > max)
+			continue;
+		if (r->sector + r->nr_sectors == bio->sector) { /* back merge */
+			r->nr_sectors += bio->nr_sectors;
+			r->bio_tail->next = bio;
+			r->bio_tail = bio;
+			bd->stats.merges[bio->rw]++;
+			return true;
+		}
+		if (bio->sector + bio->nr_sectors == r->sector) { /* front merge */
+			r->sector = bio->sector;
+			r->nr_sectors += bio->nr_sectors;
+			bio->next = r->bio_head;
+			r->bio_head = bio;
+			bd->stats.merges[bio->rw]++;
+			/* keep the queue sorted: the request only moved down, toward its prev */
+			while (r->prev && r->prev->sector > r->sector) {
+				struct request *p = r->prev;
+				queue_remove(bd, r);
+				r->next = p;
+				r->prev = p->prev;
+				if (p->prev)
+					p->prev->next = r;
+				else
+					bd->queue = r;
+				p->prev = r;
+			}
+			return true;
+		}
+		if (r->sector > bio->sector + bio->nr_sectors)
+			break;
+	}
+	return false;
+}
+
+void submit_bio(struct blockdev *bd, struct bio *bio)
+{
+	bio->next = NULL;
+	if (try_merge(bd, bio))
+		return;
+	while (bd->nr_queued[bio->rw] >= bd->p.nr_requests) {
+		bd->stats.slot_waits++;
+		sleep_on(&bd->slot_wait[bio->rw], 0, false);
+		if (try_merge(bd, bio))
+			return;
+	}
+	struct request *r = rq_alloc(bd);
+	r->sector = bio->sector;
+	r->nr_sectors = bio->nr_sectors;
+	r->rw = bio->rw;
+	r->bio_head = r->bio_tail = bio;
+	queue_insert(bd, r);
+	bd->nr_queued[bio->rw]++;
+	if (!bd->congested[bio->rw] && bd->nr_queued[bio->rw] >= congestion_on(bd)) {
+		bd->congested[bio->rw] = true;
+		bd->stats.congestion_events[bio->rw]++;
+	}
+	/* Dispatch at the submitter's local time: bios it submits in one burst meet in the
+	 * queue first and merge, as plugging does. */
+	schedule_dispatch(bd, local_now());
+}

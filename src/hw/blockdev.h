@@ -1,0 +1,85 @@
+/* A block device: a request queue with an elevator (one-way scan by sector), merging of
+ * adjacent requests, a bounded number of request slots per direction (submitters block when
+ * they are all taken), a congestion state with the block layer's on/off thresholds, and a
+ * service-time model of seek + rotation + transfer (or a flat per-request cost for flash). */
+#ifndef MMSIM_HW_BLOCKDEV_H
+#define MMSIM_HW_BLOCKDEV_H
+
+#include "hw/profile.h"
+#include "sim/sched.h"
+
+#define SECTOR_SHIFT 9
+
+enum { READ = 0, WRITE = 1 };
+
+struct bio {
+	struct bio *next;
+	uint64_t sector;
+	uint32_t nr_sectors;
+	uint8_t rw;
+	void (*end_io)(struct bio *bio);
+	pfn_t pfn; /* the page this bio carries, if any */
+	void *private;
+	uint64_t private2;
+};
+
+struct request {
+	struct request *next, *prev; /* sorted by sector within the queue */
+	uint64_t sector;
+	uint32_t nr_sectors;
+	uint8_t rw;
+	struct bio *bio_head, *bio_tail;
+};
+
+struct blockdev_stats {
+	uint64_t ios[2]; /* requests completed */
+	uint64_t sectors[2];
+	uint64_t merges[2];
+	sim_time_t busy_ns;
+	uint64_t congestion_events[2];
+	uint64_t slot_waits; /* submitters that blocked for a request slot */
+};
+
+struct blockdev {
+	char name[16];
+	struct disk_params p;
+	uint64_t nr_sectors;
+	struct request *queue;	/* pending, sorted by sector */
+	unsigned nr_queued[2];	/* queued + in flight, per direction (request slots used) */
+	struct request *active; /* being serviced */
+	uint64_t head;		/* sector after the last one transferred */
+	bool congested[2];
+	bool dispatch_scheduled;
+	struct waitqueue slot_wait[2];
+	struct request *free_rq; /* request pool */
+	struct bio *free_bio;	 /* bio pool */
+	/* called (in scheduler context) when a direction leaves the congested state */
+	void (*uncongested)(struct blockdev *bd, int rw);
+	struct blockdev_stats stats;
+};
+
+void blockdev_init(struct blockdev *bd, const char *name, const struct disk_params *p);
+void blockdev_destroy(struct blockdev *bd);
+
+struct bio *bio_alloc(struct blockdev *bd);
+void bio_free(struct blockdev *bd, struct bio *bio);
+
+/* Queues a bio. May block the calling task while every request slot of that direction is
+ * taken (as get_request_wait does); must then be called from task context. */
+void submit_bio(struct blockdev *bd, struct bio *bio);
+
+static inline bool bdi_write_congested(const struct blockdev *bd)
+{
+	return bd->congested[WRITE];
+}
+static inline bool bdi_read_congested(const struct blockdev *bd)
+{
+	return bd->congested[READ];
+}
+
+/* Service time of a request of nr_sectors starting at sector, with the head at `head`
+ * (exposed for tests). */
+sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
+			       uint32_t nr_sectors);
+
+#endif

@@ -1,0 +1,62 @@
+/* Hardware profiles: named bundles of CPU costs and device characteristics, one per era of
+ * the seed experiments. Scenarios pick a profile; they never set these numbers themselves.
+ * Every value in profiles.c carries its source or is marked as an estimate. */
+#ifndef MMSIM_HW_PROFILE_H
+#define MMSIM_HW_PROFILE_H
+
+#include "sim/types.h"
+
+struct disk_params {
+	uint64_t capacity_bytes;
+	uint32_t rpm;		    /* 0 for flash / solid state */
+	sim_time_t seek_t2t_ns;	    /* track-to-track seek */
+	sim_time_t seek_full_ns;    /* full-stroke seek */
+	uint64_t bandwidth_Bps;	    /* sustained media transfer rate */
+	sim_time_t request_ns;	    /* per-request controller/driver overhead */
+	uint32_t max_request_bytes; /* largest merged request (max_sectors_kb) */
+	uint32_t nr_requests;	    /* request slots per direction (kernel default 128) */
+};
+
+/* How physical memory divides into zones (§1.2). */
+enum zone_layout {
+	LAYOUT_FLAT,   /* one ZONE_NORMAL (ARM boards) */
+	LAYOUT_X86_32, /* DMA below 16 MiB, NORMAL to 896 MiB, HIGHMEM above */
+	LAYOUT_X86_64, /* DMA below 16 MiB, DMA32 to 4 GiB, NORMAL above */
+};
+
+struct hw_profile {
+	const char *name;
+	enum zone_layout layout;
+	const char *description;
+	uint32_t page_size;
+	uint32_t cpu_mhz;
+	uint32_t kernel_reserved_kb; /* kernel image, bootmem and early allocations never freed */
+	uint32_t struct_page_bytes;  /* mem_map cost per frame, taken from present pages */
+	/* scheduler */
+	sim_time_t timeslice_ns;
+	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */
+	sim_time_t ctxsw_ns;
+	/* CPU cost of kernel operations, ns */
+	sim_time_t touch_ns; /* a user access to a present, mapped page (TLB + cache) */
+	sim_time_t syscall_ns;
+	sim_time_t fault_ns;	  /* exception entry/exit, vma lookup, pte update */
+	sim_time_t page_zero_ns;  /* clear one page */
+	sim_time_t page_copy_ns;  /* copy one page (COW, read/write syscalls) */
+	sim_time_t page_alloc_ns; /* buddy allocator fast path */
+	sim_time_t page_free_ns;
+	sim_time_t lru_add_ns;	  /* one page onto an LRU list (lock held) */
+	sim_time_t isolate_ns;	  /* per page scanned by isolate_lru_pages (lock held) */
+	sim_time_t scan_page_ns;  /* shrink_page_list work per page, besides rmap */
+	sim_time_t rmap_pte_ns;	  /* one PTE visited by page_referenced / try_to_unmap */
+	sim_time_t swap_alloc_ns; /* add_to_swap: slot + swap cache insert */
+	sim_time_t io_submit_ns;  /* building and submitting one bio */
+	sim_time_t fork_ns;	  /* fixed cost of fork (besides page tables) */
+	sim_time_t exec_ns;
+	struct disk_params disk;
+};
+
+const struct hw_profile *hw_profile_find(const char *name);
+/* Names of all profiles, NULL-terminated, for help and error messages. */
+const char *const *hw_profile_names(void);
+
+#endif

@@ -1,0 +1,147 @@
+#include "hw/profile.h"
+
+#include <string.h>
+
+/* Sources and estimates
+ * ---------------------
+ * Disk figures are the vendors' data-sheet numbers for drives of the era (seek, rpm,
+ * sustained rate); "[estimate]" marks a figure that is an order-of-magnitude judgement of
+ * ours rather than a measurement. CPU costs scale with clock rate from the x86-64 2008
+ * figures, which are themselves estimates from published lmbench-style measurements
+ * (page fault ~1-2 us, context switch a few us, memory copy/clear bandwidth of the era). */
+
+static const struct hw_profile profiles[] = {
+    {
+	.name = "x86_64-2008",
+	.layout = LAYOUT_X86_64,
+	.description = "2008 x86-64 server: 2-4 cores at ~2.5 GHz, DDR2, one 7200 rpm SATA disk",
+	.page_size = 4096,
+	.cpu_mhz = 2500,
+	.kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */
+	.struct_page_bytes = 56,	   /* sizeof(struct page), 64-bit 2.6.2x */
+	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
+	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
+	.ctxsw_ns = 3000,		   /* lmbench lat_ctx, small working set [estimate] */
+	.touch_ns = 2,			   /* cached, TLB-hit access [estimate] */
+	.syscall_ns = 150,		   /* lmbench null syscall ~0.1-0.2 us [estimate] */
+	.fault_ns = 1000,		   /* minor fault ~1 us [estimate] */
+	.page_zero_ns = 700,		   /* 4 KiB at ~6 GB/s [estimate] */
+	.page_copy_ns = 1000,		   /* 4 KiB copy at ~4 GB/s [estimate] */
+	.page_alloc_ns = 150,		   /* [estimate] */
+	.page_free_ns = 100,		   /* [estimate] */
+	.lru_add_ns = 50,		   /* [estimate] */
+	.isolate_ns = 60,		   /* [estimate] */
+	.scan_page_ns = 300,		   /* [estimate] */
+	.rmap_pte_ns = 150,		   /* [estimate] */
+	.swap_alloc_ns = 400,		   /* [estimate] */
+	.io_submit_ns = 1500,		   /* [estimate] */
+	.fork_ns = 60000,  /* lmbench fork+exit ~100 us of which ~60 fixed [estimate] */
+	.exec_ns = 200000, /* [estimate] */
+	.disk =
+	    {
+		.capacity_bytes = 250ULL << 30,
+		.rpm = 7200,			 /* data sheet class */
+		.seek_t2t_ns = 800000,		 /* 0.8 ms track-to-track, data sheet class */
+		.seek_full_ns = 17000000,	 /* 17 ms full stroke, data sheet class */
+		.bandwidth_Bps = 70000000,	 /* 70 MB/s sustained, data sheet class */
+		.request_ns = 100000,		 /* [estimate] */
+		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */
+		.nr_requests = 128,		 /* block layer default BLKDEV_MAX_RQ */
+	    },
+    },
+    {
+	.name = "p3-2004",
+	.layout = LAYOUT_X86_32,
+	.description = "2004 dual Pentium III 933 MHz, PC133 SDRAM, UDMA IDE disk (Rik van Riel's "
+		       "test box class)",
+	.page_size = 4096,
+	.cpu_mhz = 933,
+	.kernel_reserved_kb = 6 * 1024,	     /* i386 kernel image + bootmem [estimate] */
+	.struct_page_bytes = 32,	     /* sizeof(struct page), 32-bit */
+	.timeslice_ns = 100 * NSEC_PER_MSEC, /* O(1) scheduler default timeslice */
+	.quantum_ns = 100 * NSEC_PER_USEC,   /* model knob [estimate] */
+	.ctxsw_ns = 6000,		     /* [estimate] */
+	.touch_ns = 6,			     /* [estimate] */
+	.syscall_ns = 400,		     /* [estimate] */
+	.fault_ns = 3000,		     /* [estimate] */
+	.page_zero_ns = 4000,		     /* 4 KiB at ~1 GB/s [estimate] */
+	.page_copy_ns = 6000,		     /* [estimate] */
+	.page_alloc_ns = 400,		     /* [estimate] */
+	.page_free_ns = 300,		     /* [estimate] */
+	.lru_add_ns = 150,		     /* [estimate] */
+	.isolate_ns = 180,		     /* [estimate] */
+	.scan_page_ns = 900,		     /* [estimate] */
+	.rmap_pte_ns = 450,		     /* [estimate] */
+	.swap_alloc_ns = 1200,		     /* [estimate] */
+	.io_submit_ns = 4000,		     /* [estimate] */
+	.fork_ns = 200000,		     /* [estimate] */
+	.exec_ns = 600000,		     /* [estimate] */
+	.disk =
+	    {
+		.capacity_bytes = 40ULL << 30,
+		.rpm = 7200,			 /* data sheet class (e.g. 40 GB ATA/100) */
+		.seek_t2t_ns = 1000000,		 /* data sheet class */
+		.seek_full_ns = 20000000,	 /* data sheet class */
+		.bandwidth_Bps = 35000000,	 /* 35 MB/s sustained, data sheet class */
+		.request_ns = 150000,		 /* [estimate] */
+		.max_request_bytes = 128 * 1024, /* IDE max_sectors 256 */
+		.nr_requests = 128,
+	    },
+    },
+    {
+	.name = "arm926-2008",
+	.layout = LAYOUT_FLAT,
+	.description = "200 MHz ARM926 board, 32 MB SDRAM, NAND/MMC storage, one CPU (Minchan "
+		       "Kim's board class)",
+	.page_size = 4096,
+	.cpu_mhz = 200,
+	.kernel_reserved_kb = 2500, /* ARM kernel image + bootmem on a 32 MB board [estimate] */
+	.struct_page_bytes = 32,    /* sizeof(struct page), 32-bit */
+	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
+	.quantum_ns = 200 * NSEC_PER_USEC, /* model knob [estimate] */
+	.ctxsw_ns = 30000,		   /* ARMv5 with VIVT cache flush on switch [estimate] */
+	.touch_ns = 30,			   /* [estimate] */
+	.syscall_ns = 2000,		   /* [estimate] */
+	.fault_ns = 15000,		   /* [estimate] */
+	.page_zero_ns = 25000,		   /* 4 KiB at ~160 MB/s [estimate] */
+	.page_copy_ns = 40000,		   /* [estimate] */
+	.page_alloc_ns = 2000,		   /* [estimate] */
+	.page_free_ns = 1500,		   /* [estimate] */
+	.lru_add_ns = 750,		   /* [estimate] */
+	.isolate_ns = 900,		   /* [estimate] */
+	.scan_page_ns = 4500,		   /* [estimate] */
+	.rmap_pte_ns = 2200,		   /* [estimate] */
+	.swap_alloc_ns = 6000,		   /* [estimate] */
+	.io_submit_ns = 20000,		   /* [estimate] */
+	.fork_ns = 1000000,		   /* [estimate] */
+	.exec_ns = 3000000,		   /* [estimate] */
+	.disk =
+	    {
+		.capacity_bytes = 1ULL << 30,
+		.rpm = 0, /* flash: no seek, no rotation */
+		.seek_t2t_ns = 0,
+		.seek_full_ns = 0,
+		.bandwidth_Bps = 8000000, /* SD/MMC class-4 era write rate [estimate] */
+		.request_ns = 1000000,	  /* flash program/erase overhead per request [estimate] */
+		.max_request_bytes = 64 * 1024,
+		.nr_requests = 128,
+	    },
+    },
+};
+
+const struct hw_profile *hw_profile_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(profiles[i].name, name))
+			return &profiles[i];
+	return NULL;
+}
+
+const char *const *hw_profile_names(void)
+{
+	static const char *names[ARRAY_SIZE(profiles) + 1];
+	for (size_t i = 0; i < ARRAY_SIZE(profiles); i++)
+		names[i] = profiles[i].name;
+	names[ARRAY_SIZE(profiles)] = NULL;
+	return names;
+}

@@ -1,0 +1,321 @@
+#include "kernel/process.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static unsigned long live_processes;
+static uint64_t touches;
+static struct process **all_procs;
+static size_t nr_procs, cap_procs;
+
+void kernel_reset(void)
+{
+	live_processes = 0;
+	touches = 0;
+	nr_procs = 0;
+}
+
+void kernel_shutdown(void)
+{
+	for (size_t i = 0; i < nr_procs; i++)
+		free(all_procs[i]);
+	free(all_procs);
+	all_procs = NULL;
+	nr_procs = cap_procs = 0;
+}
+
+uint64_t kernel_touches(void)
+{
+	return touches;
+}
+
+unsigned long nr_live_processes(void)
+{
+	return live_processes;
+}
+
+/* THREAD_SIZE of the modelled kernels: 8 KiB stacks (order-1 on 4 KiB pages). The model
+ * takes them as order-0 pages (docs/model.md). */
+static int stack_pages(void)
+{
+	int n = (int)(8192 / MM->page_size);
+	return n < 1 ? 1 : n;
+}
+
+static void process_exit_hook(struct task *t)
+{
+	struct process *p = t->proc;
+	struct mm_struct *mm = t->mm;
+	if (mm && --mm->users == 0)
+		exit_mmap(mm);
+	t->mm = NULL;
+	for (int i = 0; i < p->nr_stack; i++)
+		free_kernel_page(p->stack[i]);
+	p->nr_stack = 0;
+	p->exited = true;
+	live_processes--;
+	/* orphans are reaped by nobody: mark them so wait() of a dead parent is moot */
+	for (struct process *c = p->children; c; c = c->sibling)
+		c->parent = NULL;
+	if (p->parent)
+		wake_up_all(&p->parent->child_wait);
+}
+
+static void process_entry(void *arg)
+{
+	struct process *p = arg;
+	p->main(p->arg);
+}
+
+static struct process *process_new(const char *comm, void (*fn)(void *), void *arg,
+				   struct mm_struct *mm)
+{
+	struct process *p = calloc(1, sizeof(*p));
+	if (!p) {
+		perror("mmsim: process");
+		exit(1);
+	}
+	p->main = fn;
+	p->arg = arg;
+	if (nr_procs == cap_procs) {
+		cap_procs = cap_procs ? cap_procs * 2 : 64;
+		all_procs = realloc(all_procs, cap_procs * sizeof(*all_procs));
+	}
+	all_procs[nr_procs++] = p;
+	int n = stack_pages();
+	for (int i = 0; i < n; i++) {
+		pfn_t pfn = alloc_kernel_page(OWNER_STACK, GFP_KERNEL);
+		if (pfn == NO_PFN) {
+			while (p->nr_stack)
+				free_kernel_page(p->stack[--p->nr_stack]);
+			return NULL; /* freed with the others at shutdown */
+		}
+		p->stack[p->nr_stack++] = pfn;
+	}
+	struct task *t = task_create(comm, process_entry, p, false);
+	t->proc = p;
+	t->mm = mm;
+	t->on_exit = process_exit_hook;
+	p->task = t;
+	live_processes++;
+	return p;
+}
+
+struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct process *p = process_new(comm, fn, arg, mm);
+	if (!p) {
+		exit_mmap(mm);
+		return NULL;
+	}
+	mm->owner = p->task;
+	struct process *parent = current_process();
+	if (parent) {
+		p->parent = parent;
+		p->sibling = parent->children;
+		parent->children = p;
+	}
+	task_start(p->task);
+	return p;
+}
+
+static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, bool thread)
+{
+	struct process *parent = current_process();
+	cpu_work_sys(MM->hw->syscall_ns);
+	struct mm_struct *mm;
+	if (thread) {
+		mm = current->mm;
+		mm->users++;
+	} else {
+		mm = dup_mm(current->mm);
+	}
+	struct process *p = process_new(comm, fn, arg, mm);
+	if (!p) {
+		if (thread)
+			mm->users--;
+		else
+			exit_mmap(mm);
+		check_fatal_signal();
+		return NULL;
+	}
+	if (!thread)
+		mm->owner = p->task;
+	p->parent = parent;
+	p->sibling = parent->children;
+	parent->children = p;
+	task_start(p->task);
+	check_fatal_signal();
+	return p;
+}
+
+struct process *sys_fork(const char *comm, void (*fn)(void *), void *arg)
+{
+	return do_fork(comm, fn, arg, false);
+}
+
+struct process *sys_clone_thread(const char *comm, void (*fn)(void *), void *arg)
+{
+	return do_fork(comm, fn, arg, true);
+}
+
+_Noreturn void sys_exit(int code)
+{
+	current_process()->exit_code = code;
+	task_exit();
+}
+
+void check_fatal_signal(void)
+{
+	if (current->tif & TIF_SIGKILL)
+		sys_exit(137);
+}
+
+int sys_wait(int *code)
+{
+	struct process *me = current_process();
+	cpu_work_sys(MM->hw->syscall_ns);
+	for (;;) {
+		bool any = false;
+		for (struct process *c = me->children; c; c = c->sibling) {
+			if (c->reaped)
+				continue;
+			any = true;
+			if (c->exited) {
+				c->reaped = true;
+				if (code)
+					*code = c->exit_code;
+				return c->task->pid;
+			}
+		}
+		if (!any)
+			return -1;
+		sleep_on(&me->child_wait, 0, true);
+		check_fatal_signal();
+	}
+}
+
+uint64_t sys_mmap_anon(uint64_t npages, unsigned prot)
+{
+	uint64_t start = do_mmap(current->mm, npages, prot, NULL, 0);
+	check_fatal_signal();
+	return start;
+}
+
+uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot)
+{
+	uint64_t start = do_mmap(current->mm, npages, prot, f, pgoff);
+	check_fatal_signal();
+	return start;
+}
+
+int sys_munmap(uint64_t start)
+{
+	int r = do_munmap(current->mm, start);
+	check_fatal_signal();
+	return r;
+}
+
+/* do_page_fault's answers: VM_FAULT_OOM kills the faulting task (2.6.28 "VM: killing
+ * process"), a bad address is SIGSEGV. */
+static _Noreturn void fault_kill(int result)
+{
+	if (result == -2)
+		current_process()->oom_killed = true;
+	sys_exit(result == -2 ? 137 : 139);
+}
+
+void sys_touch(uint64_t vpn, int kind)
+{
+	touches++;
+	int r = touch_page(current->mm, vpn, kind);
+	if (r < 0) {
+		if (current->tif & TIF_SIGKILL)
+			sys_exit(137);
+		fault_kill(r);
+	}
+	if (current->tif & TIF_SIGKILL)
+		sys_exit(137);
+}
+
+void sys_compute(sim_time_t ns)
+{
+	cpu_work(ns);
+	check_fatal_signal();
+}
+
+void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
+{
+	if (file_read(f, pgoff, npages) == -2 && !(current->tif & TIF_SIGKILL))
+		fault_kill(-2);
+	check_fatal_signal();
+}
+
+void sys_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
+{
+	int r = file_write(f, pgoff, npages);
+	if (r == -2 && !(current->tif & TIF_SIGKILL))
+		fault_kill(-2);
+	check_fatal_signal();
+}
+
+void sys_fsync(struct address_space *f)
+{
+	file_fsync(f);
+	check_fatal_signal();
+}
+
+void sys_sleep(sim_time_t ns)
+{
+	struct waitqueue never = {0};
+	sleep_on(&never, ns, true);
+	check_fatal_signal();
+}
+
+/* ---- answers for the OOM killer ---- */
+
+static unsigned long children_vm(struct task *t, struct task **child_with_own_mm)
+{
+	struct process *p = t->proc;
+	unsigned long points = 0;
+	if (child_with_own_mm)
+		*child_with_own_mm = NULL;
+	if (!p)
+		return 0;
+	for (struct process *c = p->children; c; c = c->sibling) {
+		if (c->exited || !c->task->mm || c->task->mm == t->mm)
+			continue;
+		points += c->task->mm->total_vm / 2 + 1;
+		if (child_with_own_mm && !*child_with_own_mm)
+			*child_with_own_mm = c->task;
+	}
+	return points;
+}
+
+static void kill_task(struct task *victim)
+{
+	victim->tif |= TIF_MEMDIE;
+	struct mm_struct *mm = victim->mm;
+	for (struct task *t = sched_first_task(); t; t = t->next_all) {
+		if (t->state == TASK_DEAD)
+			continue;
+		if (t == victim || (mm && t->mm == mm)) {
+			t->tif |= TIF_SIGKILL;
+			wake_up_task(t);
+		}
+	}
+	if (victim->proc)
+		((struct process *)victim->proc)->oom_killed = true;
+}
+
+static bool is_init(struct task *t)
+{
+	return t->proc && ((struct process *)t->proc)->is_init;
+}
+
+const struct mm_task_ops kernel_task_ops = {
+    .children_vm = children_vm,
+    .kill = kill_task,
+    .is_init = is_init,
+};

@@ -1,0 +1,71 @@
+/* Processes and the system-call-like API a workload's programs call: compute, touch pages,
+ * mmap/munmap, file read/write/fsync, fork/thread/exit/wait, sleep. Each call runs the
+ * simulated kernel path on the calling task and returns when the task may go on; a task
+ * with a fatal signal pending (the OOM killer's SIGKILL) exits at the next call. */
+#ifndef MMSIM_KERNEL_PROCESS_H
+#define MMSIM_KERNEL_PROCESS_H
+
+#include "mm/mm.h"
+
+struct process {
+	struct task *task;
+	struct process *parent;
+	struct process *children, *sibling;
+	struct waitqueue child_wait; /* wait() sleeps here */
+	int exit_code;
+	bool exited, reaped;
+	bool is_init;
+	pfn_t stack[4]; /* kernel stack pages */
+	int nr_stack;
+	void (*main)(void *arg);
+	void *arg;
+	bool oom_killed;
+};
+
+/* Creates a process with a fresh mm running fn(arg) (boot-time init, or a workload's
+ * launcher). Returns NULL when its kernel stack cannot be allocated. */
+struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg);
+
+static inline struct process *current_process(void)
+{
+	return current ? (struct process *)current->proc : NULL;
+}
+
+/* fork(): the child gets a copy-on-write copy of the caller's mm and runs fn(arg). */
+struct process *sys_fork(const char *comm, void (*fn)(void *), void *arg);
+/* clone(CLONE_VM): a thread sharing the caller's mm. */
+struct process *sys_clone_thread(const char *comm, void (*fn)(void *), void *arg);
+_Noreturn void sys_exit(int code);
+/* wait(): reaps one exited child; returns its pid, or -1 with no children left. */
+int sys_wait(int *code);
+
+uint64_t sys_mmap_anon(uint64_t npages, unsigned prot);
+uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot);
+int sys_munmap(uint64_t start);
+
+/* A user-mode access to one page. Faults are handled; out of memory or a bad address
+ * kills the task the way the kernel's fault handler does. */
+void sys_touch(uint64_t vpn, int kind);
+void sys_compute(sim_time_t ns);
+void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages);
+void sys_write(struct address_space *f, uint64_t pgoff, uint64_t npages);
+void sys_fsync(struct address_space *f);
+void sys_sleep(sim_time_t ns);
+
+/* Exits the calling task if a fatal signal is pending. */
+void check_fatal_signal(void);
+
+/* Kernel-layer answers for the mm core (badness, kill). */
+extern const struct mm_task_ops kernel_task_ops;
+
+/* Machine lifecycle of this layer: forget every process (before boot), free them all
+ * (after the scheduler is gone). */
+void kernel_reset(void);
+void kernel_shutdown(void);
+/* User-mode page accesses made so far (for benchmarks). */
+uint64_t kernel_touches(void);
+
+/* Number of user processes that have not exited. */
+unsigned long nr_live_processes(void);
+
+#endif

@@ -1,0 +1,243 @@
+/* Files and the page cache: a per-file index from page offset to frame, buffered read and
+ * write, the file fault path, and readahead (a simplified on-demand readahead: a window
+ * that grows on sequential misses, and an asynchronous read of the next window when a
+ * PG_readahead-marked page is reached). Files live in contiguous extents on the disk. */
+#include "mm/mm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VM_MAX_READAHEAD_PAGES 32 /* 128 KiB, VM_MAX_READAHEAD */
+#define RA_INIT_PAGES	       4
+
+struct address_space *file_create(const char *name, uint64_t size_pages, uint64_t cap_pages,
+				  bool exec)
+{
+	if (cap_pages < size_pages)
+		cap_pages = size_pages;
+	struct address_space *f = calloc(1, sizeof(*f));
+	f->pages = malloc((cap_pages ? cap_pages : 1) * sizeof(pfn_t));
+	if (!f || !f->pages) {
+		perror("mmsim: file");
+		exit(1);
+	}
+	for (uint64_t i = 0; i < cap_pages; i++)
+		f->pages[i] = NO_PFN;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->size_pages = size_pages;
+	f->cap_pages = cap_pages;
+	f->exec = exec;
+	f->ra_prev_index = UINT64_MAX;
+	f->disk_sector = MM->fs_next_sector;
+	MM->fs_next_sector += cap_pages << (MM->page_shift - SECTOR_SHIFT);
+	MM->fs_next_sector += 2048; /* a gap between files, as a filesystem leaves */
+	if (MM->nr_files == MM->files_cap) {
+		MM->files_cap = MM->files_cap ? MM->files_cap * 2 : 64;
+		MM->files = realloc(MM->files, MM->files_cap * sizeof(*MM->files));
+	}
+	f->id = MM->nr_files;
+	MM->files[MM->nr_files++] = f;
+	return f;
+}
+
+uint64_t file_sector(const struct address_space *f, uint64_t pgoff)
+{
+	return f->disk_sector + (pgoff << (MM->page_shift - SECTOR_SHIFT));
+}
+
+static void add_to_page_cache_lru(struct address_space *f, uint64_t pgoff, pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	p->mapping = f->id + 1;
+	p->index = (uint32_t)pgoff;
+	p->flags &= ~PG_swapbacked;
+	f->pages[pgoff] = pfn;
+	f->nrpages++;
+	inc_zone_page_state(p, NR_FILE_PAGES);
+	lru_cache_add_lru(pfn, LRU_INACTIVE_FILE); /* §1.3: page cache enters the inactive list */
+}
+
+/* Removes a clean, unmapped page from its file (reclaim's __remove_mapping). */
+void remove_from_page_cache(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	struct address_space *f = page_mapping(p);
+	f->pages[p->index] = NO_PFN;
+	f->nrpages--;
+	p->mapping = 0;
+	dec_zone_page_state(p, NR_FILE_PAGES);
+}
+
+static void read_end(struct bio *bio)
+{
+	pfn_t pfn = bio->pfn;
+	bio_free(&MM->disk, bio);
+	unlock_page(pfn);
+}
+
+/* Reads the absent pages of [start, start+nr) with PG_readahead on page `mark`. */
+static void read_pages(struct address_space *f, uint64_t start, uint64_t nr, uint64_t mark)
+{
+	uint64_t end = MIN(start + nr, f->size_pages);
+	for (uint64_t i = start; i < end; i++) {
+		if (f->pages[i] != NO_PFN)
+			continue;
+		pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+		if (pfn == NO_PFN)
+			return;
+		if (f->pages[i] != NO_PFN) { /* someone read it while we reclaimed */
+			__free_page(pfn);
+			continue;
+		}
+		struct page *p = pfn_to_page(pfn);
+		p->owner = OWNER_USER_NEW;
+		MM->nr_user_new++;
+		p->flags |= PG_locked | (i == mark ? PG_readahead : 0);
+		add_to_page_cache_lru(f, i, pfn);
+		count_vm_events(PGPGIN, MM->page_size / 1024);
+		struct bio *b = bio_alloc(&MM->disk);
+		b->sector = file_sector(f, i);
+		b->nr_sectors = MM->page_size >> SECTOR_SHIFT;
+		b->rw = READ;
+		b->pfn = pfn;
+		b->end_io = read_end;
+		cpu_work_sys(MM->hw->io_submit_ns);
+		submit_bio(&MM->disk, b);
+	}
+}
+
+static void ondemand_readahead(struct address_space *f, uint64_t index, bool hit_marker)
+{
+	unsigned size;
+	if (hit_marker || index == f->ra_prev_index + 1)
+		size = f->ra_size ? MIN(f->ra_size * 2, VM_MAX_READAHEAD_PAGES) : RA_INIT_PAGES;
+	else
+		size = RA_INIT_PAGES;
+	f->ra_size = size;
+	uint64_t start = hit_marker ? index + 1 : index;
+	/* the next window is started when the reader reaches the middle of this one */
+	read_pages(f, start, size, start + size / 2);
+}
+
+static void wait_on_page_locked(pfn_t pfn)
+{
+	while (pfn_to_page(pfn)->flags & PG_locked)
+		sleep_on(page_waitqueue(pfn), 0, false);
+}
+
+/* find_get_page + readahead + wait: the up-to-date page at pgoff, or NO_PFN without memory. */
+static pfn_t get_uptodate_page(struct address_space *f, uint64_t pgoff, bool *major)
+{
+	for (int tries = 0;; tries++) {
+		pfn_t pfn = f->pages[pgoff];
+		if (pfn == NO_PFN) {
+			ondemand_readahead(f, pgoff, false);
+			pfn = f->pages[pgoff];
+			if (pfn == NO_PFN) {
+				if (tries > 2)
+					return NO_PFN;
+				continue;
+			}
+			if (major)
+				*major = true;
+		} else if (pfn_to_page(pfn)->flags & PG_readahead) {
+			pfn_to_page(pfn)->flags &= ~PG_readahead;
+			ondemand_readahead(f, pgoff, true);
+		}
+		struct page *p = pfn_to_page(pfn);
+		p->pins++;
+		wait_on_page_locked(pfn);
+		p->pins--;
+		if (f->pages[pgoff] == pfn) {
+			f->ra_prev_index = pgoff;
+			return pfn;
+		}
+		release_user_page(pfn);
+	}
+}
+
+int file_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
+{
+	cpu_work_sys(MM->hw->syscall_ns);
+	for (uint64_t i = pgoff; i < pgoff + npages && i < f->size_pages; i++) {
+		pfn_t pfn = get_uptodate_page(f, i, NULL);
+		if (pfn == NO_PFN)
+			return -2;
+		mark_page_accessed(pfn); /* do_generic_file_read, once per page per call */
+		cpu_work_sys(MM->hw->page_copy_ns);
+		cond_resched();
+		if (current && (current->tif & TIF_SIGKILL))
+			return -2;
+	}
+	return 0;
+}
+
+pfn_t filemap_fault(struct address_space *f, uint64_t pgoff, bool *major)
+{
+	if (pgoff >= f->size_pages)
+		return NO_PFN;
+	pfn_t pfn = get_uptodate_page(f, pgoff, major);
+	if (pfn != NO_PFN)
+		mark_page_accessed(pfn); /* filemap_fault marks every file fault (§1.4) */
+	return pfn;
+}
+
+int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
+{
+	cpu_work_sys(MM->hw->syscall_ns);
+	for (uint64_t i = pgoff; i < pgoff + npages; i++) {
+		if (i >= f->cap_pages)
+			return -1;
+		pfn_t pfn = f->pages[i];
+		if (pfn == NO_PFN) {
+			/* whole-page write: no read needed (grab_cache_page_write_begin) */
+			pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+			if (pfn == NO_PFN)
+				return -2;
+			if (f->pages[i] != NO_PFN) {
+				__free_page(pfn);
+				pfn = f->pages[i];
+			} else {
+				struct page *p = pfn_to_page(pfn);
+				p->owner = OWNER_USER_NEW;
+				MM->nr_user_new++;
+				add_to_page_cache_lru(f, i, pfn);
+			}
+		}
+		struct page *p = pfn_to_page(pfn);
+		p->pins++;
+		wait_on_page_locked(pfn);
+		/* a page under writeback is rewritten in place; the new data is dirty again */
+		p->pins--;
+		if (f->pages[i] != pfn) {
+			i--; /* reclaimed while we waited: do this page again */
+			continue;
+		}
+		cpu_work_sys(MM->hw->page_copy_ns);
+		set_page_dirty(pfn);
+		mark_page_accessed(pfn);
+		if (i + 1 > f->size_pages)
+			f->size_pages = i + 1;
+		balance_dirty_pages_ratelimited(f);
+		cond_resched();
+		if (current && (current->tif & TIF_SIGKILL))
+			return -2;
+	}
+	return 0;
+}
+
+void file_truncate(struct address_space *f)
+{
+	for (uint64_t i = 0; i < f->cap_pages; i++) {
+		pfn_t pfn = f->pages[i];
+		if (pfn == NO_PFN)
+			continue;
+		struct page *p = pfn_to_page(pfn);
+		if (page_mapped(p) || (p->flags & (PG_dirty | PG_writeback | PG_locked)) ||
+		    !(p->flags & PG_lru) || p->pins)
+			continue;
+		remove_from_page_cache(pfn);
+		release_user_page(pfn);
+	}
+}

@@ -1,0 +1,422 @@
+/* Address spaces, VMAs, page tables and page faults: anonymous, file, swap and
+ * copy-on-write (mm/memory.c and mm/mmap.c of the kernel, at the level the reclaim model
+ * needs). PTEs are a flat array per VMA; each 512-entry chunk that holds a PTE costs one
+ * page-table page, allocated at first use like a kernel pte_alloc. */
+#include "mm/mm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PTE_CHUNK (1u << PTRS_PER_PTE_SHIFT)
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = calloc(1, sizeof(*mm));
+	if (!mm) {
+		perror("mmsim: mm");
+		exit(1);
+	}
+	mm->next_vpn = 0x400; /* leave page 0.. unmapped, as a real layout does */
+	mm->users = 1;
+	mm->id = ++MM->nr_mms;
+	mm->all_next = MM->all_mms;
+	if (MM->all_mms)
+		MM->all_mms->all_prev = mm;
+	MM->all_mms = mm;
+	return mm;
+}
+
+static uint32_t vma_id_alloc(struct vm_area_struct *vma)
+{
+	if (MM->nr_vma_free) {
+		uint32_t id = MM->vma_free_ids[--MM->nr_vma_free];
+		MM->vmas[id] = vma;
+		return id;
+	}
+	if (MM->nr_vmas == MM->vma_cap) {
+		MM->vma_cap = MM->vma_cap ? MM->vma_cap * 2 : 256;
+		MM->vmas = realloc(MM->vmas, MM->vma_cap * sizeof(*MM->vmas));
+		MM->vma_free_ids = realloc(MM->vma_free_ids, MM->vma_cap * sizeof(uint32_t));
+		if (!MM->vmas || !MM->vma_free_ids) {
+			perror("mmsim: vmas");
+			exit(1);
+		}
+		if (MM->nr_vmas == 0)
+			MM->vmas[MM->nr_vmas++] = NULL; /* id 0 is never used */
+	}
+	MM->vmas[MM->nr_vmas] = vma;
+	return MM->nr_vmas++;
+}
+
+static void vma_id_free(uint32_t id)
+{
+	MM->vmas[id] = NULL;
+	MM->vma_free_ids[MM->nr_vma_free++] = id;
+}
+
+static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint64_t npages,
+				      unsigned flags, struct address_space *file, uint64_t pgoff)
+{
+	struct vm_area_struct *vma = calloc(1, sizeof(*vma));
+	uint64_t chunks = (npages + PTE_CHUNK - 1) / PTE_CHUNK;
+	vma->pte = calloc(npages ? npages : 1, sizeof(uint32_t));
+	vma->ptpage = malloc((chunks ? chunks : 1) * sizeof(pfn_t));
+	if (!vma || !vma->pte || !vma->ptpage) {
+		perror("mmsim: vma");
+		exit(1);
+	}
+	for (uint64_t i = 0; i < chunks; i++)
+		vma->ptpage[i] = NO_PFN;
+	vma->mm = mm;
+	vma->start = start;
+	vma->npages = npages;
+	vma->flags = flags;
+	vma->file = file;
+	vma->pgoff = pgoff;
+	vma->id = vma_id_alloc(vma);
+	if (file)
+		file->nr_mapped_vmas++;
+	/* keep the list sorted by start */
+	struct vm_area_struct **link = &mm->mmap;
+	while (*link && (*link)->start < start)
+		link = &(*link)->next;
+	vma->next = *link;
+	*link = vma;
+	mm->total_vm += npages;
+	return vma;
+}
+
+struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
+{
+	for (struct vm_area_struct *v = mm->mmap; v; v = v->next)
+		if (vpn >= v->start && vpn < v->start + v->npages)
+			return v;
+	return NULL;
+}
+
+uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
+		 uint64_t pgoff)
+{
+	uint64_t start = mm->next_vpn;
+	/* a guard gap between mappings keeps page-table chunks of different VMAs apart */
+	mm->next_vpn += (npages + PTE_CHUNK) & ~(uint64_t)(PTE_CHUNK - 1);
+	vma_new(mm, start, npages, flags, file, pgoff);
+	cpu_work_sys(MM->hw->syscall_ns);
+	return start;
+}
+
+/* Drops every PTE of the VMA and the page-table pages; frees pages nobody else holds. */
+static void zap_vma(struct vm_area_struct *vma)
+{
+	for (uint64_t off = 0; off < vma->npages; off++) {
+		uint32_t v = vma->pte[off];
+		if (!v)
+			continue;
+		vma->pte[off] = 0;
+		if (v & PTE_PRESENT) {
+			pfn_t pfn = v & PTE_PFN_MASK;
+			struct page *p = pfn_to_page(pfn);
+			if ((v & PTE_DIRTY) && !PageAnon(p))
+				set_page_dirty(pfn);
+			page_remove_rmap(pfn, vma, off);
+			if (PageAnon(p) && !page_mapped(p) && (p->flags & PG_swapcache))
+				try_to_free_swap(pfn);
+			release_user_page(pfn);
+		} else if (v & PTE_SWAP) {
+			free_swap_and_cache(v & PTE_PFN_MASK);
+		}
+	}
+	uint64_t chunks = (vma->npages + PTE_CHUNK - 1) / PTE_CHUNK;
+	for (uint64_t c = 0; c < chunks; c++) {
+		if (vma->ptpage[c] != NO_PFN) {
+			free_kernel_page(vma->ptpage[c]);
+			vma->ptpage[c] = NO_PFN;
+			vma->mm->nr_ptes--;
+		}
+	}
+}
+
+static void vma_free(struct vm_area_struct *vma)
+{
+	if (vma->file)
+		vma->file->nr_mapped_vmas--;
+	vma->mm->total_vm -= vma->npages;
+	vma_id_free(vma->id);
+	free(vma->pte);
+	free(vma->ptpage);
+	free(vma);
+}
+
+int do_munmap(struct mm_struct *mm, uint64_t start)
+{
+	struct vm_area_struct **link = &mm->mmap;
+	while (*link && (*link)->start != start)
+		link = &(*link)->next;
+	struct vm_area_struct *vma = *link;
+	if (!vma)
+		return -1;
+	*link = vma->next;
+	if (mm->mmap_cache == vma)
+		mm->mmap_cache = NULL;
+	zap_vma(vma);
+	vma_free(vma);
+	cpu_work_sys(MM->hw->syscall_ns);
+	return 0;
+}
+
+void exit_mmap(struct mm_struct *mm)
+{
+	while (mm->mmap) {
+		struct vm_area_struct *vma = mm->mmap;
+		mm->mmap = vma->next;
+		zap_vma(vma);
+		vma_free(vma);
+	}
+	mm->mmap_cache = NULL;
+	if (mm->all_prev)
+		mm->all_prev->all_next = mm->all_next;
+	else
+		MM->all_mms = mm->all_next;
+	if (mm->all_next)
+		mm->all_next->all_prev = mm->all_prev;
+	free(mm);
+}
+
+/* pte_alloc: the page-table page covering off. false when memory could not be had. */
+static bool pte_alloc(struct vm_area_struct *vma, uint64_t off)
+{
+	uint64_t c = off >> PTRS_PER_PTE_SHIFT;
+	if (vma->ptpage[c] != NO_PFN)
+		return true;
+	pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
+	if (pt == NO_PFN)
+		return false;
+	if (vma->ptpage[c] != NO_PFN) { /* raced with another thread while we reclaimed */
+		free_kernel_page(pt);
+		return true;
+	}
+	vma->ptpage[c] = pt;
+	vma->mm->nr_ptes++;
+	return true;
+}
+
+static pfn_t alloc_user_page(unsigned gfp)
+{
+	pfn_t pfn = __alloc_pages(gfp, 0);
+	if (pfn == NO_PFN)
+		return NO_PFN;
+	struct page *p = pfn_to_page(pfn);
+	p->owner = OWNER_USER_NEW;
+	MM->nr_user_new++;
+	return pfn;
+}
+
+static void map_new_anon(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool dirty)
+{
+	struct page *p = pfn_to_page(pfn);
+	p->flags |= PG_swapbacked;
+	p->mapping = 0;
+	page_add_rmap(pfn, vma, off);
+	lru_cache_add_lru(pfn, LRU_ACTIVE_ANON); /* §1.3: anon faults enter the active list */
+	vma->pte[off] = pfn | PTE_PRESENT | PTE_YOUNG | (dirty ? PTE_DIRTY : 0);
+}
+
+static int do_anonymous_page(struct vm_area_struct *vma, uint64_t off, int kind)
+{
+	pfn_t pfn = alloc_user_page(GFP_HIGHUSER_MOVABLE);
+	if (pfn == NO_PFN)
+		return -2;
+	cpu_work_sys(MM->hw->page_zero_ns);
+	if (vma->pte[off]) { /* another thread of this mm mapped it while we slept */
+		release_user_page(pfn);
+		return 0;
+	}
+	map_new_anon(vma, off, pfn, kind == TOUCH_WRITE);
+	return 0;
+}
+
+/* do_wp_page: a write to a write-protected (shared after fork) anonymous or private page. */
+static int do_wp_page(struct vm_area_struct *vma, uint64_t off)
+{
+	uint32_t v = vma->pte[off];
+	pfn_t old = v & PTE_PFN_MASK;
+	struct page *op = pfn_to_page(old);
+	if (PageAnon(op) && op->mapcount == 1) {
+		/* the only mapper: reuse, and drop a now-stale swap copy */
+		if (op->flags & PG_swapcache)
+			try_to_free_swap(old);
+		vma->pte[off] = (v & ~PTE_RDONLY) | PTE_YOUNG | PTE_DIRTY;
+		return 0;
+	}
+	op->pins++;
+	pfn_t pfn = alloc_user_page(GFP_HIGHUSER_MOVABLE);
+	op->pins--;
+	if (pfn == NO_PFN) {
+		release_user_page(old);
+		return -2;
+	}
+	cpu_work_sys(MM->hw->page_copy_ns);
+	if (vma->pte[off] != v) { /* changed while we slept: retry from the top */
+		release_user_page(pfn);
+		release_user_page(old);
+		return 0;
+	}
+	page_remove_rmap(old, vma, off);
+	release_user_page(old);
+	map_new_anon(vma, off, pfn, true);
+	return 0;
+}
+
+static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
+{
+	uint32_t v = vma->pte[off];
+	uint32_t slot = v & PTE_PFN_MASK;
+	bool major = false;
+	pfn_t pfn = lookup_swap_cache(slot);
+	if (pfn == NO_PFN) {
+		pfn = swapin_readahead(slot, &major);
+		if (pfn == NO_PFN)
+			return vma->pte[off] != v ? 0 : -2;
+	}
+	struct page *p = pfn_to_page(pfn);
+	p->pins++;
+	lock_page(pfn); /* waits for the read */
+	p->pins--;
+	if (vma->pte[off] != v || !(p->flags & PG_swapcache) || p->private != slot) {
+		unlock_page(pfn);
+		release_user_page(pfn);
+		return 0;
+	}
+	if (major)
+		count_vm_event(PGMAJFAULT);
+	mark_page_accessed(pfn);
+	page_add_rmap(pfn, vma, off);
+	swap_free(slot);
+	bool exclusive = swap_count(slot) == 1 && p->mapcount == 1;
+	uint32_t pte = pfn | PTE_PRESENT | PTE_YOUNG;
+	if (kind == TOUCH_WRITE && exclusive) {
+		pte |= PTE_DIRTY;
+		try_to_free_swap(pfn);
+	} else if (!exclusive) {
+		pte |= PTE_RDONLY;
+	}
+	vma->pte[off] = pte;
+	if (vm_swap_full() || (vma->flags & VM_LOCKED))
+		try_to_free_swap(pfn);
+	unlock_page(pfn);
+	return 0;
+}
+
+static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
+{
+	bool major = false;
+	pfn_t pfn = filemap_fault(vma->file, vma->pgoff + off, &major);
+	if (pfn == NO_PFN)
+		return -2;
+	if (major)
+		count_vm_event(PGMAJFAULT);
+	struct page *p = pfn_to_page(pfn);
+	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
+		/* private file mapping written: copy to an anonymous page */
+		p->pins++;
+		pfn_t np = alloc_user_page(GFP_HIGHUSER_MOVABLE);
+		p->pins--;
+		if (np == NO_PFN)
+			return -2;
+		cpu_work_sys(MM->hw->page_copy_ns);
+		if (vma->pte[off]) {
+			release_user_page(np);
+			return 0;
+		}
+		map_new_anon(vma, off, np, true);
+		return 0;
+	}
+	if (vma->pte[off])
+		return 0;
+	page_add_rmap(pfn, vma, off);
+	uint32_t pte = pfn | PTE_PRESENT | PTE_YOUNG;
+	if (kind == TOUCH_WRITE)
+		pte |= PTE_DIRTY;
+	else if (!(vma->flags & VM_SHARED))
+		pte |= PTE_RDONLY;
+	vma->pte[off] = pte;
+	return 0;
+}
+
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind)
+{
+	uint64_t off = vpn - vma->start;
+	if ((kind == TOUCH_WRITE && !(vma->flags & VM_WRITE)) ||
+	    (kind == TOUCH_EXEC && !(vma->flags & VM_EXEC)))
+		return -1;
+	count_vm_event(PGFAULT);
+	cpu_work_sys(MM->hw->fault_ns);
+	mm->in_fault = true;
+	int ret = 0;
+	if (!pte_alloc(vma, off)) {
+		ret = -2;
+		goto out;
+	}
+	uint32_t v = vma->pte[off];
+	if (v & PTE_PRESENT) {
+		if (kind == TOUCH_WRITE && (v & PTE_RDONLY))
+			ret = do_wp_page(vma, off);
+		else
+			vma->pte[off] = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+	} else if (v & PTE_SWAP) {
+		ret = do_swap_page(vma, off, kind);
+	} else if (vma->file) {
+		ret = do_file_fault(vma, off, kind);
+	} else {
+		ret = do_anonymous_page(vma, off, kind);
+	}
+out:
+	mm->in_fault = false;
+	cond_resched();
+	return ret;
+}
+
+/* fork: the child gets copies of every VMA; private writable pages become copy-on-write in
+ * both, swap entries gain a reference, page-table pages are allocated for the child. */
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	mm->next_vpn = old->next_vpn;
+	mm->oomkilladj = old->oomkilladj;
+	cpu_work_sys(MM->hw->fork_ns);
+	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
+		struct vm_area_struct *nv =
+		    vma_new(mm, ov->start, ov->npages, ov->flags, ov->file, ov->pgoff);
+		bool cow = (ov->flags & VM_WRITE) && !(ov->flags & VM_SHARED);
+		for (uint64_t off = 0; off < ov->npages; off++) {
+			uint32_t v = ov->pte[off];
+			if (!v)
+				continue;
+			if (nv->ptpage[off >> PTRS_PER_PTE_SHIFT] == NO_PFN) {
+				pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
+				if (pt == NO_PFN)
+					continue; /* leave it unmapped: the child faults it later */
+				nv->ptpage[off >> PTRS_PER_PTE_SHIFT] = pt;
+				mm->nr_ptes++;
+				v = ov->pte[off]; /* may have changed while we reclaimed */
+				if (!v)
+					continue;
+			}
+			cpu_work_sys(MM->hw->rmap_pte_ns);
+			if (v & PTE_PRESENT) {
+				pfn_t pfn = v & PTE_PFN_MASK;
+				if (cow && PageAnon(pfn_to_page(pfn))) {
+					v |= PTE_RDONLY;
+					ov->pte[off] |= PTE_RDONLY;
+				}
+				page_add_rmap(pfn, nv, off);
+				nv->pte[off] = v & ~PTE_YOUNG;
+			} else if (v & PTE_SWAP) {
+				swap_duplicate(v & PTE_PFN_MASK);
+				nv->pte[off] = v;
+			}
+		}
+	}
+	return mm;
+}

@@ -1,0 +1,342 @@
+/* The memory-management core's promises to the layers above (kernel, workloads, cli) and
+ * the machine-wide state its files share. */
+#ifndef MMSIM_MM_MM_H
+#define MMSIM_MM_MM_H
+
+#include "mm/mm_types.h"
+
+/* gfp flags (kernel values are irrelevant; the combinations are what matter) */
+#define __GFP_WAIT	     0x01u
+#define __GFP_HIGH	     0x02u
+#define __GFP_IO	     0x04u
+#define __GFP_FS	     0x08u
+#define __GFP_NOFAIL	     0x10u
+#define __GFP_NORETRY	     0x20u
+#define __GFP_REPEAT	     0x40u
+#define __GFP_NOMEMALLOC     0x80u
+#define __GFP_HIGHMEM	     0x100u
+#define __GFP_DMA32	     0x200u
+#define __GFP_DMA	     0x400u
+#define GFP_ATOMIC	     (__GFP_HIGH)
+#define GFP_NOIO	     (__GFP_WAIT)
+#define GFP_NOFS	     (__GFP_WAIT | __GFP_IO)
+#define GFP_KERNEL	     (__GFP_WAIT | __GFP_IO | __GFP_FS)
+#define GFP_USER	     GFP_KERNEL
+#define GFP_HIGHUSER_MOVABLE (GFP_KERNEL | __GFP_HIGHMEM)
+
+/* vm.* sysctls and policy switches. Defaults are vanilla 2.6.28. */
+struct vm_sysctl {
+	int swappiness;		       /* vm.swappiness, 0..100 */
+	long min_free_kbytes;	       /* vm.min_free_kbytes, 0 = computed at boot (§1.2) */
+	int page_cluster;	       /* vm.page-cluster, -1 = boot default (§1.1) */
+	int dirty_ratio;	       /* vm.dirty_ratio */
+	int dirty_background_ratio;    /* vm.dirty_background_ratio */
+	int dirty_expire_centisecs;    /* vm.dirty_expire_centisecs */
+	int dirty_writeback_centisecs; /* vm.dirty_writeback_centisecs */
+	int laptop_mode;	       /* vm.laptop_mode */
+	int oom_kill_allocating_task;  /* vm.oom_kill_allocating_task */
+	int panic_on_oom;	       /* vm.panic_on_oom: 0, or stop the run at the first OOM */
+	int lowmem_reserve_ratio[MAX_NR_ZONES]; /* vm.lowmem_reserve_ratio */
+};
+
+void vm_sysctl_defaults(struct vm_sysctl *s);
+
+struct mm_config {
+	const struct hw_profile *hw;
+	uint64_t ram_bytes;
+	uint64_t swap_bytes; /* 0 = no swap */
+	uint64_t seed;
+	struct vm_sysctl sysctl;
+};
+
+/* Statistics of reclaim the run reports beside vmstat. */
+struct reclaim_stats {
+	int direct_reclaimers; /* inside try_to_free_pages now */
+	int max_direct_reclaimers;
+	int reclaimers_incl_kswapd;
+	int max_reclaimers_incl_kswapd;
+	sim_time_t max_ttfp_ns; /* longest try_to_free_pages call */
+	uint64_t oom_kills;
+	uint64_t alloc_failures;
+};
+
+struct oom_victim {
+	int pid;
+	char comm[16];
+	sim_time_t time;
+	unsigned long badness;
+	unsigned long rss;
+};
+#define MAX_OOM_RECORDS 64
+
+/* The kernel layer's answers the mm core needs (it never includes kernel/). */
+struct mm_task_ops {
+	/* total_vm of p's children that have their own mm, as badness() adds them (§1.19) */
+	unsigned long (*children_vm)(struct task *p, struct task **child_with_own_mm);
+	/* send SIGKILL to every task using mm `mm` and mark `victim` TIF_MEMDIE */
+	void (*kill)(struct task *victim);
+	bool (*is_init)(struct task *p);
+};
+
+struct mm_machine {
+	const struct hw_profile *hw;
+	uint32_t page_size, page_shift;
+	struct page *pages;
+	pfn_t nr_frames;
+	struct zone zones[MAX_NR_ZONES];
+	int nr_zones; /* zone_type < nr_zones are populated or empty */
+	unsigned long totalram_pages;
+	struct vm_sysctl sysctl;
+	struct rng rng;
+
+	struct rmap_item *rmap;
+	uint32_t rmap_cap, rmap_free;
+	struct vm_area_struct **vmas;
+	uint32_t nr_vmas, vma_cap;
+	uint32_t *vma_free_ids, nr_vma_free;
+	uint32_t nr_mms;
+	struct mm_struct *all_mms;
+	struct address_space **files;
+	uint32_t nr_files, files_cap;
+	struct address_space *dirty_files; /* inodes with dirty pages, oldest first */
+	struct address_space *dirty_files_tail;
+
+	struct blockdev disk;
+	uint64_t fs_next_sector;
+	struct swap_info swap;
+
+	struct task *kswapd;
+	struct waitqueue kswapd_wait;
+	int kswapd_max_order;
+	struct task *flusher;
+	struct waitqueue flusher_wait;
+	long flusher_nr_pages; /* work requested by wakeup_pdflush */
+	bool flusher_busy;
+	struct waitqueue congestion_wqh[2];
+	struct waitqueue page_wait[64]; /* hashed: lock_page / wait_on_page_writeback */
+	struct waitqueue oom_wait;
+	bool zone_oom_locked;
+
+	unsigned long nr_user_new; /* frames allocated for user pages, not yet on an LRU */
+	struct reclaim_stats rstats;
+	struct oom_victim oom_records[MAX_OOM_RECORDS];
+	unsigned nr_oom_records;
+	const struct mm_task_ops *task_ops;
+	bool stop_on_oom;
+	bool oom_stop_requested;
+};
+
+extern struct mm_machine *MM;
+
+/* ---- machine ---- */
+int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops);
+void mm_destroy(void);
+/* Starts kswapd and the flusher; call after sched_init and mm_init. */
+void mm_start_kthreads(void);
+
+static inline struct page *pfn_to_page(pfn_t pfn)
+{
+	return &MM->pages[pfn];
+}
+static inline pfn_t page_to_pfn(const struct page *p)
+{
+	return (pfn_t)(p - MM->pages);
+}
+static inline struct zone *page_zone(const struct page *p)
+{
+	return &MM->zones[p->zone];
+}
+static inline bool page_is_file_cache(const struct page *p)
+{
+	return !(p->flags & PG_swapbacked);
+}
+static inline bool PageAnon(const struct page *p)
+{
+	return p->mapping == 0;
+}
+static inline bool page_mapped(const struct page *p)
+{
+	return p->mapcount > 0;
+}
+static inline struct address_space *page_mapping(const struct page *p)
+{
+	return p->mapping ? MM->files[p->mapping - 1] : NULL;
+}
+static inline enum lru_list page_lru(const struct page *p)
+{
+	if (p->flags & PG_unevictable)
+		return LRU_UNEVICTABLE;
+	return (enum lru_list)(((p->flags & PG_active) ? LRU_ACTIVE : 0) +
+			       (page_is_file_cache(p) ? LRU_FILE : 0));
+}
+static inline void zone_stat_add(struct zone *z, enum zone_stat_item item, long delta)
+{
+	z->stat[item] += delta;
+}
+static inline long zone_page_state(const struct zone *z, enum zone_stat_item item)
+{
+	return z->stat[item];
+}
+static inline void inc_zone_page_state(const struct page *p, enum zone_stat_item item)
+{
+	page_zone(p)->stat[item]++;
+}
+static inline void dec_zone_page_state(const struct page *p, enum zone_stat_item item)
+{
+	page_zone(p)->stat[item]--;
+}
+static inline void count_zone_event(struct zone *z, enum zone_event_item item, uint64_t n)
+{
+	z->event[item] += n;
+}
+static inline struct waitqueue *page_waitqueue(pfn_t pfn)
+{
+	return &MM->page_wait[pfn & (ARRAY_SIZE(MM->page_wait) - 1)];
+}
+
+/* ---- page lists (list.c) ---- */
+void pagelist_init(struct pagelist *l);
+void pagelist_add(struct pagelist *l, pfn_t pfn); /* at the head */
+void pagelist_add_tail(struct pagelist *l, pfn_t pfn);
+void pagelist_del(struct pagelist *l, pfn_t pfn);
+pfn_t pagelist_pop_tail(struct pagelist *l);
+void pagelist_move_to_head(struct pagelist *l, pfn_t pfn);
+
+/* ---- page_alloc.c ---- */
+pfn_t __alloc_pages(unsigned gfp, unsigned order);
+void __free_page(pfn_t pfn);
+bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classzone_idx,
+		       int alloc_flags);
+void setup_per_zone_pages_min(void);
+long compute_min_free_kbytes(void);
+int gfp_zone(unsigned gfp);
+/* Kernel allocations that never go on an LRU: freed by their owner. */
+pfn_t alloc_kernel_page(enum page_owner owner, unsigned gfp);
+void free_kernel_page(pfn_t pfn);
+#define ALLOC_WMARK_MIN	    0x01
+#define ALLOC_WMARK_LOW	    0x02
+#define ALLOC_WMARK_HIGH    0x04
+#define ALLOC_NO_WATERMARKS 0x08
+#define ALLOC_HARDER	    0x10
+#define ALLOC_HIGH	    0x20
+
+/* ---- swap.c: LRU ---- */
+void lru_cache_add_lru(pfn_t pfn, enum lru_list lru);
+void add_page_to_lru_list(struct zone *z, pfn_t pfn, enum lru_list lru);
+void del_page_from_lru_list(struct zone *z, pfn_t pfn, enum lru_list lru);
+void del_page_from_lru(struct zone *z, pfn_t pfn);
+void activate_page(pfn_t pfn);
+void mark_page_accessed(pfn_t pfn);
+void rotate_reclaimable_page(pfn_t pfn);
+void putback_lru_page(pfn_t pfn);
+/* Frees a user page whose last reference went away (no mapping, no cache). */
+void release_user_page(pfn_t pfn);
+
+/* ---- rmap.c ---- */
+void page_add_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off);
+void page_remove_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off);
+int page_referenced(pfn_t pfn, bool is_locked, unsigned long *vm_flags);
+enum { SWAP_SUCCESS, SWAP_AGAIN, SWAP_FAIL, SWAP_MLOCK };
+int try_to_unmap(pfn_t pfn);
+bool page_mapping_inuse(pfn_t pfn);
+
+/* ---- memory.c / mmap.c ---- */
+struct mm_struct *mm_alloc(void);
+struct mm_struct *dup_mm(struct mm_struct *old);
+void exit_mmap(struct mm_struct *mm);
+uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
+		 uint64_t pgoff);
+int do_munmap(struct mm_struct *mm, uint64_t start);
+struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn);
+enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
+/* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */
+int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
+
+/* The hot path of every simulated memory access: a present PTE needs only its young (and
+ * dirty) bit set; anything else is a fault. O(1), no allocation. */
+static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
+{
+	struct vm_area_struct *vma = mm->mmap_cache;
+	if (!vma || vpn < vma->start || vpn >= vma->start + vma->npages) {
+		vma = find_vma(mm, vpn);
+		if (!vma)
+			return -1;
+		mm->mmap_cache = vma;
+	}
+	uint32_t *pte = &vma->pte[vpn - vma->start];
+	uint32_t v = *pte;
+	if ((v & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v & PTE_RDONLY))) {
+		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+		cpu_work(MM->hw->touch_ns);
+		return 0;
+	}
+	return handle_mm_fault(mm, vma, vpn, kind);
+}
+
+/* ---- filemap.c ---- */
+struct address_space *file_create(const char *name, uint64_t size_pages, uint64_t cap_pages,
+				  bool exec);
+/* Buffered read/write of whole pages; return 0, or -2 when memory could not be had. */
+int file_read(struct address_space *f, uint64_t pgoff, uint64_t npages);
+int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages);
+int file_fsync(struct address_space *f);
+/* Drops clean, unmapped page cache pages of f (posix_fadvise DONTNEED / truncate helper). */
+void file_truncate(struct address_space *f);
+void remove_from_page_cache(pfn_t pfn);
+uint64_t file_sector(const struct address_space *f, uint64_t pgoff);
+/* filemap_fault: the page of f at pgoff, read in (with readahead) if absent. */
+pfn_t filemap_fault(struct address_space *f, uint64_t pgoff, bool *major);
+
+/* ---- page-writeback.c ---- */
+void set_page_dirty(pfn_t pfn);
+bool clear_page_dirty_for_io(pfn_t pfn);
+void end_page_writeback(pfn_t pfn);
+void balance_dirty_pages_ratelimited(struct address_space *f);
+void get_dirty_limits(long *background, long *dirty);
+void wakeup_pdflush(long nr_pages);
+void throttle_vm_writeout(unsigned gfp);
+int write_one_page_async(pfn_t pfn, bool for_reclaim); /* writepage for file pages */
+void wait_on_page_writeback(pfn_t pfn);
+void lock_page(pfn_t pfn);
+bool trylock_page(pfn_t pfn);
+void unlock_page(pfn_t pfn);
+void flusher_main(void *arg);
+
+/* ---- swap_state.c / swapfile.c / page_io.c ---- */
+static inline bool vm_swap_full(void)
+{
+	return MM->swap.nr_free * 2 < MM->swap.nr_slots;
+}
+bool add_to_swap(pfn_t pfn);
+void delete_from_swap_cache(pfn_t pfn);
+void swap_duplicate(uint32_t slot);
+/* Drops one reference to a swap slot; frees the swap-cache page if it was the last user. */
+void free_swap_and_cache(uint32_t slot);
+void swap_free(uint32_t slot);
+int swap_count(uint32_t slot);
+bool try_to_free_swap(pfn_t pfn);
+pfn_t lookup_swap_cache(uint32_t slot);
+pfn_t swapin_readahead(uint32_t slot, bool *major);
+void swap_writepage(pfn_t pfn);
+
+/* ---- vmscan.c ---- */
+unsigned long try_to_free_pages(unsigned order, unsigned gfp);
+void wakeup_kswapd(struct zone *z, unsigned order);
+void kswapd_main(void *arg);
+unsigned long zone_lru_pages(const struct zone *z);
+bool inactive_anon_is_low(const struct zone *z);
+
+/* ---- backing-dev.c ---- */
+void congestion_wait(int rw, sim_time_t timeout);
+void mm_bdi_uncongested(struct blockdev *bd, int rw);
+
+/* ---- oom_kill.c ---- */
+void out_of_memory(unsigned gfp, unsigned order);
+unsigned long badness(struct task *p, sim_time_t uptime);
+
+/* ---- invariants.c ---- */
+/* Checks every frame is in exactly one place, gauges equal list lengths, swap counts are
+ * consistent. Returns 0, or prints the first violation and returns -1. */
+int mm_check_invariants(void);
+
+#endif

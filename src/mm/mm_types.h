@@ -1,0 +1,202 @@
+/* The memory model's data: frames (struct page), zones, address spaces, VMAs and page
+ * tables, files and the page cache, swap. Kernel names and flag names throughout
+ * (kernel-reclaim.md §1.3). One machine per process: the state lives in `struct mm_machine`
+ * reached through the global `MM`. */
+#ifndef MMSIM_MM_TYPES_H
+#define MMSIM_MM_TYPES_H
+
+#include "hw/blockdev.h"
+#include "hw/profile.h"
+#include "mm/vmstat.h"
+#include "sim/rng.h"
+#include "sim/sched.h"
+#include "sim/types.h"
+
+/* ---- page flags (§1.3) ---- */
+#define PG_locked      (1u << 0)
+#define PG_referenced  (1u << 1)
+#define PG_dirty       (1u << 2)
+#define PG_lru	       (1u << 3)
+#define PG_active      (1u << 4)
+#define PG_writeback   (1u << 5)
+#define PG_reclaim     (1u << 6)
+#define PG_swapcache   (1u << 7)
+#define PG_swapbacked  (1u << 8)
+#define PG_unevictable (1u << 9)
+#define PG_mlocked     (1u << 10)
+#define PG_buddy       (1u << 11) /* free, in the zone's free list */
+#define PG_slab	       (1u << 12) /* kernel allocation (stack, page table, slab): never on an LRU */
+#define PG_isolated    (1u << 13) /* simulator: off the LRU in a reclaimer's private list */
+#define PG_readahead   (1u << 14)
+#define PG_private     (1u << 15) /* buffers attached */
+
+/* LRU lists (§1.3): index = LRU_BASE + LRU_ACTIVE(1) + LRU_FILE(2) */
+enum lru_list {
+	LRU_INACTIVE_ANON = 0,
+	LRU_ACTIVE_ANON = 1,
+	LRU_INACTIVE_FILE = 2,
+	LRU_ACTIVE_FILE = 3,
+	LRU_UNEVICTABLE = 4,
+	NR_LRU_LISTS = 5,
+};
+#define NR_EVICTABLE_LRU 4
+#define LRU_ACTIVE	 1
+#define LRU_FILE	 2
+
+/* ---- constants (§1.1) ---- */
+#define DEF_PRIORITY		12
+#define SWAP_CLUSTER_MAX	32
+#define PAGE_ALLOC_COSTLY_ORDER 3
+#define MAX_ORDER		11
+
+/* A frame. Links are frame numbers so the whole array is compact and position-independent. */
+struct page {
+	uint32_t flags;
+	pfn_t next, prev; /* LRU list, free list or a reclaimer's private list */
+	int32_t mapcount; /* PTEs mapping the page */
+	uint32_t mapping; /* file id + 1, or 0 for anonymous */
+	uint32_t index;	  /* page offset in the file */
+	uint32_t private; /* swap slot while PG_swapcache */
+	uint32_t rmap;	  /* head of the chain of PTEs mapping it (index into the rmap pool) */
+	uint8_t zone;
+	uint8_t pins;	/* transient references: a task holding the page across a sleep */
+	uint16_t owner; /* simulator: why a non-LRU page is allocated (enum page_owner) */
+};
+
+enum page_owner {
+	OWNER_NONE = 0,
+	OWNER_USER_NEW, /* allocated for a user page, not yet on an LRU */
+	OWNER_STACK,
+	OWNER_PAGETABLE,
+	OWNER_SLAB,
+	OWNER_PIPE,
+	OWNER_OTHER_KERNEL,
+};
+
+struct pagelist {
+	pfn_t head, tail;
+	unsigned long nr;
+};
+
+enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_HIGHMEM, MAX_NR_ZONES };
+
+struct zone {
+	const char *name;
+	int idx; /* zone_type */
+	pfn_t start_pfn, end_pfn;
+	unsigned long present_pages;
+	/* watermarks (§1.2) */
+	unsigned long pages_min, pages_low, pages_high;
+	unsigned long lowmem_reserve[MAX_NR_ZONES];
+	unsigned int inactive_ratio;
+	/* free pages: order-0 list (§ docs/model.md: no buddy merging) */
+	struct pagelist free;
+	/* split LRU */
+	struct pagelist lru[NR_LRU_LISTS];
+	unsigned long nr_scan[NR_LRU_LISTS]; /* persistent scan accumulators (§1.8) */
+	unsigned long recent_rotated[2], recent_scanned[2];
+	int prev_priority;
+	unsigned long pages_scanned;
+	bool all_unreclaimable;
+	unsigned long nr_isolated[2]; /* anon, file */
+	struct spinlock lru_lock;
+	struct spinlock zone_lock;
+	long stat[NR_VM_ZONE_STAT_ITEMS];
+	uint64_t
+	    event[NR_VM_ZONE_EVENT_ITEMS]; /* per-zone event counters (pgscan_direct_<zone>...) */
+	/* KOSAKI's throttle (§2.2) */
+	int reclaimers;
+	struct waitqueue reclaim_wait;
+	/* 5.16 reclaim_throttle (§2.4) */
+	struct waitqueue throttle_wait[4];
+};
+
+/* ---- address spaces ---- */
+#define VM_READ	  0x1u
+#define VM_WRITE  0x2u
+#define VM_EXEC	  0x4u
+#define VM_SHARED 0x8u
+#define VM_LOCKED 0x2000u
+
+/* A PTE in 32 bits: present/young/dirty/swap/COW bits and a frame or swap slot number. */
+#define PTE_PRESENT	   (1u << 31)
+#define PTE_YOUNG	   (1u << 30)
+#define PTE_DIRTY	   (1u << 29)
+#define PTE_SWAP	   (1u << 28)
+#define PTE_RDONLY	   (1u << 27) /* write-protected for copy-on-write */
+#define PTE_PFN_MASK	   ((1u << 27) - 1)
+#define PTRS_PER_PTE_SHIFT 9 /* 512 PTEs per page-table page (4 KiB pages, 64-bit PTEs) */
+
+struct vm_area_struct {
+	struct mm_struct *mm;
+	uint32_t id;	/* index in the VMA table; rmap entries refer to it */
+	uint64_t start; /* first virtual page number */
+	uint64_t npages;
+	unsigned flags;
+	struct address_space *file;  /* NULL for anonymous */
+	uint64_t pgoff;		     /* file page of the first page */
+	uint32_t *pte;		     /* one PTE per page */
+	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */
+	struct vm_area_struct *next; /* in the mm, sorted by start */
+	bool dead;
+};
+
+struct mm_struct {
+	struct vm_area_struct *mmap; /* sorted list */
+	struct vm_area_struct *mmap_cache;
+	uint64_t next_vpn;	/* where the next mmap without a fixed address goes */
+	unsigned long total_vm; /* pages */
+	unsigned long rss_anon, rss_file;
+	unsigned long nr_ptes;
+	int users;     /* tasks sharing it (threads) */
+	bool in_fault; /* mmap_sem held for a fault: the swap token's "busy" test */
+	int oomkilladj;
+	uint32_t id;
+	/* swap token (§4) */
+	sim_time_t faultstamp_time;
+	unsigned long faultstamp;
+	unsigned token_priority;
+	unsigned long last_interval;
+	struct task *owner;
+	struct mm_struct *all_next, *all_prev; /* every live mm, for teardown */
+};
+
+struct address_space {
+	uint32_t id;
+	char name[32];
+	uint64_t size_pages;  /* current size */
+	uint64_t cap_pages;   /* extent reserved on disk */
+	pfn_t *pages;	      /* page cache index: one slot per page up to cap_pages */
+	uint64_t disk_sector; /* start of its contiguous extent */
+	unsigned long nrpages;
+	unsigned long nr_dirty;
+	unsigned long nr_mapped_vmas; /* i_mmap is non-empty */
+	sim_time_t dirtied_when;
+	uint64_t wb_cursor; /* where the flusher resumes */
+	bool on_dirty_list;
+	struct address_space *dirty_next;
+	/* readahead state (file_ra_state) */
+	uint64_t ra_prev_index;
+	unsigned ra_size;
+	bool exec; /* program text */
+};
+
+/* Reverse map: one entry per PTE that maps a page. */
+struct rmap_item {
+	uint32_t next;
+	uint32_t vma;
+	uint32_t off; /* page offset within the VMA */
+};
+
+/* ---- swap ---- */
+struct swap_info {
+	uint64_t nr_slots;  /* total_swap_pages */
+	uint64_t nr_free;   /* nr_swap_pages */
+	uint16_t *swap_map; /* references per slot: swap PTEs + 1 while in the swap cache */
+	pfn_t *cache;	    /* swap cache: the page holding each slot, or NO_PFN */
+	uint64_t cursor;    /* next-fit allocation keeps swap-out clusters contiguous */
+	uint64_t disk_sector;
+	struct blockdev *bdev;
+};
+
+#endif

@@ -1,0 +1,504 @@
+/* Frames, zones and watermarks (kernel-reclaim.md §1.2), and the page allocator with its
+ * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). Every allocation is order 0 in this
+ * model (docs/model.md: no buddy fragmentation). */
+#include "mm/mm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mm_machine *MM;
+
+void vm_sysctl_defaults(struct vm_sysctl *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->swappiness = 60;
+	s->min_free_kbytes = 0;
+	s->page_cluster = -1;
+	s->dirty_ratio = 10;
+	s->dirty_background_ratio = 5;
+	s->dirty_expire_centisecs = 3000;
+	s->dirty_writeback_centisecs = 500;
+	/* sysctl_lowmem_reserve_ratio (§1.1) */
+	s->lowmem_reserve_ratio[ZONE_DMA] = 256;
+	s->lowmem_reserve_ratio[ZONE_DMA32] = 256;
+	s->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
+	s->lowmem_reserve_ratio[ZONE_HIGHMEM] = 32;
+}
+
+static unsigned long isqrt_ul(unsigned long x)
+{
+	unsigned long r = 0, bit = 1UL << (sizeof(long) * 8 - 2);
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+static bool is_highmem_idx(int idx)
+{
+	return idx == ZONE_HIGHMEM;
+}
+
+/* init_per_zone_pages_min (§1.2): isqrt(lowmem_kbytes * 16), clamped to [128, 65536]. */
+long compute_min_free_kbytes(void)
+{
+	unsigned long lowmem = 0;
+	for (int i = 0; i < MM->nr_zones; i++)
+		if (!is_highmem_idx(i))
+			lowmem += MM->zones[i].present_pages;
+	unsigned long lowmem_kbytes = lowmem * (MM->page_size / 1024);
+	long v = (long)isqrt_ul(lowmem_kbytes * 16);
+	if (v < 128)
+		v = 128;
+	if (v > 65536)
+		v = 65536;
+	return v;
+}
+
+/* setup_per_zone_pages_min + setup_per_zone_lowmem_reserve + inactive_ratio (§1.2). */
+void setup_per_zone_pages_min(void)
+{
+	unsigned long pages_min_total =
+	    (unsigned long)MM->sysctl.min_free_kbytes >> (MM->page_shift - 10);
+	unsigned long lowmem_pages = 0;
+	for (int i = 0; i < MM->nr_zones; i++)
+		if (!is_highmem_idx(i))
+			lowmem_pages += MM->zones[i].present_pages;
+	for (int i = 0; i < MM->nr_zones; i++) {
+		struct zone *z = &MM->zones[i];
+		if (!z->present_pages)
+			continue;
+		uint64_t tmp = (uint64_t)pages_min_total * z->present_pages /
+			       (lowmem_pages ? lowmem_pages : 1);
+		if (is_highmem_idx(i)) {
+			unsigned long m = z->present_pages / 1024;
+			if (m < SWAP_CLUSTER_MAX)
+				m = SWAP_CLUSTER_MAX;
+			if (m > 128)
+				m = 128;
+			z->pages_min = m;
+		} else {
+			z->pages_min = (unsigned long)tmp;
+		}
+		z->pages_low = z->pages_min + (unsigned long)(tmp >> 2);
+		z->pages_high = z->pages_min + (unsigned long)(tmp >> 1);
+	}
+	for (int j = 0; j < MM->nr_zones; j++) {
+		struct zone *z = &MM->zones[j];
+		z->lowmem_reserve[j] = 0;
+		unsigned long present = z->present_pages;
+		for (int idx = j - 1; idx >= 0; idx--) {
+			struct zone *lower = &MM->zones[idx];
+			int ratio = MM->sysctl.lowmem_reserve_ratio[idx];
+			if (ratio < 1)
+				ratio = 1;
+			lower->lowmem_reserve[j] = present / (unsigned long)ratio;
+			present += lower->present_pages;
+		}
+	}
+	for (int i = 0; i < MM->nr_zones; i++) {
+		struct zone *z = &MM->zones[i];
+		unsigned long gb = z->present_pages >> (30 - MM->page_shift);
+		unsigned long ratio = gb ? isqrt_ul(10 * gb) : 1;
+		z->inactive_ratio = ratio ? (unsigned)ratio : 1;
+	}
+}
+
+bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classzone_idx,
+		       int alloc_flags)
+{
+	/* §1.2; with order-0 free lists every free page is order 0. */
+	long min = (long)mark;
+	long free_pages = zone_page_state(z, NR_FREE_PAGES) - (1 << order) + 1;
+	if (alloc_flags & ALLOC_HIGH)
+		min -= min / 2;
+	if (alloc_flags & ALLOC_HARDER)
+		min -= min / 4;
+	if (free_pages <= min + (long)z->lowmem_reserve[classzone_idx])
+		return false;
+	for (int o = 0; o < order; o++) {
+		if (o == 0)
+			free_pages -= zone_page_state(z, NR_FREE_PAGES);
+		min >>= 1;
+		if (free_pages <= min)
+			return false;
+	}
+	return true;
+}
+
+int gfp_zone(unsigned gfp)
+{
+	int top = MM->nr_zones - 1;
+	int want = ZONE_NORMAL;
+	if (gfp & __GFP_DMA)
+		want = ZONE_DMA;
+	else if (gfp & __GFP_DMA32)
+		want = ZONE_DMA32;
+	else if (gfp & __GFP_HIGHMEM)
+		want = ZONE_HIGHMEM;
+	return want < top ? want : top;
+}
+
+static int first_populated(int high)
+{
+	for (int i = high; i >= 0; i--)
+		if (MM->zones[i].present_pages)
+			return i;
+	return 0;
+}
+
+static pfn_t rmqueue(struct zone *z)
+{
+	pfn_t pfn = pagelist_pop_tail(&z->free);
+	if (pfn == NO_PFN)
+		return NO_PFN;
+	struct page *p = pfn_to_page(pfn);
+	p->flags = 0;
+	p->mapcount = 0;
+	p->mapping = 0;
+	p->index = 0;
+	p->private = 0;
+	p->rmap = 0;
+	p->pins = 0;
+	zone_stat_add(z, NR_FREE_PAGES, -1);
+	count_zone_event(z, PGALLOC, 1);
+	return pfn;
+}
+
+static pfn_t get_page_from_freelist(unsigned order, int high_zoneidx, int alloc_flags)
+{
+	(void)order;
+	int classzone = first_populated(high_zoneidx);
+	for (int i = high_zoneidx; i >= 0; i--) {
+		struct zone *z = &MM->zones[i];
+		if (!z->present_pages)
+			continue;
+		if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
+			unsigned long mark = (alloc_flags & ALLOC_WMARK_MIN)   ? z->pages_min
+					     : (alloc_flags & ALLOC_WMARK_LOW) ? z->pages_low
+									       : z->pages_high;
+			if (!zone_watermark_ok(z, 0, mark, classzone, alloc_flags))
+				continue;
+		}
+		pfn_t pfn = rmqueue(z);
+		if (pfn != NO_PFN)
+			return pfn;
+	}
+	return NO_PFN;
+}
+
+static bool try_set_zone_oom(void)
+{
+	if (MM->zone_oom_locked)
+		return false;
+	MM->zone_oom_locked = true;
+	return true;
+}
+
+static void clear_zonelist_oom(void)
+{
+	MM->zone_oom_locked = false;
+}
+
+/* __alloc_pages_internal (§1.5). */
+pfn_t __alloc_pages(unsigned gfp, unsigned order)
+{
+	int high = gfp_zone(gfp);
+	unsigned long pages_reclaimed = 0;
+	bool wait = gfp & __GFP_WAIT;
+	pfn_t pfn;
+
+	if (current)
+		cpu_work_sys(MM->hw->page_alloc_ns);
+restart:
+	pfn = get_page_from_freelist(order, high, ALLOC_WMARK_LOW);
+	if (pfn != NO_PFN)
+		return pfn;
+	for (int i = high; i >= 0; i--)
+		if (MM->zones[i].present_pages)
+			wakeup_kswapd(&MM->zones[i], order);
+	int alloc_flags = ALLOC_WMARK_MIN;
+	if (!wait)
+		alloc_flags |= ALLOC_HARDER;
+	if (gfp & __GFP_HIGH)
+		alloc_flags |= ALLOC_HIGH;
+	pfn = get_page_from_freelist(order, high, alloc_flags);
+	if (pfn != NO_PFN)
+		return pfn;
+rebalance:
+	if (current && ((current->flags & PF_MEMALLOC) || (current->tif & TIF_MEMDIE))) {
+		if (!(gfp & __GFP_NOMEMALLOC)) {
+			for (;;) {
+				pfn = get_page_from_freelist(order, high, ALLOC_NO_WATERMARKS);
+				if (pfn != NO_PFN)
+					return pfn;
+				if (!(gfp & __GFP_NOFAIL))
+					break;
+				congestion_wait(WRITE, HZ / 50 * JIFFY_NS);
+			}
+		}
+		goto nopage;
+	}
+	if (!wait || !current)
+		goto nopage;
+	cond_resched();
+	current->flags |= PF_MEMALLOC;
+	unsigned long progress = try_to_free_pages(order, gfp);
+	current->flags &= ~PF_MEMALLOC;
+	cond_resched();
+	if (progress) {
+		pfn = get_page_from_freelist(order, high, alloc_flags);
+		if (pfn != NO_PFN)
+			return pfn;
+	} else if ((gfp & __GFP_FS) && !(gfp & __GFP_NORETRY)) {
+		if (!try_set_zone_oom()) {
+			schedule_timeout(JIFFY_NS);
+			goto restart;
+		}
+		/* Last try at the high watermark: someone may have freed memory meanwhile. */
+		pfn = get_page_from_freelist(order, high, ALLOC_WMARK_HIGH);
+		if (pfn != NO_PFN) {
+			clear_zonelist_oom();
+			return pfn;
+		}
+		if (order > PAGE_ALLOC_COSTLY_ORDER) {
+			clear_zonelist_oom();
+			goto nopage;
+		}
+		out_of_memory(gfp, order);
+		clear_zonelist_oom();
+		if (MM->oom_stop_requested)
+			goto nopage;
+		goto restart;
+	}
+	pages_reclaimed += progress;
+	bool do_retry = false;
+	if (!(gfp & __GFP_NORETRY)) {
+		if (order <= PAGE_ALLOC_COSTLY_ORDER)
+			do_retry = true;
+		if ((gfp & __GFP_REPEAT) && pages_reclaimed < (1ul << order))
+			do_retry = true;
+		if (gfp & __GFP_NOFAIL)
+			do_retry = true;
+	}
+	if (do_retry) {
+		congestion_wait(WRITE, HZ / 50 * JIFFY_NS);
+		goto rebalance;
+	}
+nopage:
+	MM->rstats.alloc_failures++;
+	return NO_PFN;
+}
+
+void __free_page(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	struct zone *z = page_zone(p);
+	p->flags = PG_buddy;
+	p->owner = OWNER_NONE;
+	p->mapcount = 0;
+	p->mapping = 0;
+	p->pins = 0;
+	pagelist_add_tail(&z->free, pfn);
+	zone_stat_add(z, NR_FREE_PAGES, 1);
+	count_vm_event(PGFREE);
+	/* §1.16: any page freed to the zone resets its scan count and unreclaimable state */
+	z->pages_scanned = 0;
+	z->all_unreclaimable = false;
+	if (current)
+		cpu_work_sys(MM->hw->page_free_ns);
+}
+
+static enum zone_stat_item owner_stat(enum page_owner o)
+{
+	switch (o) {
+	case OWNER_STACK:
+		return NR_KERNEL_STACK;
+	case OWNER_PAGETABLE:
+		return NR_PAGETABLE;
+	default:
+		return NR_SLAB_UNRECLAIMABLE;
+	}
+}
+
+pfn_t alloc_kernel_page(enum page_owner owner, unsigned gfp)
+{
+	pfn_t pfn = __alloc_pages(gfp, 0);
+	if (pfn == NO_PFN)
+		return NO_PFN;
+	struct page *p = pfn_to_page(pfn);
+	p->flags = PG_slab;
+	p->owner = (uint16_t)owner;
+	inc_zone_page_state(p, owner_stat(owner));
+	return pfn;
+}
+
+void free_kernel_page(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	dec_zone_page_state(p, owner_stat((enum page_owner)p->owner));
+	__free_page(pfn);
+}
+
+/* ---- machine setup ---- */
+
+static void zone_setup(int idx, const char *name, pfn_t start, pfn_t end)
+{
+	struct zone *z = &MM->zones[idx];
+	z->name = name;
+	z->idx = idx;
+	z->start_pfn = start;
+	z->end_pfn = end;
+	z->present_pages = end > start ? end - start : 0;
+	z->prev_priority = DEF_PRIORITY;
+	pagelist_init(&z->free);
+	for (int l = 0; l < NR_LRU_LISTS; l++)
+		pagelist_init(&z->lru[l]);
+	for (pfn_t pfn = start; pfn < end; pfn++) {
+		struct page *p = pfn_to_page(pfn);
+		p->zone = (uint8_t)idx;
+		p->flags = PG_buddy;
+		pagelist_add_tail(&z->free, pfn);
+	}
+	z->stat[NR_FREE_PAGES] = (long)z->present_pages;
+}
+
+int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
+{
+	MM = calloc(1, sizeof(*MM));
+	if (!MM)
+		return -1;
+	memset(vm_events, 0, sizeof(vm_events));
+	MM->hw = cfg->hw;
+	MM->task_ops = ops;
+	MM->page_size = cfg->hw->page_size;
+	MM->page_shift = (uint32_t)__builtin_ctz(MM->page_size);
+	MM->sysctl = cfg->sysctl;
+	rng_seed(&MM->rng, cfg->seed, 1);
+	uint64_t nr = cfg->ram_bytes >> MM->page_shift;
+	if (nr < 256 || nr >= PTE_PFN_MASK)
+		return -1;
+	MM->nr_frames = (pfn_t)nr;
+	MM->pages = calloc(nr, sizeof(struct page));
+	if (!MM->pages)
+		return -1;
+	for (pfn_t i = 0; i < nr; i++)
+		MM->pages[i].next = MM->pages[i].prev = NO_PFN;
+
+	pfn_t mb16 = (pfn_t)((16ULL << 20) >> MM->page_shift);
+	switch (cfg->hw->layout) {
+	case LAYOUT_FLAT:
+		MM->nr_zones = ZONE_NORMAL + 1;
+		zone_setup(ZONE_DMA, "DMA", 0, 0);
+		zone_setup(ZONE_DMA32, "DMA32", 0, 0);
+		zone_setup(ZONE_NORMAL, "Normal", 0, (pfn_t)nr);
+		break;
+	case LAYOUT_X86_32: {
+		pfn_t lowtop = (pfn_t)MIN(nr, (896ULL << 20) >> MM->page_shift);
+		MM->nr_zones = MAX_NR_ZONES;
+		zone_setup(ZONE_DMA, "DMA", 0, MIN(mb16, lowtop));
+		zone_setup(ZONE_DMA32, "DMA32", 0, 0);
+		zone_setup(ZONE_NORMAL, "Normal", MIN(mb16, lowtop), lowtop);
+		zone_setup(ZONE_HIGHMEM, "HighMem", lowtop, (pfn_t)nr);
+		break;
+	}
+	case LAYOUT_X86_64: {
+		pfn_t g4 = (pfn_t)MIN(nr, (4ULL << 30) >> MM->page_shift);
+		MM->nr_zones = ZONE_NORMAL + 1;
+		zone_setup(ZONE_DMA, "DMA", 0, MIN(mb16, g4));
+		zone_setup(ZONE_DMA32, "DMA32", MIN(mb16, g4), g4);
+		zone_setup(ZONE_NORMAL, "Normal", g4, (pfn_t)nr);
+		break;
+	}
+	}
+	/* The kernel image, bootmem and mem_map never reach the free lists: take them from the
+	 * lowest zones first, as early boot does. */
+	uint64_t reserved = ((uint64_t)cfg->hw->kernel_reserved_kb << 10) >> MM->page_shift;
+	reserved += (nr * cfg->hw->struct_page_bytes + MM->page_size - 1) >> MM->page_shift;
+	for (int i = 0; i < MM->nr_zones && reserved; i++) {
+		struct zone *z = &MM->zones[i];
+		while (reserved && z->free.nr) {
+			pfn_t pfn = pagelist_pop_tail(&z->free);
+			struct page *p = pfn_to_page(pfn);
+			p->flags = PG_slab;
+			p->owner = OWNER_OTHER_KERNEL;
+			z->stat[NR_FREE_PAGES]--;
+			z->stat[NR_SLAB_UNRECLAIMABLE]++;
+			reserved--;
+		}
+	}
+	MM->totalram_pages = 0;
+	for (int i = 0; i < MM->nr_zones; i++)
+		MM->totalram_pages += (unsigned long)MM->zones[i].stat[NR_FREE_PAGES];
+	if (MM->sysctl.min_free_kbytes == 0)
+		MM->sysctl.min_free_kbytes = compute_min_free_kbytes();
+	if (MM->sysctl.page_cluster < 0)
+		MM->sysctl.page_cluster = (cfg->ram_bytes < (16ULL << 20)) ? 2 : 3;
+	setup_per_zone_pages_min();
+
+	MM->rmap_cap = 1024;
+	MM->rmap = calloc(MM->rmap_cap, sizeof(*MM->rmap));
+	MM->rmap_free = 0;
+	for (uint32_t i = 1; i < MM->rmap_cap; i++)
+		MM->rmap[i].next = (i + 1 < MM->rmap_cap) ? i + 1 : 0;
+	MM->rmap_free = 1; /* index 0 is the "none" sentinel */
+
+	/* One disk: swap partition first, then the filesystem. */
+	blockdev_init(&MM->disk, "sda", &cfg->hw->disk);
+	MM->disk.uncongested = mm_bdi_uncongested;
+	uint64_t swap_slots = cfg->swap_bytes >> MM->page_shift;
+	MM->swap.nr_slots = swap_slots;
+	MM->swap.nr_free = swap_slots ? swap_slots - 1 : 0; /* slot 0 is the swap header */
+	MM->swap.bdev = &MM->disk;
+	MM->swap.disk_sector = 2048;
+	if (swap_slots) {
+		MM->swap.swap_map = calloc(swap_slots, sizeof(uint16_t));
+		MM->swap.cache = malloc(swap_slots * sizeof(pfn_t));
+		for (uint64_t i = 0; i < swap_slots; i++)
+			MM->swap.cache[i] = NO_PFN;
+	}
+	MM->fs_next_sector = MM->swap.disk_sector + (cfg->swap_bytes >> SECTOR_SHIFT) + 2048;
+	return 0;
+}
+
+void mm_destroy(void)
+{
+	if (!MM)
+		return;
+	while (MM->all_mms) { /* mms of tasks still alive when the run stopped */
+		struct mm_struct *mm = MM->all_mms;
+		MM->all_mms = mm->all_next;
+		free(mm);
+	}
+	for (uint32_t i = 0; i < MM->nr_vmas; i++) {
+		struct vm_area_struct *v = MM->vmas[i];
+		if (v) {
+			free(v->pte);
+			free(v->ptpage);
+			free(v);
+		}
+	}
+	free(MM->vmas);
+	free(MM->vma_free_ids);
+	for (uint32_t i = 0; i < MM->nr_files; i++) {
+		free(MM->files[i]->pages);
+		free(MM->files[i]);
+	}
+	free(MM->files);
+	free(MM->rmap);
+	free(MM->swap.swap_map);
+	free(MM->swap.cache);
+	blockdev_destroy(&MM->disk);
+	free(MM->pages);
+	free(MM);
+	MM = NULL;
+}

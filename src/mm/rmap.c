@@ -1,0 +1,148 @@
+/* Reverse mapping: every PTE that maps a page is on the page's chain, so page_referenced
+ * and try_to_unmap visit exactly the mappings (kernel-reclaim.md §1.4). The kernel walks
+ * anon_vma / i_mmap VMAs instead; the PTEs visited, and their cost, are the same when every
+ * VMA on the walk maps the page (docs/model.md). */
+#include "mm/mm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Hook for the swap token (§4): the mm holds the token and is in a page fault. */
+bool (*swap_token_referenced_hook)(struct mm_struct *mm);
+
+static uint32_t rmap_item_alloc(void)
+{
+	if (!MM->rmap_free) {
+		uint32_t old = MM->rmap_cap;
+		MM->rmap_cap *= 2;
+		MM->rmap = realloc(MM->rmap, MM->rmap_cap * sizeof(*MM->rmap));
+		if (!MM->rmap) {
+			perror("mmsim: rmap");
+			exit(1);
+		}
+		for (uint32_t i = old; i < MM->rmap_cap; i++)
+			MM->rmap[i].next = (i + 1 < MM->rmap_cap) ? i + 1 : 0;
+		MM->rmap_free = old;
+	}
+	uint32_t i = MM->rmap_free;
+	MM->rmap_free = MM->rmap[i].next;
+	return i;
+}
+
+void page_add_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
+{
+	struct page *p = pfn_to_page(pfn);
+	uint32_t i = rmap_item_alloc();
+	MM->rmap[i].vma = vma->id;
+	MM->rmap[i].off = (uint32_t)off;
+	MM->rmap[i].next = p->rmap;
+	p->rmap = i;
+	if (p->mapcount++ == 0)
+		inc_zone_page_state(p, PageAnon(p) ? NR_ANON_PAGES : NR_FILE_MAPPED);
+	if (PageAnon(p))
+		vma->mm->rss_anon++;
+	else
+		vma->mm->rss_file++;
+}
+
+void page_remove_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
+{
+	struct page *p = pfn_to_page(pfn);
+	uint32_t *link = &p->rmap;
+	while (*link) {
+		struct rmap_item *it = &MM->rmap[*link];
+		if (it->vma == vma->id && it->off == off) {
+			uint32_t i = *link;
+			*link = it->next;
+			MM->rmap[i].next = MM->rmap_free;
+			MM->rmap_free = i;
+			if (--p->mapcount == 0)
+				dec_zone_page_state(p,
+						    PageAnon(p) ? NR_ANON_PAGES : NR_FILE_MAPPED);
+			if (PageAnon(p))
+				vma->mm->rss_anon--;
+			else
+				vma->mm->rss_file--;
+			return;
+		}
+		link = &it->next;
+	}
+	fprintf(stderr, "mmsim: BUG: rmap entry missing for pfn %u\n", pfn);
+	abort();
+}
+
+bool page_mapping_inuse(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	if (page_mapped(p))
+		return true;
+	if (p->flags & PG_swapcache)
+		return true;
+	struct address_space *m = page_mapping(p);
+	return m && m->nr_mapped_vmas > 0;
+}
+
+/* §1.4: +1 for PG_referenced, +1 per young PTE (cleared on the way); a VM_LOCKED mapping
+ * ends the walk (2.6.28: without counting); the swap token adds +1 per busy holder. */
+int page_referenced(pfn_t pfn, bool is_locked, unsigned long *vm_flags)
+{
+	(void)is_locked;
+	struct page *p = pfn_to_page(pfn);
+	int referenced = 0;
+	if (vm_flags)
+		*vm_flags = 0;
+	if (p->flags & PG_referenced) {
+		p->flags &= ~PG_referenced;
+		referenced++;
+	}
+	if (!page_mapped(p))
+		return referenced;
+	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
+		struct rmap_item *it = &MM->rmap[i];
+		struct vm_area_struct *vma = MM->vmas[it->vma];
+		cpu_work_sys(MM->hw->rmap_pte_ns);
+		if (vma->flags & VM_LOCKED)
+			break;
+		uint32_t *pte = &vma->pte[it->off];
+		if (*pte & PTE_YOUNG) {
+			*pte &= ~PTE_YOUNG;
+			referenced++;
+			if (vm_flags)
+				*vm_flags |= vma->flags;
+		}
+		if (swap_token_referenced_hook && current && vma->mm != current->mm &&
+		    swap_token_referenced_hook(vma->mm))
+			referenced++;
+	}
+	return referenced;
+}
+
+/* try_to_unmap (§1.4): each PTE becomes a swap entry (anon) or none (file); the dirty bit
+ * moves to the page. A young PTE makes the unmap fail and the page is activated. */
+int try_to_unmap(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	while (p->rmap) {
+		struct rmap_item *it = &MM->rmap[p->rmap];
+		struct vm_area_struct *vma = MM->vmas[it->vma];
+		uint64_t off = it->off;
+		uint32_t *pte = &vma->pte[off];
+		cpu_work_sys(MM->hw->rmap_pte_ns);
+		if (vma->flags & VM_LOCKED)
+			return SWAP_MLOCK;
+		if (*pte & PTE_YOUNG) {
+			*pte &= ~PTE_YOUNG;
+			return SWAP_FAIL;
+		}
+		if (*pte & PTE_DIRTY)
+			set_page_dirty(pfn);
+		if (PageAnon(p)) {
+			swap_duplicate(p->private);
+			*pte = PTE_SWAP | p->private;
+		} else {
+			*pte = 0;
+		}
+		page_remove_rmap(pfn, vma, off);
+	}
+	return SWAP_SUCCESS;
+}

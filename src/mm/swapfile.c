@@ -1,0 +1,213 @@
+/* Swap slots: reference counts per slot (swap PTEs + 1 while the slot's page is in the swap
+ * cache), next-fit allocation from a cursor so that pages swapped out together land in one
+ * contiguous run (the kernel's cluster allocation has the same effect). */
+#include "mm/mm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static uint32_t get_swap_page(void)
+{
+	struct swap_info *si = &MM->swap;
+	if (!si->nr_free)
+		return UINT32_MAX;
+	for (uint64_t n = 0; n < si->nr_slots; n++) {
+		uint64_t s = si->cursor++;
+		if (si->cursor >= si->nr_slots)
+			si->cursor = 1;
+		if (s == 0) /* slot 0 holds the swap header */
+			continue;
+		if (!si->swap_map[s]) {
+			si->swap_map[s] = 1;
+			si->nr_free--;
+			return (uint32_t)s;
+		}
+	}
+	return UINT32_MAX;
+}
+
+void swap_duplicate(uint32_t slot)
+{
+	MM->swap.swap_map[slot]++;
+}
+
+void swap_free(uint32_t slot)
+{
+	struct swap_info *si = &MM->swap;
+	if (!si->swap_map[slot]) {
+		fprintf(stderr, "mmsim: BUG: swap_free of free slot %u\n", slot);
+		abort();
+	}
+	if (--si->swap_map[slot] == 0)
+		si->nr_free++;
+}
+
+int swap_count(uint32_t slot)
+{
+	return MM->swap.swap_map[slot];
+}
+
+pfn_t lookup_swap_cache(uint32_t slot)
+{
+	return MM->swap.cache[slot];
+}
+
+static void add_to_swap_cache(pfn_t pfn, uint32_t slot)
+{
+	struct page *p = pfn_to_page(pfn);
+	MM->swap.cache[slot] = pfn;
+	p->flags |= PG_swapcache | PG_swapbacked;
+	p->private = slot;
+	inc_zone_page_state(p, NR_FILE_PAGES);
+}
+
+/* add_to_swap (§1.13 step 10): a slot for an anonymous page, which becomes dirty. */
+bool add_to_swap(pfn_t pfn)
+{
+	uint32_t slot = get_swap_page();
+	if (slot == UINT32_MAX)
+		return false;
+	cpu_work_sys(MM->hw->swap_alloc_ns);
+	add_to_swap_cache(pfn, slot); /* the allocation's reference is the cache's */
+	set_page_dirty(pfn);
+	return true;
+}
+
+void delete_from_swap_cache(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	uint32_t slot = p->private;
+	MM->swap.cache[slot] = NO_PFN;
+	p->flags &= ~PG_swapcache;
+	p->private = 0;
+	dec_zone_page_state(p, NR_FILE_PAGES);
+	swap_free(slot);
+}
+
+/* The page's swap copy is dropped when nothing but the cache refers to the slot. */
+bool try_to_free_swap(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	if (!(p->flags & PG_swapcache) || (p->flags & PG_writeback))
+		return false;
+	if (swap_count(p->private) != 1)
+		return false;
+	delete_from_swap_cache(pfn);
+	set_page_dirty(pfn);
+	return true;
+}
+
+void free_swap_and_cache(uint32_t slot)
+{
+	swap_free(slot);
+	pfn_t pfn = MM->swap.cache[slot];
+	if (pfn == NO_PFN || swap_count(slot) != 1)
+		return;
+	struct page *p = pfn_to_page(pfn);
+	if (page_mapped(p) || (p->flags & (PG_locked | PG_writeback)) || p->pins)
+		return;
+	delete_from_swap_cache(pfn);
+	release_user_page(pfn);
+}
+
+/* ---- page_io ---- */
+
+static uint64_t slot_sector(uint32_t slot)
+{
+	return MM->swap.disk_sector + ((uint64_t)slot << (MM->page_shift - SECTOR_SHIFT));
+}
+
+static void swap_write_end(struct bio *bio)
+{
+	pfn_t pfn = bio->pfn;
+	bio_free(MM->swap.bdev, bio);
+	end_page_writeback(pfn);
+}
+
+void swap_writepage(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	p->flags |= PG_writeback;
+	inc_zone_page_state(p, NR_WRITEBACK);
+	count_vm_event(PSWPOUT);
+	count_vm_events(PGPGOUT, MM->page_size / 1024);
+	struct bio *b = bio_alloc(MM->swap.bdev);
+	b->sector = slot_sector(p->private);
+	b->nr_sectors = MM->page_size >> SECTOR_SHIFT;
+	b->rw = WRITE;
+	b->pfn = pfn;
+	b->end_io = swap_write_end;
+	cpu_work_sys(MM->hw->io_submit_ns);
+	unlock_page(pfn);
+	submit_bio(MM->swap.bdev, b);
+}
+
+static void swap_read_end(struct bio *bio)
+{
+	pfn_t pfn = bio->pfn;
+	bio_free(MM->swap.bdev, bio);
+	unlock_page(pfn);
+	release_user_page(pfn);
+}
+
+/* read_swap_cache_async: the slot's page in the swap cache, read in if needed. */
+static pfn_t read_swap_cache_async(uint32_t slot, bool *did_read)
+{
+	pfn_t pfn = lookup_swap_cache(slot);
+	if (pfn != NO_PFN)
+		return pfn;
+	pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+	if (pfn == NO_PFN)
+		return NO_PFN;
+	pfn_t raced = lookup_swap_cache(slot);
+	if (raced != NO_PFN || !swap_count(slot)) {
+		__free_page(pfn);
+		return raced;
+	}
+	struct page *p = pfn_to_page(pfn);
+	p->owner = OWNER_USER_NEW;
+	MM->nr_user_new++;
+	p->flags |= PG_locked;
+	swap_duplicate(slot); /* the cache's reference */
+	add_to_swap_cache(pfn, slot);
+	lru_cache_add_lru(pfn, LRU_INACTIVE_ANON); /* §1.3: swap-in enters the inactive list */
+	count_vm_event(PSWPIN);
+	count_vm_events(PGPGIN, MM->page_size / 1024);
+	struct bio *b = bio_alloc(MM->swap.bdev);
+	b->sector = slot_sector(slot);
+	b->nr_sectors = MM->page_size >> SECTOR_SHIFT;
+	b->rw = READ;
+	b->pfn = pfn;
+	b->end_io = swap_read_end;
+	cpu_work_sys(MM->hw->io_submit_ns);
+	submit_bio(MM->swap.bdev, b);
+	if (did_read)
+		*did_read = true;
+	return pfn;
+}
+
+/* swapin_readahead (2.6.28 valid_swaphandles): the aligned 2^page_cluster window holding
+ * the slot, from its start up to the first free slot, then the slot itself. */
+pfn_t swapin_readahead(uint32_t slot, bool *major)
+{
+	struct swap_info *si = &MM->swap;
+	uint64_t win = 1ull << MM->sysctl.page_cluster;
+	uint64_t off = ((uint64_t)slot >> MM->sysctl.page_cluster) << MM->sysctl.page_cluster;
+	if (win > 1) {
+		uint64_t n = win;
+		if (!off) {
+			off++;
+			n--;
+		}
+		for (; n && off < si->nr_slots && si->swap_map[off]; off++, n--) {
+			if (off == slot)
+				continue;
+			if (read_swap_cache_async((uint32_t)off, NULL) == NO_PFN)
+				break;
+		}
+	}
+	bool did_read = false;
+	pfn_t pfn = read_swap_cache_async(slot, &did_read);
+	*major = did_read;
+	return pfn;
+}

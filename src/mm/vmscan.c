@@ -1,0 +1,662 @@
+/* Page reclaim, vanilla 2.6.28 split LRU (kernel-reclaim.md §1.6-§1.16): direct reclaim's
+ * priority loop, shrink_zones, shrink_zone with get_scan_ratio, shrink_active_list,
+ * shrink_inactive_list with isolate_lru_pages, shrink_page_list in the kernel's decision
+ * order, pageout, and kswapd's balance_pgdat. Isolated pages sit on the reclaimer's private
+ * list, off the LRU, while it works on them and possibly sleeps. */
+#include "mm/vmscan.h"
+
+#include <string.h>
+
+/* Hooks the seed policies install (NULL = vanilla). */
+void (*disable_swap_token_hook)(void);
+struct reclaim_policy_hooks reclaim_hooks;
+
+unsigned long zone_lru_pages(const struct zone *z)
+{
+	return (unsigned long)(z->stat[NR_ACTIVE_ANON] + z->stat[NR_INACTIVE_ANON] +
+			       z->stat[NR_ACTIVE_FILE] + z->stat[NR_INACTIVE_FILE]);
+}
+
+bool inactive_anon_is_low(const struct zone *z)
+{
+	unsigned long active = (unsigned long)z->stat[NR_ACTIVE_ANON];
+	unsigned long inactive = (unsigned long)z->stat[NR_INACTIVE_ANON];
+	return inactive * z->inactive_ratio < active;
+}
+
+static inline bool current_is_kswapd(void)
+{
+	return current && (current->flags & PF_KSWAPD);
+}
+
+static void disable_swap_token(void)
+{
+	if (disable_swap_token_hook)
+		disable_swap_token_hook();
+}
+
+static void isolate_page(struct zone *z, pfn_t pfn, enum lru_list lru, struct pagelist *dst)
+{
+	struct page *p = pfn_to_page(pfn);
+	del_page_from_lru_list(z, pfn, lru);
+	p->flags &= ~PG_lru;
+	p->flags |= PG_isolated;
+	int file = page_is_file_cache(p);
+	z->nr_isolated[file]++;
+	zone_stat_add(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, 1);
+	pagelist_add(dst, pfn);
+}
+
+/* An isolated page freed by reclaim. */
+static void free_isolated_page(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	struct zone *z = page_zone(p);
+	int file = page_is_file_cache(p);
+	z->nr_isolated[file]--;
+	zone_stat_add(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, -1);
+	__free_page(pfn);
+}
+
+/* isolate_lru_pages (§1.12), order 0: take up to nr_to_scan pages from the tail of src. */
+unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
+				struct pagelist *dst, unsigned long *scanned)
+{
+	unsigned long scan, nr_taken = 0;
+	for (scan = 0; scan < nr_to_scan && z->lru[lru].nr; scan++) {
+		pfn_t pfn = z->lru[lru].tail;
+		isolate_page(z, pfn, lru, dst);
+		nr_taken++;
+	}
+	*scanned = scan;
+	spin_lock_hold(&z->lru_lock, MM->hw->isolate_ns * (scan ? scan : 1));
+	return nr_taken;
+}
+
+/* __remove_mapping: detach a clean, unmapped, unreferenced page from its cache. */
+static bool remove_mapping(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	if (page_mapped(p) || p->pins || (p->flags & PG_dirty))
+		return false;
+	if (p->flags & PG_swapcache) {
+		delete_from_swap_cache(pfn);
+		return true;
+	}
+	if (p->mapping) {
+		remove_from_page_cache(pfn);
+		return true;
+	}
+	return false;
+}
+
+static bool may_write_to_queue(void)
+{
+	if (current->flags & PF_SWAPWRITE)
+		return true;
+	return !bdi_write_congested(&MM->disk);
+}
+
+/* pageout (§1.14). The page is locked on entry; writepage unlocks it. */
+static enum pageout_t pageout(pfn_t pfn, int sync)
+{
+	struct page *p = pfn_to_page(pfn);
+	/* is_page_cache_freeable: only the cache and our isolation refer to it */
+	if (page_mapped(p) || p->pins)
+		return PAGE_KEEP;
+	if (!p->mapping && !(p->flags & PG_swapcache))
+		return PAGE_KEEP;
+	if (!may_write_to_queue())
+		return PAGE_KEEP;
+	if (reclaim_hooks.pageout_allowed && !reclaim_hooks.pageout_allowed(pfn))
+		return PAGE_KEEP_DIRTY;
+	if (!clear_page_dirty_for_io(pfn))
+		return PAGE_CLEAN;
+	p->flags |= PG_reclaim;
+	if (p->flags & PG_swapcache)
+		swap_writepage(pfn);
+	else
+		write_one_page_async(pfn, true);
+	if (sync == PAGEOUT_IO_SYNC)
+		wait_on_page_writeback(pfn);
+	if (!(p->flags & PG_writeback))
+		p->flags &= ~PG_reclaim;
+	inc_zone_page_state(p, NR_VMSCAN_WRITE);
+	return PAGE_SUCCESS;
+}
+
+/* shrink_page_list (§1.13): the decision order per page. Kept pages stay on `list` for the
+ * caller to put back; freed pages leave it. */
+unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, int sync)
+{
+	struct pagelist ret;
+	unsigned long nr_reclaimed = 0, pgactivate = 0;
+	pagelist_init(&ret);
+
+	while (list->nr) {
+		cond_resched();
+		pfn_t pfn = pagelist_pop_tail(list);
+		struct page *p = pfn_to_page(pfn);
+		unsigned long vm_flags = 0;
+		cpu_work_sys(MM->hw->scan_page_ns);
+
+		if (!trylock_page(pfn))
+			goto keep;
+		sc->nr_scanned++;
+		if (p->flags & PG_unevictable)
+			goto keep_locked;
+		if (!sc->may_swap && page_mapped(p))
+			goto keep_locked;
+		/* double slab pressure for mapped and swap-cache pages */
+		if (page_mapped(p) || (p->flags & PG_swapcache))
+			sc->nr_scanned++;
+		bool may_enter_fs = (sc->gfp_mask & __GFP_FS) ||
+				    ((p->flags & PG_swapcache) && (sc->gfp_mask & __GFP_IO));
+
+		if (p->flags & PG_writeback) {
+			if (sync == PAGEOUT_IO_SYNC && may_enter_fs)
+				wait_on_page_writeback(pfn);
+			else
+				goto keep_locked;
+		}
+
+		int referenced = page_referenced(pfn, true, &vm_flags);
+		if (sc->order <= PAGE_ALLOC_COSTLY_ORDER && referenced && page_mapping_inuse(pfn))
+			goto activate_locked;
+
+		if (PageAnon(p) && !(p->flags & PG_swapcache)) {
+			if (!(sc->gfp_mask & __GFP_IO))
+				goto keep_locked;
+			if (!add_to_swap(pfn))
+				goto activate_locked;
+			may_enter_fs = true;
+		}
+
+		if (page_mapped(p)) {
+			switch (try_to_unmap(pfn)) {
+			case SWAP_FAIL:
+				goto activate_locked;
+			case SWAP_AGAIN:
+			case SWAP_MLOCK:
+				goto keep_locked;
+			case SWAP_SUCCESS:
+				break;
+			}
+		}
+
+		if (p->flags & PG_dirty) {
+			if (sc->order <= PAGE_ALLOC_COSTLY_ORDER && referenced)
+				goto keep_locked;
+			if (!may_enter_fs)
+				goto keep_locked;
+			if (!sc->may_writepage)
+				goto keep_locked;
+			switch (pageout(pfn, sync)) {
+			case PAGE_KEEP:
+			case PAGE_KEEP_DIRTY:
+				goto keep_locked;
+			case PAGE_ACTIVATE:
+				goto activate_locked;
+			case PAGE_SUCCESS:
+				if (p->flags & (PG_writeback | PG_dirty))
+					goto keep;
+				if (!trylock_page(pfn))
+					goto keep;
+				if (p->flags & (PG_writeback | PG_dirty))
+					goto keep_locked;
+				break;
+			case PAGE_CLEAN:
+				break;
+			}
+		}
+
+		if (!remove_mapping(pfn))
+			goto keep_locked;
+		/* free_it */
+		unlock_page(pfn);
+		nr_reclaimed++;
+		free_isolated_page(pfn);
+		continue;
+
+	activate_locked:
+		if ((p->flags & PG_swapcache) && vm_swap_full())
+			try_to_free_swap(pfn);
+		p->flags |= PG_active;
+		pgactivate++;
+	keep_locked:
+		unlock_page(pfn);
+	keep:
+		pagelist_add(&ret, pfn);
+	}
+	/* hand the kept pages back in their original order */
+	while (ret.nr)
+		pagelist_add(list, pagelist_pop_tail(&ret));
+	count_vm_events(PGACTIVATE, pgactivate);
+	return nr_reclaimed;
+}
+
+static void putback_pages(struct zone *z, struct pagelist *list)
+{
+	unsigned long n = list->nr;
+	while (list->nr) {
+		pfn_t pfn = pagelist_pop_tail(list);
+		struct page *p = pfn_to_page(pfn);
+		if (p->flags & PG_active)
+			z->recent_rotated[page_is_file_cache(p)]++;
+		putback_lru_page(pfn);
+	}
+	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns * n);
+}
+
+/* shrink_inactive_list (§1.12). */
+unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struct scan_control *sc,
+				   int priority, int file)
+{
+	(void)priority;
+	unsigned long nr_scanned = 0, nr_reclaimed = 0;
+	struct pagelist list;
+	pagelist_init(&list);
+	do {
+		unsigned long nr_scan;
+		enum lru_list lru = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
+		unsigned long nr_taken =
+		    isolate_lru_pages(sc->swap_cluster_max, z, lru, &list, &nr_scan);
+		z->pages_scanned += nr_scan;
+		z->recent_scanned[file] += nr_taken;
+		nr_scanned += nr_scan;
+		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
+		nr_reclaimed += nr_freed;
+		if (current_is_kswapd()) {
+			count_zone_event(z, PGSCAN_KSWAPD, nr_scan);
+			count_vm_events(KSWAPD_STEAL, nr_freed);
+			count_vm_events(PGSTEAL_KSWAPD, nr_freed);
+		} else {
+			count_zone_event(z, PGSCAN_DIRECT, nr_scan);
+			count_vm_events(PGSTEAL_DIRECT, nr_freed);
+		}
+		count_zone_event(z, PGSTEAL, nr_freed);
+		if (nr_taken == 0)
+			break;
+		putback_pages(z, &list);
+	} while (nr_scanned < max_scan);
+	return nr_reclaimed;
+}
+
+/* shrink_active_list (§1.11, 2.6.28): every page goes to the inactive list; referenced
+ * mapped pages only feed recent_rotated. */
+void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_control *sc,
+			int priority, int file)
+{
+	(void)priority;
+	(void)sc; /* the active list is aged the same way for every reclaimer in 2.6.28 */
+	struct pagelist hold, inactive, active;
+	unsigned long pgscanned, pgmoved = 0, nr_deact = 0;
+	pagelist_init(&hold);
+	pagelist_init(&inactive);
+	pagelist_init(&active);
+	enum lru_list lru = file ? LRU_ACTIVE_FILE : LRU_ACTIVE_ANON;
+	unsigned long taken = isolate_lru_pages(nr_pages, z, lru, &hold, &pgscanned);
+	z->pages_scanned += pgscanned;
+	z->recent_scanned[file] += taken;
+	count_zone_event(z, PGREFILL, pgscanned);
+
+	while (hold.nr) {
+		cond_resched();
+		pfn_t pfn = pagelist_pop_tail(&hold);
+		struct page *p = pfn_to_page(pfn);
+		unsigned long vm_flags = 0;
+		cpu_work_sys(MM->hw->scan_page_ns / 2);
+		if (p->flags & PG_unevictable) {
+			putback_lru_page(pfn);
+			continue;
+		}
+		if (page_mapping_inuse(pfn) && page_referenced(pfn, false, &vm_flags)) {
+			pgmoved++;
+			if (reclaim_hooks.keep_active &&
+			    reclaim_hooks.keep_active(pfn, vm_flags, file)) {
+				pagelist_add(&active, pfn);
+				continue;
+			}
+		}
+		pagelist_add(&inactive, pfn);
+	}
+	z->recent_rotated[file] += pgmoved;
+
+	/* to the head of the inactive list, PG_active cleared */
+	while (inactive.nr) {
+		pfn_t pfn = pagelist_pop_tail(&inactive);
+		struct page *p = pfn_to_page(pfn);
+		p->flags &= ~PG_active;
+		putback_lru_page(pfn);
+		nr_deact++;
+		if (vm_swap_full() && (pfn_to_page(pfn)->flags & PG_swapcache) &&
+		    (pfn_to_page(pfn)->flags & PG_lru))
+			try_to_free_swap(pfn); /* pagevec_swap_free */
+	}
+	while (active.nr)
+		putback_lru_page(pagelist_pop_tail(&active));
+	count_vm_events(PGDEACTIVATE, nr_deact);
+	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns * (taken ? taken : 1));
+}
+
+/* get_scan_ratio (§1.9), integer arithmetic throughout. */
+void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long percent[2])
+{
+	unsigned long anon = (unsigned long)(z->stat[NR_ACTIVE_ANON] + z->stat[NR_INACTIVE_ANON]);
+	unsigned long file = (unsigned long)(z->stat[NR_ACTIVE_FILE] + z->stat[NR_INACTIVE_FILE]);
+	unsigned long free = (unsigned long)z->stat[NR_FREE_PAGES];
+	if (MM->swap.nr_free == 0) {
+		percent[0] = 0;
+		percent[1] = 100;
+		return;
+	}
+	if (file + free <= z->pages_high) {
+		percent[0] = 100;
+		percent[1] = 0;
+		return;
+	}
+	if (z->recent_scanned[0] > anon / 4) {
+		z->recent_scanned[0] /= 2;
+		z->recent_rotated[0] /= 2;
+	}
+	if (z->recent_scanned[1] > file / 4) {
+		z->recent_scanned[1] /= 2;
+		z->recent_rotated[1] /= 2;
+	}
+	unsigned long anon_prio = (unsigned long)sc->swappiness;
+	unsigned long file_prio = 200 - (unsigned long)sc->swappiness;
+	unsigned long ap =
+	    (anon_prio + 1) * (z->recent_scanned[0] + 1) / (z->recent_rotated[0] + 1);
+	unsigned long fp =
+	    (file_prio + 1) * (z->recent_scanned[1] + 1) / (z->recent_rotated[1] + 1);
+	percent[0] = 100 * ap / (ap + fp + 1);
+	percent[1] = 100 - percent[0];
+}
+
+/* shrink_list (§1.8 step 4), with the 2.6.28 fall-through for the active anon list. */
+static unsigned long shrink_list(enum lru_list l, unsigned long nr, struct zone *z,
+				 struct scan_control *sc, int priority)
+{
+	int file = l >= LRU_INACTIVE_FILE;
+	if (l == LRU_ACTIVE_FILE) {
+		shrink_active_list(nr, z, sc, priority, 1);
+		return 0;
+	}
+	if (l == LRU_ACTIVE_ANON && inactive_anon_is_low(z)) {
+		shrink_active_list(nr, z, sc, priority, 0);
+		return 0;
+	}
+	return shrink_inactive_list(nr, z, sc, priority, file);
+}
+
+/* shrink_zone (§1.8, 2.6.28). */
+unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
+{
+	unsigned long nr[NR_EVICTABLE_LRU], percent[2], nr_reclaimed = 0;
+	cpu_work_sys(MM->hw->scan_page_ns); /* entry overhead: no pass is free */
+	get_scan_ratio(z, sc, percent);
+	for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
+		int file = l >= LRU_INACTIVE_FILE;
+		unsigned long scan = (unsigned long)z->stat[NR_LRU_BASE + l];
+		if (priority) {
+			scan >>= priority;
+			scan = scan * percent[file] / 100;
+		}
+		z->nr_scan[l] += scan;
+		nr[l] = z->nr_scan[l];
+		if (nr[l] >= (unsigned long)sc->swap_cluster_max)
+			z->nr_scan[l] = 0;
+		else
+			nr[l] = 0;
+	}
+	while (nr[LRU_INACTIVE_ANON] || nr[LRU_ACTIVE_FILE] || nr[LRU_INACTIVE_FILE]) {
+		for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
+			if (!nr[l])
+				continue;
+			unsigned long chunk = MIN(nr[l], (unsigned long)sc->swap_cluster_max);
+			nr[l] -= chunk;
+			nr_reclaimed += shrink_list((enum lru_list)l, chunk, z, sc, priority);
+		}
+		if (reclaim_hooks.shrink_zone_bail &&
+		    reclaim_hooks.shrink_zone_bail(sc, priority, nr_reclaimed))
+			break;
+	}
+	/* age the anon list even if we did not try to evict anon */
+	if (inactive_anon_is_low(z))
+		shrink_active_list(SWAP_CLUSTER_MAX, z, sc, priority, 0);
+	throttle_vm_writeout(sc->gfp_mask);
+	return nr_reclaimed;
+}
+
+static unsigned long shrink_zone_policy(int priority, struct zone *z, struct scan_control *sc)
+{
+	if (reclaim_hooks.shrink_zone_wrap)
+		return reclaim_hooks.shrink_zone_wrap(priority, z, sc);
+	return shrink_zone(priority, z, sc);
+}
+
+static void note_zone_scanning_priority(struct zone *z, int priority)
+{
+	if (priority < z->prev_priority)
+		z->prev_priority = priority;
+}
+
+/* shrink_zones (§1.7). */
+static unsigned long shrink_zones(int priority, struct scan_control *sc)
+{
+	unsigned long nr_reclaimed = 0;
+	sc->all_unreclaimable = 1;
+	for (int i = gfp_zone(sc->gfp_mask); i >= 0; i--) {
+		struct zone *z = &MM->zones[i];
+		if (!z->present_pages)
+			continue;
+		note_zone_scanning_priority(z, priority);
+		if (z->all_unreclaimable && priority != DEF_PRIORITY)
+			continue;
+		sc->all_unreclaimable = 0;
+		nr_reclaimed += shrink_zone_policy(priority, z, sc);
+	}
+	return nr_reclaimed;
+}
+
+/* shrink_slab (§1.18): no shrinkable caches are modelled, so nothing is freed. */
+static unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages)
+{
+	(void)scanned;
+	(void)gfp;
+	(void)lru_pages;
+	return 0;
+}
+
+/* do_try_to_free_pages (§1.6). */
+static unsigned long do_try_to_free_pages(struct scan_control *sc)
+{
+	unsigned long nr_reclaimed = 0, total_scanned = 0, lru_pages = 0, ret = 0;
+	int priority;
+	int high = gfp_zone(sc->gfp_mask);
+	count_vm_event(ALLOCSTALL);
+	for (int i = high; i >= 0; i--)
+		lru_pages += zone_lru_pages(&MM->zones[i]);
+	for (priority = DEF_PRIORITY; priority >= 0; priority--) {
+		sc->nr_scanned = 0;
+		if (!priority)
+			disable_swap_token();
+		nr_reclaimed += shrink_zones(priority, sc);
+		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
+		total_scanned += sc->nr_scanned;
+		if (nr_reclaimed >= (unsigned long)sc->swap_cluster_max) {
+			ret = nr_reclaimed;
+			goto out;
+		}
+		if (total_scanned >
+		    (unsigned long)sc->swap_cluster_max + sc->swap_cluster_max / 2) {
+			wakeup_pdflush(MM->sysctl.laptop_mode ? 0 : (long)total_scanned);
+			sc->may_writepage = 1;
+		}
+		if (sc->nr_scanned && priority < DEF_PRIORITY - 2)
+			congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
+	}
+	if (!sc->all_unreclaimable)
+		ret = nr_reclaimed;
+out:
+	if (priority < 0)
+		priority = 0;
+	for (int i = high; i >= 0; i--)
+		if (MM->zones[i].present_pages)
+			MM->zones[i].prev_priority = priority;
+	return ret;
+}
+
+unsigned long try_to_free_pages(unsigned order, unsigned gfp)
+{
+	struct scan_control sc;
+	memset(&sc, 0, sizeof(sc));
+	sc.gfp_mask = gfp;
+	sc.may_writepage = !MM->sysctl.laptop_mode;
+	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
+	sc.may_swap = 1;
+	sc.swappiness = MM->sysctl.swappiness;
+	sc.order = (int)order;
+
+	struct reclaim_stats *rs = &MM->rstats;
+	sim_time_t start = local_now();
+	if (++rs->direct_reclaimers > rs->max_direct_reclaimers)
+		rs->max_direct_reclaimers = rs->direct_reclaimers;
+	if (++rs->reclaimers_incl_kswapd > rs->max_reclaimers_incl_kswapd)
+		rs->max_reclaimers_incl_kswapd = rs->reclaimers_incl_kswapd;
+	unsigned long ret = do_try_to_free_pages(&sc);
+	rs->direct_reclaimers--;
+	rs->reclaimers_incl_kswapd--;
+	sim_time_t took = local_now() - start;
+	if (took > rs->max_ttfp_ns)
+		rs->max_ttfp_ns = took;
+	return ret;
+}
+
+void wakeup_kswapd(struct zone *z, unsigned order)
+{
+	if (!z->present_pages)
+		return;
+	if (zone_watermark_ok(z, (int)order, z->pages_low, 0, 0))
+		return;
+	if (MM->kswapd_max_order < (int)order)
+		MM->kswapd_max_order = (int)order;
+	if (!waitqueue_active(&MM->kswapd_wait))
+		return;
+	wake_up_all(&MM->kswapd_wait);
+}
+
+/* balance_pgdat (§1.15). */
+static unsigned long balance_pgdat(int order)
+{
+	struct scan_control sc;
+	int temp_priority[MAX_NR_ZONES];
+	unsigned long nr_reclaimed;
+	bool all_zones_ok;
+	memset(&sc, 0, sizeof(sc));
+	sc.gfp_mask = GFP_KERNEL;
+	sc.may_swap = 1;
+	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
+	sc.swappiness = MM->sysctl.swappiness;
+	sc.order = order;
+loop_again:
+	nr_reclaimed = 0;
+	unsigned long total_scanned = 0;
+	sc.may_writepage = !MM->sysctl.laptop_mode;
+	count_vm_event(PAGEOUTRUN);
+	for (int i = 0; i < MM->nr_zones; i++)
+		temp_priority[i] = DEF_PRIORITY;
+	all_zones_ok = true;
+	for (int priority = DEF_PRIORITY; priority >= 0; priority--) {
+		int end_zone = 0, i;
+		unsigned long lru_pages = 0;
+		if (!priority)
+			disable_swap_token();
+		all_zones_ok = true;
+		cpu_work_sys(MM->hw->scan_page_ns); /* pass overhead: no pass is free */
+		for (i = MM->nr_zones - 1; i >= 0; i--) {
+			struct zone *z = &MM->zones[i];
+			if (!z->present_pages)
+				continue;
+			if (z->all_unreclaimable && priority != DEF_PRIORITY)
+				continue;
+			if (inactive_anon_is_low(z))
+				shrink_active_list(SWAP_CLUSTER_MAX, z, &sc, priority, 0);
+			if (!zone_watermark_ok(z, order, z->pages_high, 0, 0)) {
+				end_zone = i;
+				break;
+			}
+		}
+		if (i < 0)
+			goto out;
+		for (i = 0; i <= end_zone; i++)
+			lru_pages += zone_lru_pages(&MM->zones[i]);
+		for (i = 0; i <= end_zone; i++) {
+			struct zone *z = &MM->zones[i];
+			if (!z->present_pages)
+				continue;
+			if (z->all_unreclaimable && priority != DEF_PRIORITY)
+				continue;
+			if (!zone_watermark_ok(z, order, z->pages_high, end_zone, 0))
+				all_zones_ok = false;
+			temp_priority[i] = priority;
+			sc.nr_scanned = 0;
+			note_zone_scanning_priority(z, priority);
+			if (!zone_watermark_ok(z, order, 8 * z->pages_high, end_zone, 0))
+				nr_reclaimed += shrink_zone_policy(priority, z, &sc);
+			unsigned long nr_slab = shrink_slab(sc.nr_scanned, GFP_KERNEL, lru_pages);
+			total_scanned += sc.nr_scanned;
+			if (z->all_unreclaimable)
+				continue;
+			if (nr_slab == 0 && z->pages_scanned >= zone_lru_pages(z) * 6)
+				z->all_unreclaimable = true;
+			if (total_scanned > SWAP_CLUSTER_MAX * 2 &&
+			    total_scanned > nr_reclaimed + nr_reclaimed / 2)
+				sc.may_writepage = 1;
+		}
+		if (all_zones_ok)
+			break;
+		if (total_scanned && priority < DEF_PRIORITY - 2)
+			congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
+		if (nr_reclaimed >= SWAP_CLUSTER_MAX)
+			break;
+	}
+out:
+	for (int i = 0; i < MM->nr_zones; i++)
+		MM->zones[i].prev_priority = temp_priority[i];
+	if (!all_zones_ok) {
+		cond_resched();
+		goto loop_again;
+	}
+	return nr_reclaimed;
+}
+
+void kswapd_main(void *arg)
+{
+	(void)arg;
+	int order = 0;
+	current->flags |= PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD;
+	for (;;) {
+		int new_order = MM->kswapd_max_order;
+		MM->kswapd_max_order = 0;
+		if (order < new_order) {
+			order = new_order;
+		} else {
+			sleep_on(&MM->kswapd_wait, 0, false);
+			order = MM->kswapd_max_order;
+		}
+		MM->rstats.reclaimers_incl_kswapd++;
+		if (MM->rstats.reclaimers_incl_kswapd > MM->rstats.max_reclaimers_incl_kswapd)
+			MM->rstats.max_reclaimers_incl_kswapd = MM->rstats.reclaimers_incl_kswapd;
+		balance_pgdat(order);
+		MM->rstats.reclaimers_incl_kswapd--;
+	}
+}
+
+void mm_start_kthreads(void)
+{
+	MM->kswapd = task_create("kswapd0", kswapd_main, NULL, true);
+	task_start(MM->kswapd);
+	MM->flusher = task_create("pdflush", flusher_main, NULL, true);
+	task_start(MM->flusher);
+}

@@ -1,0 +1,47 @@
+/* Reclaim internals shared by vmscan.c, the policy switches and the tests. */
+#ifndef MMSIM_MM_VMSCAN_H
+#define MMSIM_MM_VMSCAN_H
+
+#include "mm/mm.h"
+
+struct scan_control {
+	unsigned long nr_scanned;
+	unsigned gfp_mask;
+	int may_writepage;
+	int may_swap;
+	int swap_cluster_max;
+	int swappiness;
+	int all_unreclaimable;
+	int order;
+	unsigned long nr_reclaimed_so_far; /* for policies that look at progress */
+};
+
+enum pageout_t { PAGE_KEEP, PAGE_KEEP_DIRTY, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN };
+enum { PAGEOUT_IO_ASYNC, PAGEOUT_IO_SYNC };
+
+/* Where the seed policies attach; every hook NULL is vanilla 2.6.28. */
+struct reclaim_policy_hooks {
+	/* replaces the call of shrink_zone from shrink_zones/balance_pgdat (throttles) */
+	unsigned long (*shrink_zone_wrap)(int priority, struct zone *z, struct scan_control *sc);
+	/* shrink_active_list: keep this referenced page active (VM_EXEC protection) */
+	bool (*keep_active)(pfn_t pfn, unsigned long vm_flags, int file);
+	/* pageout: may this reclaimer write this page (writeback series) */
+	bool (*pageout_allowed)(pfn_t pfn);
+	/* shrink_zone: stop the round loop early (2.6.29 bail-out) */
+	bool (*shrink_zone_bail)(struct scan_control *sc, int priority, unsigned long nr_reclaimed);
+};
+extern struct reclaim_policy_hooks reclaim_hooks;
+extern void (*disable_swap_token_hook)(void);
+extern bool (*swap_token_referenced_hook)(struct mm_struct *mm);
+
+unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
+				struct pagelist *dst, unsigned long *scanned);
+unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, int sync);
+unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struct scan_control *sc,
+				   int priority, int file);
+void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_control *sc,
+			int priority, int file);
+void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long percent[2]);
+unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc);
+
+#endif

@@ -1,0 +1,571 @@
+#include "sim/sched.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum ev_kind { EV_CPU, EV_WAKE, EV_CALLBACK };
+
+struct event {
+	sim_time_t time;
+	uint64_t seq;
+	uint8_t kind;
+	void *ptr;
+	void (*fn)(void *, uint64_t);
+	uint64_t arg;
+};
+
+struct cpu {
+	struct task *curr;
+	bool event_pending; /* an EV_CPU for this CPU is queued */
+};
+
+#ifdef MMSIM_ASAN
+#define TASK_STACK (512 * 1024)
+#else
+#define TASK_STACK (128 * 1024)
+#endif
+
+static struct {
+	struct event *heap;
+	size_t nr, cap;
+	uint64_t seq;
+	struct cpu *cpus;
+	int ncpus;
+	struct task *rq_head, *rq_tail;
+	int nr_rq;
+	sim_time_t quantum, slice, ctxsw;
+	struct coro sched_ctx;
+	struct task *all_head, *all_tail;
+	int next_pid;
+	bool stop;
+	void (*check)(void);
+	uint64_t check_every, check_count;
+	struct sched_stats stats;
+	struct task *reap; /* a dead task whose stack is freed once we are off it */
+} S;
+
+struct task *current;
+sim_time_t sim_clock;
+
+/* ---- event heap, ordered by (time, seq) ---- */
+
+static bool ev_less(const struct event *a, const struct event *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void ev_push(struct event e)
+{
+	if (S.nr == S.cap) {
+		S.cap = S.cap ? S.cap * 2 : 1024;
+		S.heap = realloc(S.heap, S.cap * sizeof(*S.heap));
+		if (!S.heap) {
+			perror("mmsim: event heap");
+			exit(1);
+		}
+	}
+	e.seq = S.seq++;
+	size_t i = S.nr++;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!ev_less(&e, &S.heap[p]))
+			break;
+		S.heap[i] = S.heap[p];
+		i = p;
+	}
+	S.heap[i] = e;
+}
+
+static struct event ev_pop(void)
+{
+	struct event top = S.heap[0];
+	struct event last = S.heap[--S.nr];
+	size_t i = 0;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		const struct event *mv = &last;
+		if (l < S.nr && ev_less(&S.heap[l], mv)) {
+			m = l;
+			mv = &S.heap[l];
+		}
+		if (r < S.nr && ev_less(&S.heap[r], mv))
+			m = r;
+		if (m == i)
+			break;
+		S.heap[i] = S.heap[m];
+		i = m;
+	}
+	if (S.nr)
+		S.heap[i] = last;
+	return top;
+}
+
+/* ---- run queue ---- */
+
+static void rq_push(struct task *t)
+{
+	t->q_next = NULL;
+	t->q_prev = S.rq_tail;
+	if (S.rq_tail)
+		S.rq_tail->q_next = t;
+	else
+		S.rq_head = t;
+	S.rq_tail = t;
+	S.nr_rq++;
+}
+
+static struct task *rq_pop(void)
+{
+	struct task *t = S.rq_head;
+	if (!t)
+		return NULL;
+	S.rq_head = t->q_next;
+	if (S.rq_head)
+		S.rq_head->q_prev = NULL;
+	else
+		S.rq_tail = NULL;
+	t->q_next = t->q_prev = NULL;
+	S.nr_rq--;
+	return t;
+}
+
+static void cpu_kick(int c, sim_time_t when)
+{
+	if (S.cpus[c].event_pending)
+		return;
+	S.cpus[c].event_pending = true;
+	ev_push((struct event){.time = when, .kind = EV_CPU, .arg = (uint64_t)c});
+}
+
+/* A task becomes runnable now: give it an idle CPU or queue it. */
+static void make_runnable(struct task *t)
+{
+	t->state = TASK_RUNNABLE;
+	for (int c = 0; c < S.ncpus; c++) {
+		if (!S.cpus[c].curr) {
+			S.cpus[c].curr = t;
+			t->cpu = c;
+			t->slice_used = 0;
+			cpu_kick(c, sim_clock);
+			return;
+		}
+	}
+	rq_push(t);
+}
+
+void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_t ctxsw_ns)
+{
+	memset(&S, 0, sizeof(S));
+	S.ncpus = ncpus;
+	S.cpus = calloc((size_t)ncpus, sizeof(*S.cpus));
+	S.quantum = quantum_ns;
+	S.slice = slice_ns;
+	S.ctxsw = ctxsw_ns;
+	S.next_pid = 1;
+	current = NULL;
+	sim_clock = 0;
+}
+
+void sched_destroy(void)
+{
+	struct task *t = S.all_head;
+	while (t) {
+		struct task *n = t->next_all;
+		coro_destroy(&t->co);
+		free(t);
+		t = n;
+	}
+	free(S.heap);
+	free(S.cpus);
+	memset(&S, 0, sizeof(S));
+	current = NULL;
+	sim_clock = 0;
+}
+
+static void task_entry(void *arg)
+{
+	struct task *t = arg;
+	t->fn(t->arg);
+	task_exit();
+}
+
+struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool kthread)
+{
+	struct task *t = calloc(1, sizeof(*t));
+	if (!t || coro_init(&t->co, TASK_STACK, task_entry, t) != 0) {
+		perror("mmsim: task");
+		exit(1);
+	}
+	t->pid = S.next_pid++;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->state = TASK_NEW;
+	t->cpu = -1;
+	t->fn = fn;
+	t->arg = arg;
+	t->is_kthread = kthread;
+	if (kthread)
+		t->flags |= PF_KTHREAD;
+	t->start_time = local_now();
+	if (S.all_tail)
+		S.all_tail->next_all = t;
+	else
+		S.all_head = t;
+	S.all_tail = t;
+	S.stats.tasks_created++;
+	return t;
+}
+
+void task_start(struct task *t)
+{
+	t->wake_gen++;
+	if (current && current->pending)
+		ev_push((struct event){
+		    .time = local_now(), .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
+	else
+		make_runnable(t);
+}
+
+/* ---- task side: give control back to the scheduler ---- */
+
+static void switch_to_sched(int finishing)
+{
+	struct task *t = current;
+	coro_switch(&t->co, &S.sched_ctx, finishing);
+}
+
+/* Turns pending CPU time into elapsed time: the task's CPU is busy until clock + pending. */
+static void flush_pending(void)
+{
+	struct task *t = current;
+	if (!t->pending)
+		return;
+	t->slice_used += t->pending;
+	sim_time_t when = sim_clock + t->pending;
+	t->pending = 0;
+	t->state = TASK_RUNNING;
+	cpu_kick(t->cpu, when);
+	switch_to_sched(0);
+}
+
+void sched_sync(void)
+{
+	if (current)
+		flush_pending();
+}
+
+static inline void account(sim_time_t ns, bool sys)
+{
+	struct task *t = current;
+	t->pending += ns;
+	if (sys || t->in_kernel) {
+		/* Kernel code is not preemptible: it yields only where it calls cond_resched()
+		 * or blocks, so no simulated kernel path is interleaved at an arbitrary point. */
+		t->stime += ns;
+		return;
+	}
+	t->utime += ns;
+	if (t->pending >= S.quantum)
+		flush_pending();
+}
+
+void cpu_work(sim_time_t ns)
+{
+	account(ns, false);
+}
+
+void cpu_work_sys(sim_time_t ns)
+{
+	account(ns, true);
+}
+
+void cond_resched(void)
+{
+	if (current && current->pending >= S.quantum)
+		flush_pending();
+}
+
+static void block_current(void)
+{
+	flush_pending();
+	current->state = TASK_BLOCKED;
+	switch_to_sched(0);
+}
+
+void schedule_timeout(sim_time_t ns)
+{
+	struct task *t = current;
+	flush_pending();
+	t->wake_gen++;
+	t->timed_out = false;
+	ev_push(
+	    (struct event){.time = sim_clock + ns, .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
+	block_current();
+}
+
+static void wq_remove(struct waitqueue *wq, struct task *t)
+{
+	if (t->q_prev)
+		t->q_prev->q_next = t->q_next;
+	else
+		wq->head = t->q_next;
+	if (t->q_next)
+		t->q_next->q_prev = t->q_prev;
+	else
+		wq->tail = t->q_prev;
+	t->q_next = t->q_prev = NULL;
+	t->wq = NULL;
+	wq->nr--;
+}
+
+/* The task joins the queue before it lets its pending CPU time elapse, so a wakeup that
+ * comes while it catches up with the clock is not lost: wake() takes it off the queue and
+ * the task sees that when it resumes. */
+bool sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable)
+{
+	struct task *t = current;
+	if (killable && (t->tif & TIF_SIGKILL))
+		return false;
+	t->wake_gen++;
+	t->timed_out = false;
+	t->killable_sleep = killable;
+	t->q_next = NULL;
+	t->q_prev = wq->tail;
+	if (wq->tail)
+		wq->tail->q_next = t;
+	else
+		wq->head = t;
+	wq->tail = t;
+	wq->nr++;
+	t->wq = wq;
+	if (timeout_ns)
+		ev_push((struct event){.time = local_now() + timeout_ns,
+				       .kind = EV_WAKE,
+				       .ptr = t,
+				       .arg = t->wake_gen});
+	flush_pending();
+	if (t->wq && !(killable && (t->tif & TIF_SIGKILL))) {
+		t->state = TASK_BLOCKED;
+		switch_to_sched(0);
+	}
+	if (t->wq) /* a fatal signal arrived while catching up */
+		wq_remove(t->wq, t);
+	t->killable_sleep = false;
+	return t->timed_out;
+}
+
+/* Makes a sleeping task runnable at the waker's local time. */
+static void wake(struct task *t)
+{
+	if (t->wq)
+		wq_remove(t->wq, t);
+	t->wake_gen++;
+	if (t->state != TASK_BLOCKED)
+		return; /* still catching up with the clock in sleep_on: it will see wq == NULL */
+	if (current && current->pending)
+		ev_push((struct event){
+		    .time = local_now(), .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
+	else
+		make_runnable(t);
+}
+
+void wake_up_all(struct waitqueue *wq)
+{
+	while (wq->head)
+		wake(wq->head);
+}
+
+void wake_up_one(struct waitqueue *wq)
+{
+	if (wq->head)
+		wake(wq->head);
+}
+
+void wake_up_task(struct task *t)
+{
+	if (t->state == TASK_BLOCKED && (t->killable_sleep || !t->wq))
+		wake(t);
+	else if (t->state == TASK_RUNNING && t->wq && t->killable_sleep)
+		wq_remove(t->wq, t);
+}
+
+_Noreturn void task_exit(void)
+{
+	struct task *t = current;
+	flush_pending();
+	t->flags |= PF_EXITING;
+	if (t->on_exit)
+		t->on_exit(t);
+	flush_pending();
+	t->state = TASK_DEAD;
+	t->exit_time = sim_clock;
+	switch_to_sched(1);
+	abort();
+}
+
+void spin_lock_hold(struct spinlock *lock, sim_time_t hold_ns)
+{
+	sim_time_t t = local_now();
+	lock->acquisitions++;
+	if (lock->free_at > t) {
+		sim_time_t wait = lock->free_at - t;
+		lock->contended++;
+		lock->spin_ns += wait;
+		t = lock->free_at;
+		lock->free_at = t + hold_ns;
+		cpu_work_sys(wait + hold_ns);
+	} else {
+		lock->free_at = t + hold_ns;
+		cpu_work_sys(hold_ns);
+	}
+}
+
+void sched_callback_at(sim_time_t when, void (*fn)(void *, uint64_t), void *arg, uint64_t arg2)
+{
+	ev_push(
+	    (struct event){.time = when, .kind = EV_CALLBACK, .fn = fn, .ptr = arg, .arg = arg2});
+}
+
+void sched_set_check_hook(void (*fn)(void), uint64_t every)
+{
+	S.check = fn;
+	S.check_every = every ? every : 1;
+	S.check_count = 0;
+}
+
+void sched_request_stop(void)
+{
+	S.stop = true;
+}
+
+/* ---- scheduler side ---- */
+
+static void run_on_cpu(int c)
+{
+	struct task *t = S.cpus[c].curr;
+	if (!t)
+		return;
+	/* Round robin: a task that used its slice yields to a waiting one (not one that is
+	 * catching up in sleep_on: it is about to block, and it sits on a wait queue). */
+	if (t->state == TASK_RUNNING && !t->wq && S.rq_head && t->slice_used >= S.slice) {
+		rq_push(t);
+		t->state = TASK_RUNNABLE;
+		t = rq_pop();
+		S.cpus[c].curr = t;
+		t->cpu = c;
+		t->slice_used = 0;
+	}
+	if (t->state == TASK_RUNNABLE && t->co.sp) {
+		S.stats.context_switches++;
+		t->pending += S.ctxsw;
+		t->stime += S.ctxsw;
+	}
+	t->state = TASK_RUNNING;
+	t->cpu = c;
+	current = t;
+	coro_switch(&S.sched_ctx, &t->co, 0);
+	current = NULL;
+	if (t->state == TASK_DEAD) {
+		coro_destroy(&t->co);
+	}
+	if (t->state == TASK_BLOCKED || t->state == TASK_DEAD) {
+		t->cpu = -1;
+		struct task *n = rq_pop();
+		S.cpus[c].curr = n;
+		if (n) {
+			n->cpu = c;
+			n->slice_used = 0;
+			cpu_kick(c, sim_clock);
+		}
+	}
+}
+
+sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
+{
+	S.stop = false;
+	while (S.nr && !S.stop) {
+		if (S.heap[0].time > until) {
+			sim_clock = until;
+			break;
+		}
+		struct event e = ev_pop();
+		sim_clock = e.time;
+		S.stats.events++;
+		switch (e.kind) {
+		case EV_CPU:
+			S.cpus[e.arg].event_pending = false;
+			run_on_cpu((int)e.arg);
+			break;
+		case EV_WAKE: {
+			struct task *t = e.ptr;
+			if (t->wake_gen != e.arg)
+				break;
+			if (t->state == TASK_BLOCKED) {
+				if (t->wq) {
+					wq_remove(t->wq, t);
+					t->timed_out = true;
+				}
+				t->wake_gen++;
+				make_runnable(t);
+			} else if (t->state == TASK_RUNNING && t->wq) {
+				/* timed out while catching up in sleep_on */
+				wq_remove(t->wq, t);
+				t->timed_out = true;
+				t->wake_gen++;
+			} else if (t->state == TASK_NEW) {
+				make_runnable(t);
+			}
+			break;
+		}
+		case EV_CALLBACK:
+			e.fn(e.ptr, e.arg);
+			break;
+		}
+		if (S.check && ++S.check_count >= S.check_every) {
+			S.check_count = 0;
+			S.check();
+		}
+		if (keep_going && !keep_going())
+			break;
+	}
+	return sim_clock;
+}
+
+struct task *sched_first_task(void)
+{
+	return S.all_head;
+}
+
+const struct sched_stats *sched_get_stats(void)
+{
+	return &S.stats;
+}
+
+int sched_ncpus(void)
+{
+	return S.ncpus;
+}
+
+int sched_nr_running(void)
+{
+	int n = S.nr_rq;
+	for (int c = 0; c < S.ncpus; c++)
+		n += S.cpus[c].curr != NULL;
+	return n;
+}
+
+void sched_dump(FILE *out)
+{
+	fprintf(out, "clock %llu, %zu events queued, %d on the run queue\n",
+		(unsigned long long)sim_clock, S.nr, S.nr_rq);
+	for (int c = 0; c < S.ncpus; c++)
+		fprintf(out, "cpu %d: curr %d, event pending %d\n", c,
+			S.cpus[c].curr ? S.cpus[c].curr->pid : -1, S.cpus[c].event_pending);
+	for (struct task *t = S.rq_head; t; t = t->q_next)
+		fprintf(out, "  rq: %d\n", t->pid);
+	for (size_t i = 0; i < S.nr; i++)
+		fprintf(out, "  event t=%llu kind %d task %d arg %llu\n",
+			(unsigned long long)S.heap[i].time, S.heap[i].kind,
+			S.heap[i].kind == EV_WAKE ? ((struct task *)S.heap[i].ptr)->pid : -1,
+			(unsigned long long)S.heap[i].arg);
+}

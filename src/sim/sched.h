@@ -1,0 +1,147 @@
+/* The machine's time and its CPUs: virtual clock, event queue, tasks as coroutines,
+ * round-robin scheduling on N CPUs, wait queues with timeouts, and spinlocks whose waiters
+ * burn CPU.
+ *
+ * Time model: a running task accumulates the CPU time it consumes in `pending` and runs
+ * ahead of the global clock by at most one quantum before it yields; its "local now" is
+ * clock + pending. Anything another task could observe (blocking, waking, I/O submission)
+ * happens at that local time, so run-ahead never reorders causes and effects by more than a
+ * quantum. Ties between events at the same nanosecond are broken by a sequence number. */
+#ifndef MMSIM_SIM_SCHED_H
+#define MMSIM_SIM_SCHED_H
+
+#include "sim/coro.h"
+#include "sim/types.h"
+
+struct task;
+struct mm_struct;
+
+/* Task flags, kernel names where the kernel has them. */
+#define PF_EXITING    0x00000004u
+#define PF_MEMALLOC   0x00000800u
+#define PF_KSWAPD     0x00040000u
+#define PF_SWAPWRITE  0x00800000u
+#define PF_KTHREAD    0x00200000u
+#define PF_RECLAIMING 0x80000000u /* KOSAKI's throttle: this task holds a reclaim ticket */
+
+/* Thread-info flags. */
+#define TIF_MEMDIE  0x1u
+#define TIF_SIGKILL 0x2u
+
+enum task_state { TASK_NEW, TASK_RUNNABLE, TASK_RUNNING, TASK_BLOCKED, TASK_DEAD };
+
+struct waitqueue {
+	struct task *head, *tail;
+	unsigned nr;
+};
+
+struct task {
+	struct coro co;
+	int pid;
+	char comm[16];
+	enum task_state state;
+	unsigned flags;
+	unsigned tif;
+	int cpu;	       /* CPU running it, -1 if none */
+	sim_time_t pending;    /* CPU time consumed ahead of the clock */
+	sim_time_t slice_used; /* CPU time since it last got the CPU */
+	uint64_t utime, stime; /* ns of CPU, user and system */
+	int in_kernel;	       /* >0: CPU work counts as system time */
+	sim_time_t start_time;
+	sim_time_t exit_time;
+
+	/* run queue or wait queue membership (a task is on at most one) */
+	struct task *q_next, *q_prev;
+	struct waitqueue *wq;
+	uint64_t wake_gen; /* invalidates stale timer wakeups */
+	bool timed_out;
+	bool killable_sleep; /* a fatal signal ends this sleep */
+
+	void (*fn)(void *arg);
+	void *arg;
+	void (*on_exit)(struct task *t); /* higher layers free what the task held */
+
+	struct mm_struct *mm; /* NULL for kernel threads */
+	void *proc;	      /* the kernel layer's process state */
+	bool is_kthread;
+	struct task *next_all;
+	/* per-task reclaim bookkeeping used by mm (kept here so mm needs no allocation) */
+	uint64_t reclaim_state_freed;
+};
+
+struct spinlock {
+	sim_time_t free_at; /* when the last holder lets go, in virtual time */
+	uint64_t acquisitions;
+	uint64_t contended;
+	sim_time_t spin_ns; /* total time waiters spun */
+};
+
+struct sched_stats {
+	uint64_t context_switches;
+	uint64_t events;
+	uint64_t tasks_created;
+};
+
+/* Machine lifecycle. ncpus >= 1. */
+void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_t ctxsw_ns);
+void sched_destroy(void);
+
+/* Creates a task that will run fn(arg) from `at` onward. */
+struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool kthread);
+void task_start(struct task *t);
+
+extern struct task *current;
+extern sim_time_t sim_clock;
+
+static inline sim_time_t local_now(void)
+{
+	return sim_clock + (current ? current->pending : 0);
+}
+
+/* CPU consumption by the running task. User work yields when the task has run a quantum
+ * ahead; system work never yields by itself (the simulated kernel is not preemptible):
+ * kernel paths call cond_resched() at the points where the kernel does. */
+void cpu_work(sim_time_t ns);
+void cpu_work_sys(sim_time_t ns);
+void sched_sync(void); /* bring the task's local time and the clock together */
+void cond_resched(void);
+
+/* Blocking. All return after the clock has reached the wakeup time. */
+void schedule_timeout(sim_time_t ns); /* plain sleep */
+/* Sleep on wq; returns false if woken, true if the timeout (0 = none) expired first. */
+bool sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable);
+void wake_up_all(struct waitqueue *wq);
+void wake_up_one(struct waitqueue *wq);
+void wake_up_task(struct task *t); /* wakes a task blocked on anything that allows it */
+static inline bool waitqueue_active(const struct waitqueue *wq)
+{
+	return wq->head != NULL;
+}
+
+/* The task ends; never returns. */
+_Noreturn void task_exit(void);
+
+/* Spinlock model: the caller holds `lock` for hold_ns of system time; if another holder's
+ * hold reaches past the caller's local time, the caller spins (burns CPU) until then. */
+void spin_lock_hold(struct spinlock *lock, sim_time_t hold_ns);
+
+/* Callback events (I/O completion, timers of devices). Runs in scheduler context: it may
+ * wake tasks but must not block. */
+void sched_callback_at(sim_time_t when, void (*fn)(void *, uint64_t), void *arg, uint64_t arg2);
+
+/* Runs events until `until` is reached, no task is left that `alive` counts, or stop is
+ * requested. Returns the clock at the end. */
+sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void));
+void sched_request_stop(void);
+
+/* Hook run between events (the invariant checker); may be NULL. Called every `every` events. */
+void sched_set_check_hook(void (*fn)(void), uint64_t every);
+
+struct task *sched_first_task(void); /* for iteration over every task ever created */
+const struct sched_stats *sched_get_stats(void);
+#include <stdio.h>
+void sched_dump(FILE *out); /* debugging aid */
+int sched_ncpus(void);
+int sched_nr_running(void); /* tasks on a CPU or waiting for one */
+
+#endif

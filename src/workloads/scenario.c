@@ -1,0 +1,243 @@
+/* Scenario parameters, defaults, validation, and one complete run of the machine. */
+#include "workloads/scenario.h"
+
+#include "hw/profile.h"
+#include "kernel/process.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SP(f) offsetof(struct scenario_config, f)
+#define VM(f) offsetof(struct scenario_config, vm.f)
+#define GiB   (1LL << 30)
+#define TiB   (1LL << 40)
+
+static const struct param_desc base_params[] = {
+    {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
+    {"scenario.reproduces", P_STRING, SP(reproduces), 0, 0, NULL,
+     "the seed thread this reproduces"},
+    {"machine.profile", P_STRING, SP(profile), 0, 0, NULL,
+     "hardware profile (see mmsim run --help)"},
+    {"machine.ram", P_SIZE, SP(ram), 1 << 20, TiB, NULL, "physical memory"},
+    {"machine.swap", P_SIZE, SP(swap), 0, TiB, NULL, "swap partition size (0 = no swap)"},
+    {"machine.cpus", P_INT, SP(cpus), 1, 256, NULL, "CPUs"},
+    {"run.time_limit", P_TIME, SP(time_limit), 1000000, 100000LL * 1000000000, NULL,
+     "simulated time after which the run stops unfinished"},
+    {"run.check_every", P_U64, SP(check_every), 0, 1LL << 40, NULL,
+     "run the invariant checker every N events (0 = never; tests set it)"},
+    {"vm.swappiness", P_INT, VM(swappiness), 0, 100, NULL, "anon vs file scan balance"},
+    {"vm.min_free_kbytes", P_INT, VM(min_free_kbytes), 0, 65536 * 16, NULL, "0 = computed at boot"},
+    {"vm.page-cluster", P_INT, VM(page_cluster), -1, 10, NULL,
+     "log2 of swap readahead; -1 = boot default"},
+    {"vm.dirty_ratio", P_INT, VM(dirty_ratio), 0, 100, NULL, "dirty limit, % of dirtyable memory"},
+    {"vm.dirty_background_ratio", P_INT, VM(dirty_background_ratio), 0, 100, NULL,
+     "background writeout threshold"},
+    {"vm.dirty_expire_centisecs", P_INT, VM(dirty_expire_centisecs), 0, 360000, NULL,
+     "age at which kupdate writes"},
+    {"vm.dirty_writeback_centisecs", P_INT, VM(dirty_writeback_centisecs), 0, 360000, NULL,
+     "kupdate interval (0 = off)"},
+    {"vm.laptop_mode", P_INT, VM(laptop_mode), 0, 1, NULL, "laptop mode"},
+    {"vm.oom_kill_allocating_task", P_INT, VM(oom_kill_allocating_task), 0, 1, NULL,
+     "kill the allocating task"},
+    {"vm.panic_on_oom", P_INT, VM(panic_on_oom), 0, 2, NULL, "stop the run at the first OOM"},
+    {"workload", P_STRING, SP(workload), 0, 0, NULL, "usemem or filestream"},
+};
+
+const struct param_desc *scenario_params(size_t *n)
+{
+	static struct param_desc table[256];
+	static size_t count;
+	if (!count) {
+		for (size_t i = 0; i < ARRAY_SIZE(base_params); i++)
+			table[count++] = base_params[i];
+		const struct workload *const *w = workload_all();
+		for (int i = 0; w[i]; i++)
+			for (size_t j = 0; j < w[i]->nparams && count < ARRAY_SIZE(table); j++)
+				table[count++] = w[i]->params[j];
+	}
+	*n = count;
+	return table;
+}
+
+void scenario_defaults(struct scenario_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "unnamed");
+	snprintf(c->reproduces, sizeof(c->reproduces), "none");
+	snprintf(c->profile, sizeof(c->profile), "x86_64-2008");
+	c->ram = 256ULL << 20;
+	c->swap = 0;
+	c->cpus = 1;
+	c->time_limit = 3600ULL * NSEC_PER_SEC;
+	vm_sysctl_defaults(&c->vm);
+	snprintf(c->workload, sizeof(c->workload), "usemem");
+	c->usemem = (struct usemem_params){
+	    .processes = 1,
+	    .size = 64ULL << 20,
+	    .pattern = USEMEM_SEQUENTIAL,
+	    .loops = 1,
+	    .write = true,
+	};
+	c->filestream = (struct filestream_params){
+	    .processes = 1,
+	    .size = 512ULL << 20,
+	    .mode = FILESTREAM_READ,
+	    .passes = 1,
+	    .chunk = 64 << 10,
+	};
+}
+
+int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)
+{
+	if (!hw_profile_find(c->profile)) {
+		size_t o = (size_t)snprintf(
+		    err, errlen, "unknown machine.profile '%s': expected one of:", c->profile);
+		for (const char *const *n = hw_profile_names(); *n && o < errlen; n++)
+			o += (size_t)snprintf(err + o, errlen - o, " %s", *n);
+		return -1;
+	}
+	if (!workload_find(c->workload)) {
+		size_t o = (size_t)snprintf(err, errlen,
+					    "unknown workload '%s': expected one of:", c->workload);
+		for (const struct workload *const *w = workload_all(); *w && o < errlen; w++)
+			o += (size_t)snprintf(err + o, errlen - o, " %s", (*w)->name);
+		return -1;
+	}
+	const struct hw_profile *hw = hw_profile_find(c->profile);
+	if (c->ram / hw->page_size < 1024) {
+		snprintf(err, errlen, "machine.ram %llu is too small: at least 1024 pages",
+			 (unsigned long long)c->ram);
+		return -1;
+	}
+	if (c->swap > hw->disk.capacity_bytes / 2) {
+		snprintf(err, errlen,
+			 "machine.swap %llu exceeds half of the profile's disk (%llu bytes)",
+			 (unsigned long long)c->swap, (unsigned long long)hw->disk.capacity_bytes);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- one run ---- */
+
+static const struct workload *running;
+static int (*check_fn)(void);
+static bool check_failed;
+
+static void check_hook(void)
+{
+	if (check_fn && check_fn() != 0) {
+		check_failed = true;
+		sched_request_stop();
+	}
+}
+
+static bool keep_going(void)
+{
+	return !running->finished() && !MM->oom_stop_requested;
+}
+
+struct vm_collect {
+	struct run_result *res;
+	int cap;
+};
+
+static void collect_vmstat(const char *name, uint64_t value, void *ctx)
+{
+	struct vm_collect *c = ctx;
+	struct run_result *r = c->res;
+	if (r->nr_vmstat == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		r->vmstat = realloc(r->vmstat, (size_t)c->cap * sizeof(*r->vmstat));
+	}
+	snprintf(r->vmstat[r->nr_vmstat].name, sizeof(r->vmstat[0].name), "%s", name);
+	r->vmstat[r->nr_vmstat].value = value;
+	r->nr_vmstat++;
+}
+
+int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_result *res,
+		 int (*check)(void))
+{
+	memset(res, 0, sizeof(*res));
+	const struct hw_profile *hw = hw_profile_find(cfg->profile);
+	running = workload_find(cfg->workload);
+	if (!hw || !running)
+		return -1;
+	struct mm_config mc = {.hw = hw,
+			       .ram_bytes = cfg->ram,
+			       .swap_bytes = cfg->swap,
+			       .seed = seed,
+			       .sysctl = cfg->vm};
+	sched_init(cfg->cpus, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
+	if (mm_init(&mc, &kernel_task_ops) != 0) {
+		sched_destroy();
+		return -1;
+	}
+	kernel_reset();
+	mm_start_kthreads();
+	if (running->start(cfg, seed) != 0) {
+		mm_destroy();
+		sched_destroy();
+		return -1;
+	}
+	check_fn = check;
+	check_failed = false;
+	if (check && cfg->check_every)
+		sched_set_check_hook(check_hook, cfg->check_every);
+	sched_run(cfg->time_limit, keep_going);
+	int ret = 0;
+	if (check_failed || (check && check() != 0))
+		ret = -1;
+
+	res->completed = running->finished();
+	if (!res->completed && getenv("MMSIM_DEBUG")) {
+		for (struct task *t = sched_first_task(); t; t = t->next_all)
+			fprintf(stderr, "task %d %s state %d wq %p tif %#x flags %#x code %d\n",
+				t->pid, t->comm, t->state, (void *)t->wq, t->tif, t->flags,
+				t->proc ? ((struct process *)t->proc)->exit_code : 0);
+		for (pfn_t pfn = 0; pfn < MM->nr_frames; pfn++)
+			if (MM->pages[pfn].flags & (PG_locked | PG_writeback))
+				fprintf(stderr, "pfn %u flags %#x wq %p\n", pfn,
+					MM->pages[pfn].flags, (void *)page_waitqueue(pfn));
+		fprintf(stderr, "disk active %p queue %p nrq %u/%u\n", (void *)MM->disk.active,
+			(void *)MM->disk.queue, MM->disk.nr_queued[0], MM->disk.nr_queued[1]);
+		sched_dump(stderr);
+		fprintf(stderr, "congestion wq %p %p kswapd %p flusher %p\n",
+			(void *)&MM->congestion_wqh[0], (void *)&MM->congestion_wqh[1],
+			(void *)&MM->kswapd_wait, (void *)&MM->flusher_wait);
+	}
+	res->panicked = MM->oom_stop_requested;
+	res->elapsed = sim_clock;
+	for (struct task *t = sched_first_task(); t; t = t->next_all) {
+		if (t->is_kthread)
+			continue;
+		res->user_ns += t->utime;
+		res->sys_ns += t->stime;
+	}
+	res->major_faults = vm_events[PGMAJFAULT];
+	res->minor_faults = vm_events[PGFAULT] - vm_events[PGMAJFAULT];
+	running->report(cfg, &res->wl);
+	res->rstats = MM->rstats;
+	res->nr_oom = MM->nr_oom_records;
+	memcpy(res->oom, MM->oom_records, sizeof(res->oom));
+	struct vm_collect vc = {res, 0};
+	vmstat_foreach(collect_vmstat, &vc);
+	res->events = sched_get_stats()->events;
+	res->context_switches = sched_get_stats()->context_switches;
+	res->touches = kernel_touches();
+
+	if (running->cleanup)
+		running->cleanup();
+	sched_destroy();
+	kernel_shutdown();
+	mm_destroy();
+	return ret;
+}
+
+void run_result_free(struct run_result *res)
+{
+	free(res->vmstat);
+	res->vmstat = NULL;
+}

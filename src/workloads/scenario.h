@@ -1,0 +1,62 @@
+/* A scenario: the machine (hardware profile, RAM, CPUs, swap), the vm.* sysctls and policy
+ * switches, and one workload with its parameters. Every field is reachable by name through
+ * scenario_params(), which is what scenario files, --set and the JSON config block use. */
+#ifndef MMSIM_WORKLOADS_SCENARIO_H
+#define MMSIM_WORKLOADS_SCENARIO_H
+
+#include "mm/mm.h"
+#include "sim/param.h"
+#include "workloads/filestream.h"
+#include "workloads/usemem.h"
+#include "workloads/workload.h"
+
+struct scenario_config {
+	char name[PARAM_STRING_MAX];
+	char reproduces[PARAM_STRING_MAX]; /* the seed thread it reproduces, or "none" */
+	char profile[PARAM_STRING_MAX];
+	uint64_t ram;
+	uint64_t swap;
+	int cpus;
+	uint64_t time_limit;
+	uint64_t check_every; /* run the invariant checker every N events (0 = never) */
+	struct vm_sysctl vm;
+	char workload[PARAM_STRING_MAX];
+	struct usemem_params usemem;
+	struct filestream_params filestream;
+};
+
+void scenario_defaults(struct scenario_config *c);
+const struct param_desc *scenario_params(size_t *n);
+/* Checks what single parameters cannot (the profile exists, the workload exists, RAM is
+ * large enough). Returns 0 or -1 with a message in err. */
+int scenario_validate(const struct scenario_config *c, char *err, size_t errlen);
+
+struct run_result {
+	bool completed;	    /* the workload finished before the time limit */
+	bool panicked;	    /* OOM with nothing left to kill, or panic_on_oom */
+	sim_time_t elapsed; /* until the workload finished (or the limit) */
+	uint64_t user_ns, sys_ns;
+	uint64_t major_faults, minor_faults;
+	struct workload_result wl;
+	struct reclaim_stats rstats;
+	struct oom_victim oom[MAX_OOM_RECORDS];
+	unsigned nr_oom;
+	/* /proc/vmstat at the end, in kernel order */
+	struct vmstat_entry {
+		char name[40];
+		uint64_t value;
+	} * vmstat;
+	int nr_vmstat;
+	/* host-side figures for benchmarks */
+	uint64_t events, context_switches;
+	uint64_t touches;
+};
+
+/* Boots the machine, runs the workload to completion or the time limit, collects the
+ * results and tears everything down. check, when non-NULL, runs every cfg->check_every
+ * events and at the end; its failure aborts the run with -1. */
+int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_result *res,
+		 int (*check)(void));
+void run_result_free(struct run_result *res);
+
+#endif
