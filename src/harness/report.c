@@ -225,6 +225,8 @@ static struct table *compare_metric_table(const struct exp_results *r, const cha
 		stats_welch(vals[0], nv[0], vals[a], nv[a], &w);
 		if (a == 0 || isnan(w.p))
 			table_set(t, row, 2 + a, "-");
+		else if (w.p < 1e-4)
+			table_set(t, row, 2 + a, "%.1e", w.p);
 		else
 			table_set(t, row, 2 + a, "%.4f", w.p);
 	}
@@ -333,8 +335,7 @@ static struct table *vmstat_table(const struct exp_results *r)
 			if (isnan(v))
 				table_set(t, row, 1 + a, "-");
 			else
-				table_set(t, row, 1 + a, vmstat_row_is_ratio(k) ? "%.2f" : "%.0f",
-					  v);
+				table_set(t, row, 1 + a, vmstat_row_format(k), v);
 		}
 	}
 	free(vs);
@@ -365,8 +366,9 @@ static struct table *sweep_table(const struct exp_results *r)
 	       *vals = calloc(e->nseeds + 1, sizeof(double));
 	if (!base || !vals)
 		abort();
-	int dec = -1;
 	for (size_t p = 0; p < r->npoints; p++) {
+		/* Decimals per row: a sweep can span orders of magnitude (0.05 s to 400 s). */
+		int dec = -1;
 		row = table_add_row(t, ROW_DATA);
 		for (size_t d = 0; d < e->nvary; d++)
 			table_set(t, row, d, "%s", plan_point_value(e, p, d));

@@ -50,30 +50,30 @@ static double allocstall(const struct run_result *r)
 
 static const struct {
 	const char *label;
-	bool ratio;
+	const char *fmt;
 } rows[VMS_NROWS] = {
-    [VMS_PGPGIN] = {"Page Ins", false},
-    [VMS_PGPGOUT] = {"Page Outs", false},
-    [VMS_PSWPIN] = {"Swap Ins", false},
-    [VMS_PSWPOUT] = {"Swap Outs", false},
-    [VMS_ALLOCSTALL] = {"Allocation stalls", false},
-    [VMS_DIRECT_SCANNED] = {"Direct pages scanned", false},
-    [VMS_KSWAPD_SCANNED] = {"Kswapd pages scanned", false},
-    [VMS_KSWAPD_RECLAIMED] = {"Kswapd pages reclaimed", false},
-    [VMS_DIRECT_RECLAIMED] = {"Direct pages reclaimed", false},
-    [VMS_KSWAPD_EFFICIENCY] = {"Kswapd efficiency (%)", true},
-    [VMS_KSWAPD_VELOCITY] = {"Kswapd velocity (pages/s)", true},
-    [VMS_DIRECT_EFFICIENCY] = {"Direct efficiency (%)", true},
-    [VMS_DIRECT_VELOCITY] = {"Direct velocity (pages/s)", true},
-    [VMS_PCT_DIRECT] = {"Percentage direct scans", true},
-    [VMS_WRITES_RECLAIM] = {"Page writes by reclaim", false},
-    [VMS_WRITES_FILE] = {"Page writes file", false},
-    [VMS_WRITES_ANON] = {"Page writes anon", false},
-    [VMS_RECLAIM_IMMEDIATE] = {"Page reclaim immediate", false},
-    [VMS_SLABS_SCANNED] = {"Slabs scanned", false},
-    [VMS_MAX_RECLAIMERS] = {"Max parallel direct reclaimers", true},
-    [VMS_MAX_STALL] = {"Longest direct reclaim (s)", true},
-    [VMS_OOM_KILLS] = {"OOM kills", true},
+    [VMS_PGPGIN] = {"Page Ins", "%.0f"},
+    [VMS_PGPGOUT] = {"Page Outs", "%.0f"},
+    [VMS_PSWPIN] = {"Swap Ins", "%.0f"},
+    [VMS_PSWPOUT] = {"Swap Outs", "%.0f"},
+    [VMS_ALLOCSTALL] = {"Allocation stalls", "%.0f"},
+    [VMS_DIRECT_SCANNED] = {"Direct pages scanned", "%.0f"},
+    [VMS_KSWAPD_SCANNED] = {"Kswapd pages scanned", "%.0f"},
+    [VMS_KSWAPD_RECLAIMED] = {"Kswapd pages reclaimed", "%.0f"},
+    [VMS_DIRECT_RECLAIMED] = {"Direct pages reclaimed", "%.0f"},
+    [VMS_KSWAPD_EFFICIENCY] = {"Kswapd efficiency (%)", "%.2f"},
+    [VMS_KSWAPD_VELOCITY] = {"Kswapd velocity (pages/s)", "%.2f"},
+    [VMS_DIRECT_EFFICIENCY] = {"Direct efficiency (%)", "%.2f"},
+    [VMS_DIRECT_VELOCITY] = {"Direct velocity (pages/s)", "%.2f"},
+    [VMS_PCT_DIRECT] = {"Percentage direct scans", "%.2f"},
+    [VMS_WRITES_RECLAIM] = {"Page writes by reclaim", "%.0f"},
+    [VMS_WRITES_FILE] = {"Page writes file", "%.0f"},
+    [VMS_WRITES_ANON] = {"Page writes anon", "%.0f"},
+    [VMS_RECLAIM_IMMEDIATE] = {"Page reclaim immediate", "%.0f"},
+    [VMS_SLABS_SCANNED] = {"Slabs scanned", "%.0f"},
+    [VMS_MAX_RECLAIMERS] = {"Max parallel direct reclaimers", "%.0f"},
+    [VMS_MAX_STALL] = {"Longest direct reclaim (s)", "%.4f"},
+    [VMS_OOM_KILLS] = {"OOM kills", "%.2f"},
 };
 
 const char *vmstat_row_label(size_t row)
@@ -81,9 +81,9 @@ const char *vmstat_row_label(size_t row)
 	return row < VMS_NROWS ? rows[row].label : "?";
 }
 
-bool vmstat_row_is_ratio(size_t row)
+const char *vmstat_row_format(size_t row)
 {
-	return row < VMS_NROWS && rows[row].ratio;
+	return row < VMS_NROWS ? rows[row].fmt : "%g";
 }
 
 struct acc {

@@ -41,7 +41,8 @@ struct vmstat_summary {
  * (so one run with nothing scanned does not make an efficiency undefined). */
 void vmstat_summarise(const struct run_result *const *runs, size_t n, struct vmstat_summary *s);
 const char *vmstat_row_label(size_t row);
-bool vmstat_row_is_ratio(size_t row);
+/* printf format for a row's value. */
+const char *vmstat_row_format(size_t row);
 
 /* A counter that may be reported plainly (pgscan_direct) or per zone (pgscan_direct_normal,
  * ...): the plain one if present, else the sum over zones; NAN if neither. */

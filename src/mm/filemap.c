@@ -46,7 +46,7 @@ uint64_t file_sector(const struct address_space *f, uint64_t pgoff)
 	return f->disk_sector + (pgoff << (MM->page_shift - SECTOR_SHIFT));
 }
 
-static void add_to_page_cache_lru(struct address_space *f, uint64_t pgoff, pfn_t pfn)
+void add_to_page_cache_lru(struct address_space *f, uint64_t pgoff, pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	p->mapping = f->id + 1;

@@ -37,6 +37,10 @@ struct vm_sysctl {
 	int oom_kill_allocating_task;  /* vm.oom_kill_allocating_task */
 	int panic_on_oom;	       /* vm.panic_on_oom: 0, or stop the run at the first OOM */
 	int lowmem_reserve_ratio[MAX_NR_ZONES]; /* vm.lowmem_reserve_ratio */
+	/* reclaim throttles (kernel-reclaim.md §2), all off in vanilla 2.6.28 */
+	int max_reclaiming_tasks_per_zone; /* KOSAKI v8 sysctl; 0 = no throttle (his default 3) */
+	int too_many_isolated;		   /* 2.6.32 too_many_isolated() in shrink_inactive_list */
+	int reclaim_throttle;		   /* 5.16 reclaim_throttle() ISOLATED/NOPROGRESS */
 };
 
 void vm_sysctl_defaults(struct vm_sysctl *s);
@@ -56,6 +60,8 @@ struct reclaim_stats {
 	int reclaimers_incl_kswapd;
 	int max_reclaimers_incl_kswapd;
 	sim_time_t max_ttfp_ns; /* longest try_to_free_pages call */
+	int shrinking;		/* tasks inside shrink_zone now, kswapd included */
+	int max_shrinking;
 	uint64_t oom_kills;
 	uint64_t alloc_failures;
 };
@@ -209,6 +215,7 @@ bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classz
 		       int alloc_flags);
 void setup_per_zone_pages_min(void);
 long compute_min_free_kbytes(void);
+long min_free_kbytes_for(unsigned long lowmem_kbytes); /* §1.2 formula alone */
 int gfp_zone(unsigned gfp);
 /* Kernel allocations that never go on an LRU: freed by their owner. */
 pfn_t alloc_kernel_page(enum page_owner owner, unsigned gfp);
@@ -283,6 +290,8 @@ int file_fsync(struct address_space *f);
 /* Drops clean, unmapped page cache pages of f (posix_fadvise DONTNEED / truncate helper). */
 void file_truncate(struct address_space *f);
 void remove_from_page_cache(pfn_t pfn);
+/* A new page (OWNER_USER_NEW) joins file f at pgoff and the inactive file list. */
+void add_to_page_cache_lru(struct address_space *f, uint64_t pgoff, pfn_t pfn);
 uint64_t file_sector(const struct address_space *f, uint64_t pgoff);
 /* filemap_fault: the page of f at pgoff, read in (with readahead) if absent. */
 pfn_t filemap_fault(struct address_space *f, uint64_t pgoff, bool *major);

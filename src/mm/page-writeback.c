@@ -154,9 +154,7 @@ void get_dirty_limits(long *background, long *dirty)
 		bg_ratio = dirty_ratio / 2;
 	long bg = bg_ratio * avail / 100;
 	long d = dirty_ratio * avail / 100;
-	if (current && (current->flags & PF_KTHREAD)) {
-		/* realtime and PF_LESS_THROTTLE tasks get +25%; no modelled task is either */
-	}
+	/* realtime and PF_LESS_THROTTLE tasks would get +25%; no modelled task is either */
 	*background = bg;
 	*dirty = d;
 }

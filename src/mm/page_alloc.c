@@ -49,19 +49,23 @@ static bool is_highmem_idx(int idx)
 }
 
 /* init_per_zone_pages_min (§1.2): isqrt(lowmem_kbytes * 16), clamped to [128, 65536]. */
-long compute_min_free_kbytes(void)
+long min_free_kbytes_for(unsigned long lowmem_kbytes)
 {
-	unsigned long lowmem = 0;
-	for (int i = 0; i < MM->nr_zones; i++)
-		if (!is_highmem_idx(i))
-			lowmem += MM->zones[i].present_pages;
-	unsigned long lowmem_kbytes = lowmem * (MM->page_size / 1024);
 	long v = (long)isqrt_ul(lowmem_kbytes * 16);
 	if (v < 128)
 		v = 128;
 	if (v > 65536)
 		v = 65536;
 	return v;
+}
+
+long compute_min_free_kbytes(void)
+{
+	unsigned long lowmem = 0;
+	for (int i = 0; i < MM->nr_zones; i++)
+		if (!is_highmem_idx(i))
+			lowmem += MM->zones[i].present_pages;
+	return min_free_kbytes_for(lowmem * (MM->page_size / 1024));
 }
 
 /* setup_per_zone_pages_min + setup_per_zone_lowmem_reserve + inactive_ratio (§1.2). */

@@ -92,7 +92,7 @@ static bool remove_mapping(pfn_t pfn)
 
 static bool may_write_to_queue(void)
 {
-	if (current->flags & PF_SWAPWRITE)
+	if (!current || (current->flags & PF_SWAPWRITE))
 		return true;
 	return !bdi_write_congested(&MM->disk);
 }

@@ -14,6 +14,10 @@ struct scan_control {
 	int all_unreclaimable;
 	int order;
 	unsigned long nr_reclaimed_so_far; /* for policies that look at progress */
+	/* KOSAKI's throttle (§2.2): direct reclaim may stop once enough was freed */
+	int may_cut_off;
+	uint64_t was_freed; /* global PGFREE when try_to_free_pages began (or last checked) */
+	int cut_off;	    /* set by the throttle: -EAGAIN, stop and report progress */
 };
 
 enum pageout_t { PAGE_KEEP, PAGE_KEEP_DIRTY, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN };
@@ -29,6 +33,13 @@ struct reclaim_policy_hooks {
 	bool (*pageout_allowed)(pfn_t pfn);
 	/* shrink_zone: stop the round loop early (2.6.29 bail-out) */
 	bool (*shrink_zone_bail)(struct scan_control *sc, int priority, unsigned long nr_reclaimed);
+	/* shrink_inactive_list entry: true = give up and pretend SWAP_CLUSTER_MAX progress
+	 * (2.6.32 too_many_isolated with a fatal signal pending; §2.3) */
+	bool (*shrink_inactive_throttle)(struct zone *z, struct scan_control *sc, int file);
+	/* do_try_to_free_pages, after each shrink_zones pass: pages scanned in the pass,
+	 * reclaimed in the whole call so far (5.16 NOPROGRESS; §2.4) */
+	void (*after_shrink_zones)(struct scan_control *sc, int priority, unsigned long scanned,
+				   unsigned long reclaimed);
 };
 extern struct reclaim_policy_hooks reclaim_hooks;
 extern void (*disable_swap_token_hook)(void);

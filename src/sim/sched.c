@@ -257,6 +257,8 @@ void sched_sync(void)
 static inline void account(sim_time_t ns, bool sys)
 {
 	struct task *t = current;
+	if (!t)
+		return; /* scheduler context (device callbacks, unit tests): no task to charge */
 	t->pending += ns;
 	if (sys || t->in_kernel) {
 		/* Kernel code is not preemptible: it yields only where it calls cond_resched()

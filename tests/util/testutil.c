@@ -1,6 +1,7 @@
 #include "util/testutil.h"
 
 #include "cli/scenario_file.h"
+#include "hw/profile.h"
 #include "mm/mm.h"
 
 #include <stdio.h>
@@ -46,4 +47,86 @@ uint64_t test_vmstat_zones(const struct run_result *res, const char *name)
 				sum += res->vmstat[i].value;
 	}
 	return sum;
+}
+
+struct task *test_oom_killed[8];
+int test_nr_oom_killed;
+
+static void test_kill(struct task *victim)
+{
+	if (test_nr_oom_killed < 8)
+		test_oom_killed[test_nr_oom_killed++] = victim;
+	victim->tif |= TIF_MEMDIE | TIF_SIGKILL;
+}
+
+static const struct mm_task_ops test_ops = {.kill = test_kill};
+
+void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long min_free_kbytes)
+{
+	const struct hw_profile *hw = hw_profile_find(profile);
+	assert_non_null(hw);
+	struct mm_config mc = {.hw = hw, .ram_bytes = ram, .swap_bytes = swap, .seed = 1};
+	vm_sysctl_defaults(&mc.sysctl);
+	mc.sysctl.min_free_kbytes = min_free_kbytes;
+	sched_init(1, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
+	assert_int_equal(mm_init(&mc, &test_ops), 0);
+	test_nr_oom_killed = 0;
+}
+
+void test_machine_shutdown(void)
+{
+	assert_int_equal(mm_check_invariants(), 0);
+	sched_destroy();
+	mm_destroy();
+}
+
+static pfn_t new_user_page(void)
+{
+	pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+	assert_int_not_equal(pfn, NO_PFN);
+	pfn_to_page(pfn)->owner = OWNER_USER_NEW;
+	MM->nr_user_new++;
+	return pfn;
+}
+
+pfn_t test_file_page(struct address_space *f, uint64_t idx)
+{
+	pfn_t pfn = new_user_page();
+	add_to_page_cache_lru(f, idx, pfn);
+	return pfn;
+}
+
+void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young)
+{
+	uint64_t c = off >> PTRS_PER_PTE_SHIFT;
+	if (vma->ptpage[c] == NO_PFN) {
+		vma->ptpage[c] = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
+		vma->mm->nr_ptes++;
+	}
+	page_add_rmap(pfn, vma, off);
+	vma->pte[off] = pfn | PTE_PRESENT | (young ? PTE_YOUNG : 0);
+}
+
+pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty)
+{
+	pfn_t pfn = new_user_page();
+	pfn_to_page(pfn)->flags |= PG_swapbacked;
+	test_map(vma, off, pfn, young);
+	if (dirty)
+		vma->pte[off] |= PTE_DIRTY;
+	lru_cache_add_lru(pfn, LRU_ACTIVE_ANON);
+	return pfn;
+}
+
+void test_isolate(pfn_t pfn, struct pagelist *list)
+{
+	struct page *p = pfn_to_page(pfn);
+	struct zone *z = page_zone(p);
+	del_page_from_lru_list(z, pfn, page_lru(p));
+	p->flags &= ~PG_lru;
+	p->flags |= PG_isolated;
+	int file = page_is_file_cache(p);
+	z->nr_isolated[file]++;
+	zone_stat_add(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, 1);
+	pagelist_add(list, pfn);
 }

@@ -20,3 +20,24 @@ uint64_t test_vmstat(const struct run_result *res, const char *name);
 uint64_t test_vmstat_zones(const struct run_result *res, const char *name);
 
 #endif
+
+/* ---- a bare machine for unit tests of the mm core (no workload, no kernel threads) ---- */
+#include "mm/mm.h"
+#include "mm/vmscan.h"
+
+/* Boots memory only: `ram` bytes on profile `profile`, `swap` bytes of swap, min_free_kbytes
+ * as given (0 = computed). Unit tests call mm functions from scheduler context. */
+void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long min_free_kbytes);
+void test_machine_shutdown(void);
+/* Victims the OOM killer chose on the bare machine (its kill op records them). */
+extern struct task *test_oom_killed[8];
+extern int test_nr_oom_killed;
+/* A fresh page cache page of f at idx, on the inactive file list. */
+pfn_t test_file_page(struct address_space *f, uint64_t idx);
+/* A fresh anonymous page mapped at off in vma (PTE young/dirty as given), on the active
+ * anon list. */
+pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty);
+/* Maps an existing page at off in vma. */
+void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young);
+/* Takes a page off its LRU onto a reclaimer's private list, as isolate_lru_pages does. */
+void test_isolate(pfn_t pfn, struct pagelist *list);

@@ -1,0 +1,153 @@
+/* LRU moves (kernel-reclaim.md §1.3, §1.4): insertion lists, the mark_page_accessed state
+ * machine, activation, rotation to the inactive tail, isolation and putback. */
+#include "util/testutil.h"
+
+static struct zone *Z(pfn_t pfn)
+{
+	return page_zone(pfn_to_page(pfn));
+}
+
+static void setup(struct address_space **f)
+{
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	*f = file_create("f", 64, 64, false);
+}
+
+static void file_pages_enter_inactive(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	long before = Z(0)->stat[NR_INACTIVE_FILE];
+	pfn_t a = test_file_page(f, 0);
+	struct page *p = pfn_to_page(a);
+	assert_true(p->flags & PG_lru);
+	assert_false(p->flags & PG_active);
+	assert_int_equal(page_lru(p), LRU_INACTIVE_FILE);
+	assert_int_equal(Z(a)->stat[NR_INACTIVE_FILE], before + 1);
+	assert_int_equal(Z(a)->lru[LRU_INACTIVE_FILE].head, a); /* at the head */
+	test_machine_shutdown();
+}
+
+static void mark_page_accessed_states(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	pfn_t a = test_file_page(f, 0);
+	struct page *p = pfn_to_page(a);
+	uint64_t act = vm_events[PGACTIVATE];
+	/* inactive, unreferenced -> inactive, referenced */
+	mark_page_accessed(a);
+	assert_true(p->flags & PG_referenced);
+	assert_false(p->flags & PG_active);
+	/* inactive, referenced -> active, unreferenced */
+	mark_page_accessed(a);
+	assert_false(p->flags & PG_referenced);
+	assert_true(p->flags & PG_active);
+	assert_int_equal(page_lru(p), LRU_ACTIVE_FILE);
+	assert_int_equal(vm_events[PGACTIVATE], act + 1);
+	assert_int_equal(Z(a)->recent_rotated[1], 1);
+	assert_int_equal(Z(a)->recent_scanned[1], 1);
+	/* active, unreferenced -> active, referenced; then stays */
+	mark_page_accessed(a);
+	assert_true(p->flags & PG_referenced);
+	mark_page_accessed(a);
+	assert_true(p->flags & PG_referenced);
+	assert_true(p->flags & PG_active);
+	assert_int_equal(vm_events[PGACTIVATE], act + 1);
+	test_machine_shutdown();
+}
+
+static void rotate_to_tail(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	pfn_t a = test_file_page(f, 0);
+	pfn_t b = test_file_page(f, 1);
+	struct zone *z = Z(a);
+	/* b was added last: head is b, tail is a */
+	assert_int_equal(z->lru[LRU_INACTIVE_FILE].head, b);
+	uint64_t rot = vm_events[PGROTATED];
+	rotate_reclaimable_page(b);
+	assert_int_equal(z->lru[LRU_INACTIVE_FILE].tail, b);
+	assert_int_equal(vm_events[PGROTATED], rot + 1);
+	/* a dirty or active page is not rotated */
+	pfn_to_page(a)->flags |= PG_dirty;
+	rotate_reclaimable_page(a);
+	assert_int_equal(z->lru[LRU_INACTIVE_FILE].tail, b);
+	pfn_to_page(a)->flags &= ~PG_dirty;
+	test_machine_shutdown();
+}
+
+static void isolate_and_putback(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	pfn_t pages[5];
+	for (int i = 0; i < 5; i++)
+		pages[i] = test_file_page(f, (uint64_t)i);
+	struct zone *z = Z(pages[0]);
+	long inactive = z->stat[NR_INACTIVE_FILE];
+	struct pagelist list;
+	pagelist_init(&list);
+	unsigned long scanned;
+	unsigned long taken = isolate_lru_pages(3, z, LRU_INACTIVE_FILE, &list, &scanned);
+	assert_int_equal(taken, 3);
+	assert_int_equal(scanned, 3);
+	/* taken from the tail: the three oldest */
+	for (int i = 0; i < 3; i++) {
+		struct page *p = pfn_to_page(pages[i]);
+		assert_false(p->flags & PG_lru);
+		assert_true(p->flags & PG_isolated);
+	}
+	assert_int_equal(z->stat[NR_INACTIVE_FILE], inactive - 3);
+	assert_int_equal(z->stat[NR_ISOLATED_FILE], 3);
+	assert_int_equal(mm_check_invariants(), 0);
+	/* putback goes to the head of the list the flags name */
+	pfn_to_page(pages[1])->flags |= PG_active;
+	while (list.nr)
+		putback_lru_page(pagelist_pop_tail(&list));
+	assert_int_equal(z->stat[NR_ISOLATED_FILE], 0);
+	assert_int_equal(z->stat[NR_INACTIVE_FILE], inactive - 1);
+	assert_int_equal(page_lru(pfn_to_page(pages[1])), LRU_ACTIVE_FILE);
+	test_machine_shutdown();
+}
+
+static void orphan_freed_at_putback(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	struct mm_struct *mm = mm_alloc();
+	uint64_t start = do_mmap(mm, 16, VM_READ | VM_WRITE, NULL, 0);
+	struct vm_area_struct *vma = find_vma(mm, start);
+	pfn_t a = test_anon_page(vma, 0, false, false);
+	struct pagelist list;
+	pagelist_init(&list);
+	test_isolate(a, &list);
+	long free_before = Z(a)->stat[NR_FREE_PAGES];
+	/* the process unmaps it while a reclaimer holds it: not freed yet */
+	exit_mmap(mm);
+	assert_true(pfn_to_page(a)->flags & PG_isolated);
+	assert_int_equal(mm_check_invariants(), 0);
+	putback_lru_page(pagelist_pop_tail(&list));
+	assert_true(pfn_to_page(a)->flags & PG_buddy);
+	/* +1 for the page, +1 for the page-table page freed by exit_mmap */
+	assert_int_equal(Z(a)->stat[NR_FREE_PAGES], free_before + 2);
+	test_machine_shutdown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(file_pages_enter_inactive),
+		cmocka_unit_test(mark_page_accessed_states),
+		cmocka_unit_test(rotate_to_tail),
+		cmocka_unit_test(isolate_and_putback),
+		cmocka_unit_test(orphan_freed_at_putback),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,105 @@
+/* The OOM killer's victim choice (kernel-reclaim.md §1.19) on hand-built tasks. */
+#include "util/testutil.h"
+
+static void nop(void *arg)
+{
+	(void)arg;
+}
+
+/* A task that looks alive to select_bad_process, with an mm of total_vm pages. */
+static struct task *fake(const char *comm, unsigned long total_vm, sim_time_t cpu)
+{
+	struct task *t = task_create(comm, nop, NULL, false);
+	t->state = TASK_BLOCKED;
+	t->mm = mm_alloc();
+	t->mm->total_vm = total_vm;
+	t->utime = cpu;
+	return t;
+}
+
+static void release(struct task **ts, int n)
+{
+	for (int i = 0; i < n; i++) {
+		exit_mmap(ts[i]->mm);
+		ts[i]->mm = NULL;
+	}
+}
+
+static void badness_arithmetic(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct task *t = fake("a", 10000, 0);
+	assert_int_equal(badness(t, 0), 10000);
+	/* 32.768 s of CPU = 32768 jiffies >> 13 = 4: points / isqrt(4) = 5000 */
+	t->utime = 32768ULL * JIFFY_NS;
+	assert_int_equal(badness(t, 0), 5000);
+	/* run time (uptime - start) 16 * 1024 s >> 10 = 16: isqrt(isqrt(16)) = 2 */
+	assert_int_equal(badness(t, 16ULL * 1024 * NSEC_PER_SEC), 2500);
+	t->utime = 0;
+	t->mm->oomkilladj = 2;
+	assert_int_equal(badness(t, 0), 40000);
+	t->mm->oomkilladj = -3;
+	assert_int_equal(badness(t, 0), 1250);
+	release(&t, 1);
+	test_machine_shutdown();
+}
+
+static void biggest_is_chosen(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct task *ts[3] = {fake("small", 1000, 0), fake("big", 9000, 0), fake("mid", 5000, 0)};
+	out_of_memory(GFP_KERNEL, 0);
+	assert_int_equal(test_nr_oom_killed, 1);
+	assert_ptr_equal(test_oom_killed[0], ts[1]);
+	assert_int_equal(MM->rstats.oom_kills, 1);
+	assert_string_equal(MM->oom_records[0].comm, "big");
+	assert_int_equal(MM->oom_records[0].badness, 9000);
+	/* while the victim has TIF_MEMDIE nobody else is killed: wait for it to exit */
+	out_of_memory(GFP_KERNEL, 0);
+	assert_int_equal(test_nr_oom_killed, 1);
+	release(ts, 3);
+	test_machine_shutdown();
+}
+
+static void cpu_time_and_oom_disable(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	/* "busy" has the most memory but 4 CPU units: 9000/2 = 4500 < 5000 */
+	struct task *ts[3] = {fake("busy", 9000, 32768ULL * JIFFY_NS), fake("idle", 5000, 0),
+			      fake("protected", 100000, 0)};
+	ts[2]->mm->oomkilladj = -17; /* OOM_DISABLE */
+	out_of_memory(GFP_KERNEL, 0);
+	assert_int_equal(test_nr_oom_killed, 1);
+	assert_ptr_equal(test_oom_killed[0], ts[1]);
+	release(ts, 3);
+	test_machine_shutdown();
+}
+
+static void kernel_threads_and_dead_are_skipped(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct task *ts[2] = {fake("dead", 50000, 0), fake("alive", 10, 0)};
+	ts[0]->state = TASK_DEAD;
+	struct task *k = task_create("kswapd0", nop, NULL, true);
+	k->state = TASK_BLOCKED;
+	out_of_memory(GFP_KERNEL, 0);
+	assert_int_equal(test_nr_oom_killed, 1);
+	assert_ptr_equal(test_oom_killed[0], ts[1]);
+	release(ts, 2);
+	test_machine_shutdown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(badness_arithmetic),
+		cmocka_unit_test(biggest_is_chosen),
+		cmocka_unit_test(cpu_time_and_oom_disable),
+		cmocka_unit_test(kernel_threads_and_dead_are_skipped),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
