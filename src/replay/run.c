@@ -1,0 +1,203 @@
+/* Whole-trace drivers: every job of a replay in one pass over the trace. */
+#include "replay/sim_impl.h"
+
+#include <stdio.h>
+
+/* Read up to limit references (0 = all) into memory. */
+static int load(const char *path, const struct trace_opts *topts, uint64_t limit,
+		uint32_t **ids_out, uint8_t **kinds_out, uint64_t *n_out, struct replay_info *info,
+		char *err, size_t errlen)
+{
+	struct trace *t = trace_open(path, topts, err, errlen);
+	if (!t)
+		return -1;
+	uint64_t n = 0, cap = 1 << 16;
+	uint32_t *ids = malloc(cap * sizeof(*ids));
+	uint8_t *kinds = kinds_out ? malloc(cap) : NULL;
+	struct trace_ref r;
+	int rc = 0;
+	if (!ids || (kinds_out && !kinds))
+		goto oom;
+	while ((!limit || n < limit) && (rc = trace_next(t, &r)) > 0) {
+		if (n == cap) {
+			if (cap >= REPLAY_NEVER / 2) {
+				snprintf(err, errlen,
+					 "%s: OPT needs the trace in memory and handles fewer than "
+					 "2^32 references; use --limit",
+					 path);
+				goto fail;
+			}
+			cap *= 2;
+			uint32_t *ni = realloc(ids, cap * sizeof(*ids));
+			if (!ni)
+				goto oom;
+			ids = ni;
+			if (kinds) {
+				uint8_t *nk = realloc(kinds, cap);
+				if (!nk)
+					goto oom;
+				kinds = nk;
+			}
+		}
+		ids[n] = r.id;
+		if (kinds)
+			kinds[n] = r.kind;
+		n++;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", trace_error(t));
+		goto fail;
+	}
+	info->refs = n;
+	info->distinct = trace_distinct(t);
+	info->format = trace_get_format(t);
+	*ids_out = ids;
+	if (kinds_out)
+		*kinds_out = kinds;
+	*n_out = n;
+	trace_close(t);
+	return 0;
+oom:
+	snprintf(err, errlen, "%s: out of memory loading the trace", path);
+fail:
+	free(ids);
+	free(kinds);
+	trace_close(t);
+	return -1;
+}
+
+int replay_run(const char *path, const struct trace_opts *topts, const struct replay_linux_cfg *lc,
+	       struct replay_job *jobs, size_t njobs, uint64_t limit, struct replay_info *info,
+	       char *err, size_t errlen)
+{
+	struct replay_info dummy;
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	struct replay_sim **sims = calloc(njobs ? njobs : 1, sizeof(*sims));
+	int need_opt = 0, rc = -1;
+	if (!sims)
+		goto oom;
+	for (size_t j = 0; j < njobs; j++) {
+		sims[j] = replay_sim_new(jobs[j].policy, jobs[j].cache, lc);
+		if (!sims[j])
+			goto oom;
+		need_opt |= jobs[j].policy == REPLAY_OPT;
+	}
+	if (need_opt) {
+		uint32_t *ids = NULL, *next = NULL;
+		uint8_t *kinds = NULL;
+		uint64_t n;
+		if (load(path, topts, limit, &ids, &kinds, &n, info, err, errlen))
+			goto out;
+		next = replay_next_use(ids, n, info->distinct);
+		if (!next) {
+			free(ids);
+			free(kinds);
+			goto oom;
+		}
+		for (uint64_t i = 0; i < n && rc; i++)
+			for (size_t j = 0; j < njobs; j++)
+				if (replay_sim_access(sims[j], ids[i], kinds[i], next[i]) < 0) {
+					rc = 0; /* reused below as "failed" */
+					break;
+				}
+		free(ids);
+		free(kinds);
+		free(next);
+		if (!rc)
+			goto oom;
+	} else {
+		struct trace *t = trace_open(path, topts, err, errlen);
+		if (!t)
+			goto out;
+		struct trace_ref r;
+		int k = 0;
+		while ((!limit || trace_count(t) < limit) && (k = trace_next(t, &r)) > 0)
+			for (size_t j = 0; j < njobs; j++)
+				if (replay_sim_access(sims[j], r.id, r.kind, REPLAY_NEVER) < 0) {
+					trace_close(t);
+					goto oom;
+				}
+		if (k < 0) {
+			snprintf(err, errlen, "%s", trace_error(t));
+			trace_close(t);
+			goto out;
+		}
+		info->refs = trace_count(t);
+		info->distinct = trace_distinct(t);
+		info->format = trace_get_format(t);
+		trace_close(t);
+	}
+	for (size_t j = 0; j < njobs; j++)
+		replay_sim_result(sims[j], &jobs[j].res);
+	rc = 0;
+	goto out;
+oom:
+	snprintf(err, errlen, "%s: out of memory", path);
+	rc = -1;
+out:
+	if (sims)
+		for (size_t j = 0; j < njobs; j++)
+			replay_sim_free(sims[j]);
+	free(sims);
+	return rc;
+}
+
+int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy p, uint64_t limit,
+	    struct mrc *out, struct replay_info *info, char *err, size_t errlen)
+{
+	struct replay_info dummy;
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	memset(out, 0, sizeof(*out));
+	if (p == REPLAY_OPT) {
+		uint32_t *ids, *next;
+		uint64_t n;
+		if (load(path, topts, limit, &ids, NULL, &n, info, err, errlen))
+			return -1;
+		next = replay_next_use(ids, n, info->distinct);
+		int r = next ? opt_mrc(ids, next, n, info->distinct, out) : -1;
+		free(ids);
+		free(next);
+		if (r)
+			snprintf(err, errlen, "%s: out of memory", path);
+		return r;
+	}
+	if (p != REPLAY_LRU) {
+		snprintf(err, errlen, "one-pass curves exist for lru and opt only");
+		return -1;
+	}
+	struct trace *t = trace_open(path, topts, err, errlen);
+	if (!t)
+		return -1;
+	struct lru_mrc *m = lru_mrc_new();
+	struct trace_ref r;
+	int k = 0;
+	if (!m)
+		goto oom;
+	while ((!limit || trace_count(t) < limit) && (k = trace_next(t, &r)) > 0)
+		if (lru_mrc_access(m, r.id))
+			goto oom;
+	if (k < 0) {
+		snprintf(err, errlen, "%s", trace_error(t));
+		lru_mrc_finish(m, out);
+		mrc_free(out);
+		trace_close(t);
+		return -1;
+	}
+	info->refs = trace_count(t);
+	info->distinct = trace_distinct(t);
+	info->format = trace_get_format(t);
+	trace_close(t);
+	return lru_mrc_finish(m, out);
+oom:
+	snprintf(err, errlen, "%s: out of memory", path);
+	if (m) {
+		lru_mrc_finish(m, out);
+		mrc_free(out);
+	}
+	trace_close(t);
+	return -1;
+}

@@ -1,0 +1,96 @@
+#include "trace/pagemap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint32_t hash(uint64_t page, uint32_t mask)
+{
+	/* Fibonacci hashing: the high bits of the product mix every bit of the key. */
+	return (uint32_t)((page * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+void pagemap_init(struct pagemap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void pagemap_free(struct pagemap *m)
+{
+	free(m->slots);
+	free(m->pages);
+	memset(m, 0, sizeof(*m));
+}
+
+static int grow_slots(struct pagemap *m)
+{
+	uint64_t nslots = m->mask ? ((uint64_t)m->mask + 1) * 2 : 1024;
+	if (nslots > (1ull << 32))
+		return -1;
+	uint32_t *s = calloc(nslots, sizeof(*s));
+	if (!s)
+		return -1;
+	uint32_t mask = (uint32_t)(nslots - 1);
+	for (uint32_t id = 0; id < m->n; id++) {
+		uint32_t h = hash(m->pages[id], mask);
+		while (s[h])
+			h = (h + 1) & mask;
+		s[h] = id + 1;
+	}
+	free(m->slots);
+	m->slots = s;
+	m->mask = mask;
+	return 0;
+}
+
+uint32_t pagemap_find(const struct pagemap *m, uint64_t page)
+{
+	if (!m->mask)
+		return PAGEMAP_FAIL;
+	for (uint32_t h = hash(page, m->mask);; h = (h + 1) & m->mask) {
+		uint32_t v = m->slots[h];
+		if (!v)
+			return PAGEMAP_FAIL;
+		if (m->pages[v - 1] == page)
+			return v - 1;
+	}
+}
+
+uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new)
+{
+	*is_new = 0;
+	if (m->mask) {
+		uint32_t h = hash(page, m->mask);
+		for (;; h = (h + 1) & m->mask) {
+			uint32_t v = m->slots[h];
+			if (!v)
+				break;
+			if (m->pages[v - 1] == page)
+				return v - 1;
+		}
+	}
+	/* keep the load factor at or below 1/2 */
+	if ((uint64_t)(m->n + 1) * 2 > (uint64_t)m->mask + 1) {
+		if (grow_slots(m))
+			return PAGEMAP_FAIL;
+	}
+	if (m->n == m->pcap) {
+		uint32_t nc = m->pcap ? m->pcap * 2 : 1024;
+		if (m->n >= PAGEMAP_FAIL - 1)
+			return PAGEMAP_FAIL;
+		if (nc < m->pcap || nc >= PAGEMAP_FAIL)
+			nc = PAGEMAP_FAIL - 1;
+		uint64_t *p = realloc(m->pages, (size_t)nc * sizeof(*p));
+		if (!p)
+			return PAGEMAP_FAIL;
+		m->pages = p;
+		m->pcap = nc;
+	}
+	uint32_t h = hash(page, m->mask);
+	while (m->slots[h])
+		h = (h + 1) & m->mask;
+	uint32_t id = m->n++;
+	m->pages[id] = page;
+	m->slots[h] = id + 1;
+	*is_new = 1;
+	return id;
+}

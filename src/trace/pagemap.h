@@ -1,0 +1,26 @@
+/* Page number -> dense id, in order of first appearance. Open addressing with linear probing;
+ * a slot holds id+1 (0 = empty) and the key is found through pages[id], so the map costs
+ * 8 bytes per distinct page for pages[] plus 4-8 bytes of slots. */
+#ifndef MMSIM_TRACE_PAGEMAP_H
+#define MMSIM_TRACE_PAGEMAP_H
+
+#include <stdint.h>
+
+struct pagemap {
+	uint32_t *slots;
+	uint64_t *pages;
+	uint32_t mask; /* slots - 1; 0 before the first insert */
+	uint32_t n, pcap;
+};
+
+#define PAGEMAP_FAIL UINT32_MAX
+
+void pagemap_init(struct pagemap *m);
+void pagemap_free(struct pagemap *m);
+/* Id of page, assigning the next one if it is new (*is_new set). PAGEMAP_FAIL when out of
+ * memory or ids. */
+uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new);
+/* Id of page or PAGEMAP_FAIL if absent. */
+uint32_t pagemap_find(const struct pagemap *m, uint64_t page);
+
+#endif

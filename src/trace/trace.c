@@ -1,0 +1,401 @@
+/* Trace API: opening, format detection, dense ids, and the mmsim binary reader. */
+#include "trace/trace_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static const char *const fmt_names[TRACE_FMT_NR] = {
+    [TRACE_FMT_AUTO] = "auto",	   [TRACE_FMT_ARC] = "arc",
+    [TRACE_FMT_LIRS] = "lirs",	   [TRACE_FMT_TXT] = "txt",
+    [TRACE_FMT_CSV] = "csv",	   [TRACE_FMT_ORACLE] = "oracleGeneral",
+    [TRACE_FMT_LACKEY] = "lackey", [TRACE_FMT_MMSIM] = "mmsim",
+};
+
+const char *trace_format_name(enum trace_format f)
+{
+	return (unsigned)f < TRACE_FMT_NR ? fmt_names[f] : "?";
+}
+
+int trace_format_parse(const char *name, enum trace_format *f)
+{
+	for (int i = 0; i < TRACE_FMT_NR; i++)
+		if (!strcasecmp(name, fmt_names[i])) {
+			*f = (enum trace_format)i;
+			return 0;
+		}
+	if (!strcasecmp(name, "lis"))
+		*f = TRACE_FMT_ARC;
+	else if (!strcasecmp(name, "trace"))
+		*f = TRACE_FMT_LIRS;
+	else if (!strcasecmp(name, "oracle"))
+		*f = TRACE_FMT_ORACLE;
+	else
+		return -1;
+	return 0;
+}
+
+int trace_fail(struct trace *t, const char *fmt, ...)
+{
+	if (t->state < 0)
+		return -1;
+	char msg[300];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (t->format == TRACE_FMT_MMSIM || t->format == TRACE_FMT_ORACLE)
+		snprintf(t->err, sizeof(t->err), "%s: record %llu: %s", t->name,
+			 (unsigned long long)t->record + 1, msg);
+	else if (t->line)
+		snprintf(t->err, sizeof(t->err), "%s:%llu: %s", t->name,
+			 (unsigned long long)t->line, msg);
+	else
+		snprintf(t->err, sizeof(t->err), "%s: %s", t->name, msg);
+	t->state = -1;
+	return -1;
+}
+
+/* Format from the file name, with any compression suffix removed. */
+static enum trace_format format_by_name(const char *path)
+{
+	char base[256];
+	const char *slash = strrchr(path, '/');
+	snprintf(base, sizeof(base), "%s", slash ? slash + 1 : path);
+	size_t l = strlen(base);
+	static const char *const comp[] = {".zst", ".zstd", ".gz"};
+	for (size_t i = 0; i < 3; i++) {
+		size_t k = strlen(comp[i]);
+		if (l > k && !strcasecmp(base + l - k, comp[i])) {
+			base[l - k] = 0;
+			l -= k;
+			break;
+		}
+	}
+	if (strstr(base, "oracleGeneral"))
+		return TRACE_FMT_ORACLE;
+	const char *dot = strrchr(base, '.');
+	if (!dot)
+		return TRACE_FMT_AUTO;
+	static const struct {
+		const char *ext;
+		enum trace_format f;
+	} ext[] = {
+	    {".lis", TRACE_FMT_ARC},   {".trace", TRACE_FMT_LIRS},    {".trc", TRACE_FMT_LIRS},
+	    {".txt", TRACE_FMT_TXT},   {".csv", TRACE_FMT_CSV},	      {".lackey", TRACE_FMT_LACKEY},
+	    {".mmt", TRACE_FMT_MMSIM}, {".mmtrace", TRACE_FMT_MMSIM},
+	};
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		if (!strcasecmp(dot, ext[i].ext))
+			return ext[i].f;
+	return TRACE_FMT_AUTO;
+}
+
+static struct trace *setup(struct trace *t, const char *name, const struct trace_opts *opts,
+			   char *err, size_t errlen)
+{
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	if (opts)
+		t->opts = *opts;
+	t->state = 1;
+	pagemap_init(&t->map);
+	if (t->in.failed) {
+		snprintf(err, errlen, "%s: %s", t->name, t->in.err);
+		goto bad;
+	}
+	long avail = tin_want(&t->in, 4096);
+	if (avail < 0) {
+		snprintf(err, errlen, "%s: %s", t->name, t->in.err);
+		goto bad;
+	}
+	const uint8_t *b = t->in.buf + t->in.pos;
+	int magic = avail >= 8 && !memcmp(b, MMT_MAGIC, 8);
+	enum trace_format f = t->opts.format;
+	if (f == TRACE_FMT_AUTO)
+		f = magic ? TRACE_FMT_MMSIM : format_by_name(name);
+	if (f == TRACE_FMT_AUTO)
+		f = trace_sniff_text((const char *)b, (size_t)avail);
+	if (f == TRACE_FMT_AUTO) {
+		snprintf(err, errlen,
+			 "%s: cannot tell the trace format from the name or the content; use "
+			 "--format arc|lirs|txt|csv|oracleGeneral|lackey|mmsim",
+			 t->name);
+		goto bad;
+	}
+	if ((unsigned)f >= TRACE_FMT_NR) {
+		snprintf(err, errlen, "%s: unknown format", t->name);
+		goto bad;
+	}
+	t->format = f;
+	t->page_shift = t->opts.page_shift ? t->opts.page_shift : 12;
+	if (t->page_shift > 40) {
+		snprintf(err, errlen, "%s: page shift %u out of range", t->name, t->page_shift);
+		goto bad;
+	}
+	t->csv_col = t->opts.csv_col;
+	t->csv_delim = t->opts.csv_delim;
+	if (f == TRACE_FMT_MMSIM) {
+		if (avail < MMT_HDR || !magic) {
+			snprintf(err, errlen, "%s: not an mmsim trace (bad magic)", t->name);
+			goto bad;
+		}
+		if (b[8] != MMT_VERSION) {
+			snprintf(err, errlen, "%s: mmsim trace version %u, expected %u", t->name,
+				 b[8], MMT_VERSION);
+			goto bad;
+		}
+		if (b[9] > 40) {
+			snprintf(err, errlen, "%s: page shift %u out of range", t->name, b[9]);
+			goto bad;
+		}
+		t->page_shift = b[9];
+		t->in.pos += MMT_HDR;
+	} else if (f != TRACE_FMT_LACKEY) {
+		t->page_shift = 0;
+	}
+	return t;
+bad:
+	trace_close(t);
+	return NULL;
+}
+
+struct trace *trace_open_fd(int fd, const char *name, const struct trace_opts *opts, char *err,
+			    size_t errlen)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	t->own_fd = -1;
+	tin_open_fd(&t->in, fd);
+	return setup(t, name, opts, err, errlen);
+}
+
+struct trace *trace_open(const char *path, const struct trace_opts *opts, char *err, size_t errlen)
+{
+	if (!strcmp(path, "-"))
+		return trace_open_fd(0, "<stdin>", opts, err, errlen);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct trace *t = trace_open_fd(fd, path, opts, err, errlen);
+	if (!t) {
+		close(fd);
+		return NULL;
+	}
+	t->own_fd = fd;
+	return t;
+}
+
+struct trace *trace_open_mem(const void *buf, size_t len, const char *name,
+			     const struct trace_opts *opts, char *err, size_t errlen)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	t->own_fd = -1;
+	tin_open_mem(&t->in, buf, len);
+	return setup(t, name, opts, err, errlen);
+}
+
+void trace_close(struct trace *t)
+{
+	if (!t)
+		return;
+	tin_close(&t->in);
+	pagemap_free(&t->map);
+	if (t->own_fd >= 0)
+		close(t->own_fd);
+	free(t);
+}
+
+const char *trace_error(const struct trace *t)
+{
+	return t->err;
+}
+
+enum trace_format trace_get_format(const struct trace *t)
+{
+	return t->format;
+}
+
+uint64_t trace_count(const struct trace *t)
+{
+	return t->count;
+}
+
+uint32_t trace_distinct(const struct trace *t)
+{
+	return t->map.n;
+}
+
+uint64_t trace_page_of(const struct trace *t, uint32_t id)
+{
+	return id < t->map.n ? t->map.pages[id] : 0;
+}
+
+unsigned trace_page_shift(const struct trace *t)
+{
+	return t->page_shift;
+}
+
+/* Slow path of the binary reader: the buffer may end inside a record. */
+static int mmt_refill(struct trace *t)
+{
+	long a = tin_want(&t->in, 20);
+	if (a < 0)
+		return trace_fail(t, "%s", t->in.err);
+	return a > 0;
+}
+
+static int next_mmsim(struct trace *t, struct trace_ref *ref)
+{
+	struct tin *in = &t->in;
+	if (in->end - in->pos < 20) {
+		int r = mmt_refill(t);
+		if (r <= 0)
+			return t->state = r;
+	}
+	const uint8_t *p = in->buf + in->pos, *e = in->buf + in->end;
+	uint64_t v;
+	int k = mmt_get_varint(p, e, &v);
+	if (k <= 0)
+		return trace_fail(t, k ? "overlong varint" : "truncated record");
+	unsigned kind = v & 3;
+	if (kind == 3)
+		return trace_fail(t, "invalid reference kind 3");
+	uint32_t id;
+	uint64_t page;
+	if (v & 4) {
+		uint64_t d;
+		if (v >> 3)
+			return trace_fail(t, "stray bits in a new-page record");
+		int k2 = mmt_get_varint(p + k, e, &d);
+		if (k2 <= 0)
+			return trace_fail(t, k2 ? "overlong varint" : "truncated record");
+		k += k2;
+		page = t->mmt_last_new + (uint64_t)unzigzag(d);
+		int is_new;
+		id = pagemap_get(&t->map, page, &is_new);
+		if (id == PAGEMAP_FAIL)
+			return trace_fail(t, "out of memory for page ids");
+		if (!is_new)
+			return trace_fail(t, "page %llu announced as new a second time",
+					  (unsigned long long)page);
+		t->mmt_last_new = page;
+	} else {
+		int64_t nid = (int64_t)t->mmt_prev + unzigzag(v >> 3);
+		if (nid < 0 || nid >= (int64_t)t->map.n)
+			return trace_fail(t, "reference to page id %lld, only %u seen so far",
+					  (long long)nid, t->map.n);
+		id = (uint32_t)nid;
+		page = t->map.pages[id];
+	}
+	in->pos += (size_t)k;
+	t->mmt_prev = id;
+	t->record++;
+	t->count++;
+	ref->page = page;
+	ref->id = id;
+	ref->kind = (uint8_t)kind;
+	return 1;
+}
+
+int trace_next(struct trace *t, struct trace_ref *ref)
+{
+	if (t->state <= 0)
+		return t->state;
+	if (t->format == TRACE_FMT_MMSIM)
+		return next_mmsim(t, ref);
+	for (;;) {
+		if (t->pend_left) {
+			uint64_t page = t->pend_page++;
+			t->pend_left--;
+			int is_new;
+			uint32_t id = pagemap_get(&t->map, page, &is_new);
+			if (id == PAGEMAP_FAIL)
+				return trace_fail(t, "out of memory for page ids");
+			ref->page = page;
+			ref->id = id;
+			ref->kind = t->pend_kind;
+			t->count++;
+			return 1;
+		}
+		if (t->pend2_left) {
+			t->pend_page = t->pend2_page;
+			t->pend_left = t->pend2_left;
+			t->pend_kind = t->pend2_kind;
+			t->pend2_left = 0;
+			continue;
+		}
+		int r = t->format == TRACE_FMT_ORACLE ? trace_read_oracle_record(t)
+						      : trace_read_text_record(t);
+		if (r <= 0) {
+			if (r == 0)
+				t->state = 0;
+			return t->state;
+		}
+	}
+}
+
+int trace_load(const char *path, const struct trace_opts *opts, uint32_t **ids_out,
+	       uint8_t **kinds_out, uint64_t *n_out, uint32_t *nd_out, char *err, size_t errlen)
+{
+	struct trace *t = trace_open(path, opts, err, errlen);
+	if (!t)
+		return -1;
+	uint64_t n = 0, cap = 1 << 20;
+	uint32_t *ids = malloc(cap * sizeof(*ids));
+	uint8_t *kinds = kinds_out ? malloc(cap) : NULL;
+	struct trace_ref r;
+	int rc;
+	if (!ids || (kinds_out && !kinds))
+		goto oom;
+	while ((rc = trace_next(t, &r)) > 0) {
+		if (n == cap) {
+			cap *= 2;
+			uint32_t *ni = realloc(ids, cap * sizeof(*ids));
+			if (!ni)
+				goto oom;
+			ids = ni;
+			if (kinds) {
+				uint8_t *nk = realloc(kinds, cap);
+				if (!nk)
+					goto oom;
+				kinds = nk;
+			}
+		}
+		ids[n] = r.id;
+		if (kinds)
+			kinds[n] = r.kind;
+		n++;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", trace_error(t));
+		goto fail;
+	}
+	*ids_out = ids;
+	if (kinds_out)
+		*kinds_out = kinds;
+	*n_out = n;
+	*nd_out = trace_distinct(t);
+	trace_close(t);
+	return 0;
+oom:
+	snprintf(err, errlen, "%s: out of memory loading the trace", path);
+fail:
+	free(ids);
+	free(kinds);
+	trace_close(t);
+	return -1;
+}
