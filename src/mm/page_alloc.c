@@ -2,6 +2,7 @@
  * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). Every allocation is order 0 in this
  * model (docs/model.md: no buddy fragmentation). */
 #include "mm/mm.h"
+#include "mm/throttle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,10 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 	s->lowmem_reserve_ratio[ZONE_DMA32] = 256;
 	s->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
 	s->lowmem_reserve_ratio[ZONE_HIGHMEM] = 32;
+	/* vanilla: no reclaim throttle (KOSAKI's own default was 3) */
+	s->max_reclaiming_tasks_per_zone = 0;
+	s->too_many_isolated = 0;
+	s->reclaim_throttle = 0;
 }
 
 static unsigned long isqrt_ul(unsigned long x)
@@ -387,6 +392,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->page_size = cfg->hw->page_size;
 	MM->page_shift = (uint32_t)__builtin_ctz(MM->page_size);
 	MM->sysctl = cfg->sysctl;
+	reclaim_throttle_setup();
 	rng_seed(&MM->rng, cfg->seed, 1);
 	uint64_t nr = cfg->ram_bytes >> MM->page_shift;
 	if (nr < 256 || nr >= PTE_PFN_MASK)

@@ -256,6 +256,9 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 	unsigned long nr_scanned = 0, nr_reclaimed = 0;
 	struct pagelist list;
 	pagelist_init(&list);
+	if (reclaim_hooks.shrink_inactive_throttle &&
+	    reclaim_hooks.shrink_inactive_throttle(z, sc, file))
+		return SWAP_CLUSTER_MAX;
 	do {
 		unsigned long nr_scan;
 		enum lru_list lru = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
@@ -393,6 +396,9 @@ static unsigned long shrink_list(enum lru_list l, unsigned long nr, struct zone 
 unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 {
 	unsigned long nr[NR_EVICTABLE_LRU], percent[2], nr_reclaimed = 0;
+	struct reclaim_stats *rs = &MM->rstats;
+	if (++rs->shrinking > rs->max_shrinking)
+		rs->max_shrinking = rs->shrinking;
 	cpu_work_sys(MM->hw->scan_page_ns); /* entry overhead: no pass is free */
 	get_scan_ratio(z, sc, percent);
 	for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
@@ -425,6 +431,7 @@ unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 	if (inactive_anon_is_low(z))
 		shrink_active_list(SWAP_CLUSTER_MAX, z, sc, priority, 0);
 	throttle_vm_writeout(sc->gfp_mask);
+	rs->shrinking--;
 	return nr_reclaimed;
 }
 
@@ -455,6 +462,8 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 			continue;
 		sc->all_unreclaimable = 0;
 		nr_reclaimed += shrink_zone_policy(priority, z, sc);
+		if (sc->cut_off)
+			break;
 	}
 	return nr_reclaimed;
 }
@@ -482,6 +491,12 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 		if (!priority)
 			disable_swap_token();
 		nr_reclaimed += shrink_zones(priority, sc);
+		if (sc->cut_off) { /* KOSAKI's -EAGAIN: someone freed enough (§2.2) */
+			ret = 1;
+			goto out;
+		}
+		if (reclaim_hooks.after_shrink_zones)
+			reclaim_hooks.after_shrink_zones(sc, priority, sc->nr_scanned, nr_reclaimed);
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
 		total_scanned += sc->nr_scanned;
 		if (nr_reclaimed >= (unsigned long)sc->swap_cluster_max) {
@@ -517,6 +532,8 @@ unsigned long try_to_free_pages(unsigned order, unsigned gfp)
 	sc.may_swap = 1;
 	sc.swappiness = MM->sysctl.swappiness;
 	sc.order = (int)order;
+	sc.may_cut_off = 1;
+	sc.was_freed = vm_events[PGFREE];
 
 	struct reclaim_stats *rs = &MM->rstats;
 	sim_time_t start = local_now();

@@ -42,6 +42,12 @@ static const struct param_desc base_params[] = {
     {"vm.oom_kill_allocating_task", P_INT, VM(oom_kill_allocating_task), 0, 1, NULL,
      "kill the allocating task"},
     {"vm.panic_on_oom", P_INT, VM(panic_on_oom), 0, 2, NULL, "stop the run at the first OOM"},
+    {"vm.max_reclaiming_tasks_per_zone", P_INT, VM(max_reclaiming_tasks_per_zone), 0, 100000,
+     NULL, "KOSAKI's reclaim throttle: tasks per zone in shrink_zone (0 = off)"},
+    {"vm.too_many_isolated", P_INT, VM(too_many_isolated), 0, 1, NULL,
+     "2.6.32 throttle: wait while isolated > inactive"},
+    {"vm.reclaim_throttle", P_INT, VM(reclaim_throttle), 0, 1, NULL,
+     "5.16 reclaim_throttle(): ISOLATED and NOPROGRESS"},
     {"workload", P_STRING, SP(workload), 0, 0, NULL, "usemem or filestream"},
 };
 
@@ -87,6 +93,7 @@ void scenario_defaults(struct scenario_config *c)
 	    .passes = 1,
 	    .chunk = 64 << 10,
 	};
+	hackbench_defaults(&c->hackbench);
 }
 
 int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)

@@ -7,6 +7,7 @@
 #include "mm/mm.h"
 #include "sim/param.h"
 #include "workloads/filestream.h"
+#include "workloads/hackbench.h"
 #include "workloads/usemem.h"
 #include "workloads/workload.h"
 
@@ -23,6 +24,7 @@ struct scenario_config {
 	char workload[PARAM_STRING_MAX];
 	struct usemem_params usemem;
 	struct filestream_params filestream;
+	struct hackbench_params hackbench;
 };
 
 void scenario_defaults(struct scenario_config *c);

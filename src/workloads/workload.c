@@ -1,6 +1,7 @@
 #include "workloads/workload.h"
 
 #include "workloads/filestream.h"
+#include "workloads/hackbench.h"
 #include "workloads/usemem.h"
 
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 static const struct workload *const all[] = {
     &usemem_workload,
     &filestream_workload,
+    &hackbench_workload,
     NULL,
 };
 

@@ -1,0 +1,234 @@
+/* Pipes and AF_UNIX stream sockets (fs/pipe.c and net/unix/af_unix.c of 2.6.25, at the
+ * level hackbench needs): bounded queues whose writers and readers block on wait queues,
+ * with the data in flight held in unreclaimable kernel pages. */
+#include "kernel/pipe.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct kmem_pool skb_pool = {.owner = OWNER_SLAB};
+
+bool kmem_charge(struct kmem_pool *pool, uint64_t bytes, unsigned gfp)
+{
+	uint64_t want = pool->bytes + bytes;
+	uint64_t need = (want + MM->page_size - 1) >> MM->page_shift;
+	while (pool->nr_pages < need) {
+		/* the allocation may sleep in reclaim: others may charge or uncharge meanwhile */
+		pfn_t pfn = alloc_kernel_page(pool->owner, gfp);
+		if (pfn == NO_PFN)
+			return false;
+		if (pool->nr_pages == pool->cap) {
+			pool->cap = pool->cap ? pool->cap * 2 : 256;
+			pool->pages = realloc(pool->pages, pool->cap * sizeof(pfn_t));
+			if (!pool->pages) {
+				perror("mmsim: kmem pool");
+				exit(1);
+			}
+		}
+		pool->pages[pool->nr_pages++] = pfn;
+		if (pool->nr_pages > pool->peak_pages)
+			pool->peak_pages = pool->nr_pages;
+		want = pool->bytes + bytes;
+		need = (want + MM->page_size - 1) >> MM->page_shift;
+	}
+	pool->bytes = want;
+	return true;
+}
+
+void kmem_uncharge(struct kmem_pool *pool, uint64_t bytes)
+{
+	pool->bytes -= bytes;
+	uint64_t need = (pool->bytes + MM->page_size - 1) >> MM->page_shift;
+	while (pool->nr_pages > need)
+		free_kernel_page(pool->pages[--pool->nr_pages]);
+}
+
+void kmem_pool_release(struct kmem_pool *pool)
+{
+	free(pool->pages);
+	pool->pages = NULL;
+	pool->nr_pages = pool->cap = 0;
+	pool->bytes = 0;
+}
+
+void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize)
+{
+	*p = (struct kpipe){.kind = kind, .sndbuf = sndbuf, .truesize = truesize};
+	p->readers = p->writers = 1;
+}
+
+static sim_time_t copy_cost(uint32_t len)
+{
+	return MM->hw->page_copy_ns * len / MM->page_size;
+}
+
+sim_time_t kpipe_write_cost(uint32_t len)
+{
+	return MM->hw->syscall_ns + MM->hw->page_alloc_ns + copy_cost(len);
+}
+
+sim_time_t kpipe_read_cost(uint32_t len)
+{
+	return MM->hw->syscall_ns + MM->hw->page_free_ns + copy_cost(len);
+}
+
+static bool fatal(void)
+{
+	return current->tif & TIF_SIGKILL;
+}
+
+/* unix_stream_sendmsg: sock_alloc_send_skb waits while sk_wmem_alloc >= sk_sndbuf (the
+ * test precedes the charge, so one skb may overshoot), then the skb joins the peer's
+ * queue and sk_data_ready wakes the reader. */
+static int socket_write(struct kpipe *p, uint32_t len)
+{
+	while (p->wmem >= p->sndbuf) {
+		if (!p->readers)
+			return -1;
+		sleep_on(&p->wr_wait, 0, true);
+		if (fatal())
+			return -1;
+	}
+	if (!p->readers)
+		return -1;
+	if (!kmem_charge(&skb_pool, p->truesize, GFP_KERNEL))
+		return -1;
+	p->wmem += p->truesize;
+	p->bytes += len;
+	p->nr_msgs++;
+	if (waitqueue_active(&p->rd_wait))
+		wake_up_all(&p->rd_wait);
+	return 0;
+}
+
+/* pipe_write: a write up to a page merges into the newest buffer if it fits there, else
+ * takes a new page buffer, waiting while all PIPE_BUFFERS are in use. */
+static int pipe_write(struct kpipe *p, uint32_t len)
+{
+	for (;;) {
+		if (!p->readers)
+			return -1;
+		uint32_t newest = (p->head + p->nr_bufs + PIPE_BUFFERS - 1) % PIPE_BUFFERS;
+		if (p->nr_bufs && p->buf_len[newest] + len <= MM->page_size) {
+			p->buf_len[newest] += len;
+			break;
+		}
+		if (p->nr_bufs < PIPE_BUFFERS) {
+			pfn_t pfn = alloc_kernel_page(OWNER_PIPE, GFP_KERNEL | __GFP_HIGHMEM);
+			if (pfn == NO_PFN)
+				return -1;
+			/* we may have slept in reclaim: re-check, someone may have made room */
+			newest = (p->head + p->nr_bufs + PIPE_BUFFERS - 1) % PIPE_BUFFERS;
+			if ((p->nr_bufs && p->buf_len[newest] + len <= MM->page_size) ||
+			    p->nr_bufs == PIPE_BUFFERS) {
+				free_kernel_page(pfn);
+				continue;
+			}
+			uint32_t slot = (p->head + p->nr_bufs) % PIPE_BUFFERS;
+			p->bufs[slot] = pfn;
+			p->buf_len[slot] = len;
+			if (!p->nr_bufs)
+				p->first_off = 0;
+			p->nr_bufs++;
+			break;
+		}
+		sleep_on(&p->wr_wait, 0, true);
+		if (fatal())
+			return -1;
+	}
+	p->bytes += len;
+	if (waitqueue_active(&p->rd_wait))
+		wake_up_all(&p->rd_wait);
+	return 0;
+}
+
+int kpipe_write(struct kpipe *p, uint32_t len)
+{
+	cpu_work_sys(kpipe_write_cost(len));
+	return p->kind == KPIPE_SOCKET ? socket_write(p, len) : pipe_write(p, len);
+}
+
+/* Takes len bytes off a pipe, freeing the page buffers emptied (pipe_read wakes the
+ * writers each time it frees one). */
+static void pipe_consume(struct kpipe *p, uint32_t len)
+{
+	p->bytes -= len;
+	while (len) {
+		uint32_t left = p->buf_len[p->head] - p->first_off;
+		uint32_t take = len < left ? len : left;
+		p->first_off += take;
+		len -= take;
+		if (take == left) {
+			free_kernel_page(p->bufs[p->head]);
+			p->head = (p->head + 1) % PIPE_BUFFERS;
+			p->nr_bufs--;
+			p->first_off = 0;
+			if (waitqueue_active(&p->wr_wait))
+				wake_up_all(&p->wr_wait);
+		}
+	}
+}
+
+int kpipe_read(struct kpipe *p, uint32_t len)
+{
+	cpu_work_sys(kpipe_read_cost(len));
+	while (!p->bytes) {
+		if (!p->writers)
+			return 0;
+		sleep_on(&p->rd_wait, 0, true);
+		if (fatal())
+			return -1;
+	}
+	if (len > p->bytes)
+		len = (uint32_t)p->bytes;
+	if (p->kind == KPIPE_SOCKET) {
+		/* every write here is one skb of the same size, so a read of that size takes
+		 * exactly one; sock_wfree uncharges it and unix_write_space wakes writers once
+		 * the sender is writable again (wmem <= sndbuf / 4) */
+		uint64_t per = p->bytes / p->nr_msgs;
+		uint32_t n = (uint32_t)((len + per - 1) / per);
+		if (n > p->nr_msgs)
+			n = p->nr_msgs;
+		p->bytes -= len;
+		if (!p->bytes)
+			n = p->nr_msgs;
+		p->nr_msgs -= n;
+		uint64_t freed = (uint64_t)p->truesize * n;
+		p->wmem -= freed;
+		kmem_uncharge(&skb_pool, freed);
+		if (waitqueue_active(&p->wr_wait) && (p->wmem << 2) <= p->sndbuf)
+			wake_up_all(&p->wr_wait);
+	} else {
+		pipe_consume(p, len);
+	}
+	return (int)len;
+}
+
+void kpipe_close_write(struct kpipe *p)
+{
+	if (p->writers && --p->writers == 0)
+		wake_up_all(&p->rd_wait);
+}
+
+void kpipe_close_read(struct kpipe *p)
+{
+	if (p->readers && --p->readers == 0)
+		wake_up_all(&p->wr_wait);
+}
+
+void kpipe_release(struct kpipe *p)
+{
+	if (p->kind == KPIPE_SOCKET) {
+		if (p->wmem)
+			kmem_uncharge(&skb_pool, p->wmem);
+		p->wmem = 0;
+		p->nr_msgs = 0;
+	} else {
+		while (p->nr_bufs) {
+			free_kernel_page(p->bufs[p->head]);
+			p->head = (p->head + 1) % PIPE_BUFFERS;
+			p->nr_bufs--;
+		}
+	}
+	p->bytes = 0;
+}

@@ -1,0 +1,66 @@
+/* Pipes and AF_UNIX stream sockets as bounded byte queues on the simulated wait queues: a
+ * writer blocks while the buffer is full, a reader while it is empty. The data in flight
+ * is unreclaimable kernel memory taken from the zones: pipe buffers are whole pages
+ * (PIPE_BUFFERS of them at most), socket buffers are skbs charged by truesize against the
+ * sender's sk_sndbuf and packed into slab pages. Sends and receives are O(1) and allocate
+ * no host memory. */
+#ifndef MMSIM_KERNEL_PIPE_H
+#define MMSIM_KERNEL_PIPE_H
+
+#include "mm/mm.h"
+
+#define PIPE_BUFFERS 16 /* 2.6 pipe: 16 page buffers */
+
+/* Unreclaimable kernel memory counted in bytes and backed by whole pages, as a slab cache
+ * is: a page is taken when the bytes in use need one more, given back when one fewer will
+ * do (objects are assumed perfectly packed). */
+struct kmem_pool {
+	enum page_owner owner;
+	uint64_t bytes;
+	pfn_t *pages;
+	uint32_t nr_pages, cap;
+	uint32_t peak_pages;
+};
+/* false when a page could not be had (the caller fails with -ENOMEM) */
+bool kmem_charge(struct kmem_pool *pool, uint64_t bytes, unsigned gfp);
+void kmem_uncharge(struct kmem_pool *pool, uint64_t bytes);
+void kmem_pool_release(struct kmem_pool *pool); /* host memory only; pages die with MM */
+
+enum { KPIPE_PIPE, KPIPE_SOCKET };
+
+struct kpipe {
+	int kind;
+	uint64_t bytes;	    /* payload queued */
+	uint32_t nr_msgs;   /* skbs queued (socket) */
+	uint64_t wmem;	    /* socket: truesize charged to the sender (sk_wmem_alloc) */
+	uint64_t sndbuf;    /* socket: sk_sndbuf */
+	uint32_t truesize;  /* socket: memory one small write costs */
+	uint32_t nr_bufs;   /* pipe: page buffers in use */
+	uint32_t head;	    /* pipe: index of the oldest buffer */
+	uint32_t first_off; /* pipe: bytes already read from the oldest buffer */
+	pfn_t bufs[PIPE_BUFFERS];
+	uint32_t buf_len[PIPE_BUFFERS]; /* bytes written into each buffer */
+	struct waitqueue rd_wait, wr_wait;
+	int readers, writers;
+};
+
+/* The shared pool skbs are charged to (kmalloc/skbuff_head_cache). */
+extern struct kmem_pool skb_pool;
+
+void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize);
+/* write(2) of len bytes (len <= one page): 0, or -1 (EPIPE, ENOMEM or a fatal signal). */
+int kpipe_write(struct kpipe *p, uint32_t len);
+/* read(2) of up to len bytes: the bytes read, 0 at end of file, -1 on a fatal signal. */
+int kpipe_read(struct kpipe *p, uint32_t len);
+void kpipe_close_write(struct kpipe *p);
+void kpipe_close_read(struct kpipe *p);
+/* Frees what is still queued (teardown of a run). */
+void kpipe_release(struct kpipe *p);
+
+/* CPU cost of one call (docs/throttle.md): the profile's syscall entry, the slab
+ * allocation (write) or free (read) of the skb or the pipe-buffer bookkeeping, and the copy
+ * of len bytes at the profile's page-copy rate. */
+sim_time_t kpipe_write_cost(uint32_t len);
+sim_time_t kpipe_read_cost(uint32_t len);
+
+#endif

@@ -1,0 +1,393 @@
+/* hackbench, the 2008 program as benchmarks.md §1 describes it.
+ *
+ * The parent maps its program text (shared, file-backed, executable) and a small private
+ * data+stack area, then for each group creates 20 connections and forks 20 receivers and
+ * 20 senders (or clones threads). Each child dirties its private pages (copy-on-write),
+ * reports ready and waits for the start signal; the parent then starts the clock, and
+ * stops it once it has reaped every worker. A sender writes `loops` messages to every
+ * receiver of its group; a receiver reads senders × loops messages. A worker that dies
+ * (the OOM killer) makes the parent exit without printing a time, as hackbench does.
+ *
+ * Memory per task, as parameters (benchmarks.md §1): the kernel stack (process.c), the
+ * task's slab objects, the page directory plus the page-table pages the mm model allocates
+ * for each mapped region, the copy-on-write pages, and the skbs or pipe pages in flight. */
+#include "workloads/hackbench.h"
+
+#include "kernel/pipe.h"
+#include "kernel/process.h"
+#include "workloads/scenario.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const modes[] = {"process", "thread", NULL};
+static const char *const ipcs[] = {"sockets", "pipes", NULL};
+
+#define HP(f) offsetof(struct scenario_config, hackbench.f)
+static const struct param_desc params[] = {
+    {"hackbench.groups", P_INT, HP(groups), 1, 100000, NULL, "groups of senders and receivers"},
+    {"hackbench.loops", P_INT, HP(loops), 1, 100000000, NULL,
+     "messages each sender writes to each receiver"},
+    {"hackbench.mode", P_ENUM, HP(mode), 0, 0, modes, "workers are processes or threads"},
+    {"hackbench.ipc", P_ENUM, HP(ipc), 0, 0, ipcs, "AF_UNIX socketpairs or pipes (-pipe)"},
+    {"hackbench.fds", P_INT, HP(fds), 1, 1000, NULL, "receivers (and senders) per group"},
+    {"hackbench.msg_size", P_INT, HP(msg_size), 1, 4096, NULL, "bytes per message"},
+    {"hackbench.task_slab", P_SIZE, HP(task_slab), 0, 1 << 20, NULL,
+     "slab objects per task (task_struct, files, mm_struct, VMAs...)"},
+    {"hackbench.pgd", P_SIZE, HP(pgd), 0, 1 << 20, NULL,
+     "page directory per process; 0 = the architecture's"},
+    {"hackbench.cow_pages", P_INT, HP(cow_pages), 1, 100000, NULL,
+     "private pages each child dirties after fork"},
+    {"hackbench.text", P_SIZE, HP(text), 4096, 1LL << 30, NULL, "shared program text touched"},
+    {"hackbench.thread_stack", P_SIZE, HP(thread_stack), 4096, 1LL << 30, NULL,
+     "user stack per thread (thread mode)"},
+    {"hackbench.sndbuf", P_SIZE, HP(sndbuf), 0, 1LL << 30, NULL,
+     "socket send buffer limit; 0 = the 2.6 default for the word size"},
+    {"hackbench.skb_truesize", P_INT, HP(skb_truesize), 1, 1 << 20, NULL,
+     "memory one small write costs in a socket"},
+};
+
+void hackbench_defaults(struct hackbench_params *p)
+{
+	*p = (struct hackbench_params){
+	    .groups = 10, /* hackbench's default */
+	    .loops = 100, /* hackbench's default */
+	    .mode = HACKBENCH_PROCESS,
+	    .ipc = HACKBENCH_SOCKETS,
+	    .fds = 20,		  /* num_fds */
+	    .msg_size = 100,	  /* DATASIZE */
+	    .task_slab = 6 << 10, /* benchmarks.md: ~4-8 KiB [estimate] */
+	    .pgd = 0,
+	    .cow_pages = 6,	      /* benchmarks.md: ~2-10 pages [estimate] */
+	    .text = 160 << 10,	      /* hackbench + the libc/ld.so pages it runs [estimate] */
+	    .thread_stack = 16 << 10, /* PTHREAD_STACK_MIN, x86 */
+	    .sndbuf = 0,
+	    .skb_truesize = 768, /* benchmarks.md: ~0.5-1 KiB [estimate] */
+	};
+}
+
+enum { R_BIN, R_LIBC, R_LDSO, R_DATA, R_HEAP, R_STACK, NR_REGIONS };
+
+struct worker {
+	struct kpipe *conns; /* the group's connections */
+	int index;	     /* receiver: its connection; sender: its number */
+	bool sender;
+	struct process *proc;
+	pfn_t pgd[8];
+	int nr_pgd;
+	uint64_t stack_vpn; /* thread mode: its own stack */
+	bool reaped;
+};
+
+static struct {
+	struct hackbench_params p;
+	struct address_space *text;
+	uint64_t text_pages;
+	/* the regions of the address space: each gets its own page-table page, as the
+	 * binary, libc, ld.so, data+bss, heap and stack of a real process do */
+	uint64_t vpn[NR_REGIONS], npages[NR_REGIONS];
+	struct kpipe *conns;
+	struct worker *workers;
+	int nr_workers, nr_created;
+	int *pid_map; /* pid - pid_base -> worker */
+	int pid_base, pid_span;
+	struct kmem_pool task_pool;
+	int ready;
+	bool started, done, failed;
+	struct waitqueue ready_wait, start_wait;
+	sim_time_t t_start, t_end;
+	int killed;
+	const char *why;
+} H;
+
+/* One message's user-mode accesses: the buffer on the stack, the program's loop and the
+ * libc write()/read() wrapper. */
+static void worker_touch(struct worker *w, uint64_t libc_off)
+{
+	if (H.p.mode == HACKBENCH_PROCESS)
+		sys_touch(H.vpn[R_STACK], TOUCH_WRITE);
+	else
+		sys_touch(w->stack_vpn, TOUCH_WRITE);
+	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);
+	sys_touch(H.vpn[R_LIBC] + libc_off % H.npages[R_LIBC], TOUCH_EXEC);
+}
+
+/* Writes every private page once: the parent at start-up, each child after fork (COW). */
+static void touch_private(void)
+{
+	for (int r = R_DATA; r <= R_STACK; r++)
+		for (uint64_t i = 0; i < H.npages[r]; i++)
+			sys_touch(H.vpn[r] + i, TOUCH_WRITE);
+}
+
+static void worker_main(void *arg)
+{
+	struct worker *w = arg;
+	/* start-up: the child's copy-on-write faults and its first text pages */
+	if (H.p.mode == HACKBENCH_PROCESS) {
+		touch_private();
+	} else {
+		sys_touch(w->stack_vpn, TOUCH_WRITE);
+	}
+	worker_touch(w, 0);
+	/* ready(): one byte down the ready pipe, then poll the wake pipe */
+	cpu_work_sys(MM->hw->syscall_ns);
+	if (++H.ready == H.nr_workers)
+		wake_up_all(&H.ready_wait);
+	while (!H.started) {
+		sleep_on(&H.start_wait, 0, true);
+		check_fatal_signal();
+	}
+	if (w->sender) {
+		for (int l = 0; l < H.p.loops; l++)
+			for (int j = 0; j < H.p.fds; j++) {
+				worker_touch(w, 1);
+				if (kpipe_write(&w->conns[j], (uint32_t)H.p.msg_size) < 0) {
+					check_fatal_signal();
+					sys_exit(1); /* barf("SENDER: write") */
+				}
+			}
+		for (int j = 0; j < H.p.fds; j++)
+			kpipe_close_write(&w->conns[j]);
+	} else {
+		struct kpipe *c = &w->conns[w->index];
+		long n = (long)H.p.fds * H.p.loops;
+		for (long i = 0; i < n; i++) {
+			worker_touch(w, 2);
+			if (kpipe_read(c, (uint32_t)H.p.msg_size) <= 0) {
+				check_fatal_signal();
+				sys_exit(1); /* barf("SERVER: read") */
+			}
+		}
+		kpipe_close_read(c);
+	}
+	sys_exit(0);
+}
+
+/* The fork path's kernel memory beyond the stack: slab objects and the page directory. */
+static bool worker_kmem(struct worker *w)
+{
+	if (!kmem_charge(&H.task_pool, H.p.task_slab, GFP_KERNEL))
+		return false;
+	if (H.p.mode == HACKBENCH_PROCESS) {
+		uint64_t pgd = H.p.pgd;
+		if (!pgd) /* ARM: a 16 KiB (order-2) first-level table; others: one page */
+			pgd = MM->hw->layout == LAYOUT_FLAT ? 16384 : MM->page_size;
+		int n = (int)((pgd + MM->page_size - 1) / MM->page_size);
+		for (int i = 0; i < n && i < 8; i++) {
+			pfn_t pfn = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
+			if (pfn == NO_PFN)
+				return false;
+			w->pgd[w->nr_pgd++] = pfn;
+		}
+	}
+	return true;
+}
+
+static void worker_free_kmem(struct worker *w)
+{
+	kmem_uncharge(&H.task_pool, H.p.task_slab);
+	while (w->nr_pgd)
+		free_kernel_page(w->pgd[--w->nr_pgd]);
+}
+
+static void map_pid(int pid, int idx)
+{
+	if (!H.pid_map) {
+		H.pid_base = pid;
+		H.pid_span = H.nr_workers + 64;
+		H.pid_map = calloc((size_t)H.pid_span, sizeof(int));
+	}
+	int off = pid - H.pid_base;
+	if (off < 0 || off >= H.pid_span) {
+		int span = off + H.nr_workers + 64;
+		H.pid_map = realloc(H.pid_map, (size_t)span * sizeof(int));
+		memset(H.pid_map + H.pid_span, 0, (size_t)(span - H.pid_span) * sizeof(int));
+		H.pid_span = span;
+	}
+	H.pid_map[off] = idx + 1;
+}
+
+static _Noreturn void parent_fail(const char *why)
+{
+	H.failed = true;
+	H.why = why;
+	H.done = true;
+	sys_exit(1);
+}
+
+static void create_worker(struct worker *w)
+{
+	if (!worker_kmem(w))
+		parent_fail("fork() failed");
+	if (H.p.mode == HACKBENCH_THREAD) {
+		w->stack_vpn = sys_mmap_anon(H.p.thread_stack / MM->page_size, VM_READ | VM_WRITE);
+		w->proc =
+		    sys_clone_thread(w->sender ? "hackbench-s" : "hackbench-r", worker_main, w);
+	} else {
+		w->proc = sys_fork(w->sender ? "hackbench-s" : "hackbench-r", worker_main, w);
+	}
+	if (!w->proc) {
+		worker_free_kmem(w);
+		parent_fail("fork() failed");
+	}
+	map_pid(w->proc->task->pid, (int)(w - H.workers));
+	H.nr_created++;
+}
+
+static void parent_main(void *arg)
+{
+	(void)arg;
+	/* the program: text of the binary, libc and ld.so (one shared file here), and its
+	 * private data+bss, heap and stack, among which the COW pages are spread */
+	uint64_t t = H.text_pages, bin = t >= 8 ? 2 : 1, ldso = t >= 8 ? 2 : 0;
+	uint64_t cow = (uint64_t)H.p.cow_pages, third = cow / 3;
+	H.npages[R_BIN] = bin;
+	H.npages[R_LDSO] = ldso;
+	H.npages[R_LIBC] = t - bin - ldso;
+	H.npages[R_DATA] = third;
+	H.npages[R_HEAP] = third;
+	H.npages[R_STACK] = cow - 2 * third;
+	uint64_t off = 0;
+	for (int r = R_BIN; r <= R_LDSO; r++) {
+		if (!H.npages[r])
+			continue;
+		H.vpn[r] = sys_mmap_file(H.text, off, H.npages[r], VM_READ | VM_EXEC);
+		for (uint64_t i = 0; i < H.npages[r]; i++)
+			sys_touch(H.vpn[r] + i, TOUCH_EXEC);
+		off += H.npages[r];
+	}
+	for (int r = R_DATA; r <= R_STACK; r++)
+		if (H.npages[r])
+			H.vpn[r] = sys_mmap_anon(H.npages[r], VM_READ | VM_WRITE);
+	touch_private();
+
+	int per = 2 * H.p.fds;
+	for (int g = 0; g < H.p.groups; g++) {
+		struct kpipe *conns = &H.conns[g * H.p.fds];
+		for (int j = 0; j < H.p.fds; j++) {
+			cpu_work_sys(MM->hw->syscall_ns); /* socketpair() / pipe() */
+			conns[j].writers = H.p.fds;
+		}
+		for (int j = 0; j < per; j++) {
+			struct worker *w = &H.workers[g * per + j];
+			w->conns = conns;
+			w->sender = j >= H.p.fds;
+			w->index = w->sender ? j - H.p.fds : j;
+			create_worker(w);
+		}
+	}
+	while (H.ready < H.nr_workers) {
+		sleep_on(&H.ready_wait, 0, true);
+		check_fatal_signal();
+	}
+	H.t_start = local_now();
+	H.started = true;
+	cpu_work_sys(MM->hw->syscall_ns); /* write(wakefds[1]) */
+	wake_up_all(&H.start_wait);
+	int code;
+	for (int reaped = 0; reaped < H.nr_workers; reaped++) {
+		int pid = sys_wait(&code);
+		if (pid < 0)
+			break;
+		int off = pid - H.pid_base;
+		if (off >= 0 && off < H.pid_span && H.pid_map[off]) {
+			struct worker *w = &H.workers[H.pid_map[off] - 1];
+			w->reaped = true;
+			worker_free_kmem(w);
+		}
+		if (code != 0) { /* reap_worker: !WIFEXITED(status) -> exit(1) */
+			H.killed++;
+			parent_fail(code == 137 ? "a worker was killed" : "a worker failed");
+		}
+	}
+	H.t_end = local_now();
+	H.done = true;
+	sys_exit(0);
+}
+
+static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
+{
+	(void)seed;
+	memset(&H, 0, sizeof(H));
+	H.p = cfg->hackbench;
+	if (!H.p.sndbuf) /* (sizeof(struct sk_buff) + 256) * 256, 2.6.25 [estimate of the size] */
+		H.p.sndbuf =
+		    MM->hw->struct_page_bytes <= 32 ? (180 + 256) * 256 : (232 + 256) * 256;
+	H.task_pool.owner = OWNER_SLAB;
+	skb_pool = (struct kmem_pool){.owner = OWNER_SLAB};
+	H.nr_workers = H.p.groups * 2 * H.p.fds;
+	H.workers = calloc((size_t)H.nr_workers, sizeof(*H.workers));
+	H.conns = calloc((size_t)H.p.groups * (size_t)H.p.fds, sizeof(*H.conns));
+	if (!H.workers || !H.conns)
+		return -1;
+	for (int i = 0; i < H.p.groups * H.p.fds; i++)
+		kpipe_init(&H.conns[i], H.p.ipc == HACKBENCH_PIPES ? KPIPE_PIPE : KPIPE_SOCKET,
+			   H.p.sndbuf, (uint32_t)H.p.skb_truesize);
+	H.text_pages = (H.p.text + MM->page_size - 1) / MM->page_size;
+	H.text = file_create("hackbench", H.text_pages, H.text_pages, true);
+	struct process *parent = process_spawn("hackbench", parent_main, NULL);
+	return parent ? 0 : -1;
+}
+
+static bool hackbench_finished(void)
+{
+	return H.done;
+}
+
+static void hackbench_report(const struct scenario_config *cfg, struct workload_result *r)
+{
+	(void)cfg;
+	const struct reclaim_stats *rs = &MM->rstats;
+	result_printf(r, "Running with %d*%d (== %d) tasks.\n", H.p.groups, 2 * H.p.fds,
+		      H.nr_workers);
+	r->completed = H.done && !H.failed;
+	if (r->completed) {
+		double secs = (double)(H.t_end - H.t_start) / 1e9;
+		result_printf(r, "Time: %.3f\n", secs);
+		result_add_metric(r, "time", secs, "s", false, true);
+	} else if (H.failed) {
+		result_printf(r, "hackbench: %s (%d of %d workers created); no Time printed\n",
+			      H.why, H.nr_created, H.nr_workers);
+	} else {
+		result_printf(r, "hackbench: did not finish (%d of %d workers ready)\n", H.ready,
+			      H.nr_workers);
+	}
+	result_printf(
+	    r,
+	    "hackbench: peak socket buffers %u pages, task slab %u pages; %llu context switches\n",
+	    skb_pool.peak_pages, H.task_pool.peak_pages,
+	    (unsigned long long)sched_get_stats()->context_switches);
+	/* KOSAKI's debug figures: tasks inside shrink_zone at once (kswapd included) and the
+	 * longest try_to_free_pages call, in jiffies (HZ=1000) */
+	result_printf(r, "       max parallel reclaim tasks:     %d\n", rs->max_shrinking);
+	result_printf(
+	    r, "       max consumption time of\n        try_to_free_pages():           %llu\n",
+	    (unsigned long long)(rs->max_ttfp_ns / JIFFY_NS));
+	result_add_metric(r, "max_parallel_reclaim", rs->max_shrinking, "tasks", false, false);
+	result_add_metric(r, "max_ttfp", (double)rs->max_ttfp_ns / 1e9, "s", false, false);
+	result_add_metric(r, "oom_kills", (double)rs->oom_kills, "kills", false, false);
+	result_add_metric(r, "finished", r->completed, "bool", true, false);
+}
+
+static void hackbench_cleanup(void)
+{
+	free(H.workers);
+	free(H.conns);
+	free(H.pid_map);
+	kmem_pool_release(&H.task_pool);
+	kmem_pool_release(&skb_pool);
+	memset(&H, 0, sizeof(H));
+}
+
+const struct workload hackbench_workload = {
+    .name = "hackbench",
+    .description = "groups of 20 senders and 20 receivers exchanging 100-byte messages",
+    .params = params,
+    .nparams = sizeof(params) / sizeof(params[0]),
+    .start = hackbench_start,
+    .finished = hackbench_finished,
+    .report = hackbench_report,
+    .cleanup = hackbench_cleanup,
+};

@@ -1,0 +1,33 @@
+/* hackbench (2008: `hackbench [-pipe] N [process|thread] [loops]`, benchmarks.md §1):
+ * N groups of 20 receivers and 20 senders; every sender writes `loops` 100-byte messages
+ * to each receiver of its group over a socketpair (or a pipe). The memory it costs is the
+ * kernel side of thousands of tasks and connections, which is why it drives reclaim. */
+#ifndef MMSIM_WORKLOADS_HACKBENCH_H
+#define MMSIM_WORKLOADS_HACKBENCH_H
+
+#include "sim/types.h"
+
+enum hackbench_mode { HACKBENCH_PROCESS, HACKBENCH_THREAD };
+enum hackbench_ipc { HACKBENCH_SOCKETS, HACKBENCH_PIPES };
+
+struct hackbench_params {
+	int groups;
+	int loops;
+	int mode;     /* enum hackbench_mode */
+	int ipc;      /* enum hackbench_ipc */
+	int fds;      /* receivers and senders per group (hackbench's num_fds, 20) */
+	int msg_size; /* bytes per message (100) */
+	/* per-task footprint, benchmarks.md §1 "Memory footprint" */
+	uint64_t task_slab;    /* task_struct, signal, files, mm_struct, VMAs... */
+	uint64_t pgd;	       /* page directory per process; 0 = the architecture's */
+	int cow_pages;	       /* private anon pages each child dirties after fork */
+	uint64_t text;	       /* shared program text (hackbench, libc, ld.so) */
+	uint64_t thread_stack; /* user stack of a thread (PTHREAD_STACK_MIN) */
+	uint64_t sndbuf;       /* sk_sndbuf of a socket (net.core.wmem_default) */
+	int skb_truesize;      /* memory charged for one small write (skb head + data) */
+};
+
+void hackbench_defaults(struct hackbench_params *p);
+extern const struct workload hackbench_workload;
+
+#endif
