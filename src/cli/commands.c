@@ -10,5 +10,9 @@ const struct command mmsim_commands[] = {
 	{"results", cmd_results, "list or export the runs in the results store"},
 	{"import", cmd_import, "load mmsim run --json outputs into the results store"},
 	{"report", cmd_report, "tables, gnuplot graphs and an HTML page for stored experiments"},
+	{"replay", cmd_replay, "replay a page-reference trace through lru, clock, fifo, opt, linux"},
+	{"mrc", cmd_mrc, "exact one-pass miss-ratio curve (lru or opt) of a trace"},
+	{"capture", cmd_capture, "record a program's page references with valgrind lackey"},
+	{"convert", cmd_convert, "convert a trace to mmsim's compact binary format"},
 	{NULL, NULL, NULL},
 };

@@ -18,5 +18,9 @@ int cmd_sweep(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_mrc(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif

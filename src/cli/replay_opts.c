@@ -1,0 +1,71 @@
+#include "cli/replay_opts.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ropt_u64(const char *s, uint64_t *v, int allow_zero)
+{
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (errno || *end || (!x && !allow_zero))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+void ropt_trace_help(FILE *out)
+{
+	fprintf(out,
+		"trace options:\n"
+		"  --format F       arc (.lis), lirs (.trace), txt, csv, oracleGeneral, lackey or\n"
+		"                   mmsim; default: from the name, then the content\n"
+		"  --page-shift N   lackey: log2 of the page size (default 12)\n"
+		"  --csv-col N      csv: 1-based column of the object id (default: from the\n"
+		"                   header, else 2)\n"
+		"  --csv-delim C    csv: field delimiter (default: detected)\n"
+		"  zstd and gzip compression are detected from the content.\n");
+}
+
+int ropt_trace_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o)
+{
+	const char *a = argv[*i];
+	const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
+	uint64_t v;
+	if (!strcmp(a, "--format")) {
+		if (!val || trace_format_parse(val, &o->format)) {
+			fprintf(stderr,
+				"mmsim %s: --format: expected arc, lirs, txt, csv, oracleGeneral, "
+				"lackey or mmsim, got '%s'\n",
+				cmd, val ? val : "");
+			return -1;
+		}
+	} else if (!strcmp(a, "--page-shift")) {
+		if (!val || ropt_u64(val, &v, 0) || v > 40) {
+			fprintf(stderr, "mmsim %s: --page-shift: expected 1..40, got '%s'\n", cmd,
+				val ? val : "");
+			return -1;
+		}
+		o->page_shift = (unsigned)v;
+	} else if (!strcmp(a, "--csv-col")) {
+		if (!val || ropt_u64(val, &v, 0) || v > 64) {
+			fprintf(stderr, "mmsim %s: --csv-col: expected 1..64, got '%s'\n", cmd,
+				val ? val : "");
+			return -1;
+		}
+		o->csv_col = (unsigned)v;
+	} else if (!strcmp(a, "--csv-delim")) {
+		if (!val || strlen(val) != 1) {
+			fprintf(stderr, "mmsim %s: --csv-delim: expected one character\n", cmd);
+			return -1;
+		}
+		o->csv_delim = val[0];
+	} else {
+		return 0;
+	}
+	(*i)++;
+	return 1;
+}
