@@ -20,8 +20,10 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
+ASAN_FLAGS ?= -DMMSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 asan:
-	@$(MAKE) --no-print-directory test BUILD=build-asan CMAKE_FLAGS="-DMMSIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug"
+	@$(MAKE) --no-print-directory test BUILD=build-asan CMAKE_FLAGS="$(ASAN_FLAGS) $(CMAKE_FLAGS)"
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -28,9 +28,28 @@ void blockdev_init(struct blockdev *bd, const char *name, const struct disk_para
 	bd->nr_sectors = p->capacity_bytes >> SECTOR_SHIFT;
 }
 
+static void free_request_bios(struct request *r)
+{
+	struct bio *b = r->bio_head;
+	while (b) {
+		struct bio *n = b->next;
+		free(b);
+		b = n;
+	}
+	free(r);
+}
+
 void blockdev_destroy(struct blockdev *bd)
 {
-	/* Pools hold every request and bio ever allocated once none is in use. */
+	/* I/O still in flight when the machine stops is dropped with its bios. */
+	if (bd->active)
+		free_request_bios(bd->active);
+	while (bd->queue) {
+		struct request *r = bd->queue;
+		bd->queue = r->next;
+		free_request_bios(r);
+	}
+	bd->active = NULL;
 	while (bd->free_rq) {
 		struct request *r = bd->free_rq;
 		bd->free_rq = r->next;
