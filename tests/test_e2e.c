@@ -5,16 +5,15 @@
 
 #include <string.h>
 
-static const char *usemem_2x =
-	"machine.profile = x86_64-2008\n"
-	"machine.ram = 32M\n"
-	"machine.swap = 128M\n"
-	"machine.cpus = 2\n"
-	"workload = usemem\n"
-	"usemem.processes = 4\n"
-	"usemem.size = 16M\n"
-	"usemem.pattern = cyclic\n"
-	"usemem.loops = 2\n";
+static const char *usemem_2x = "machine.profile = x86_64-2008\n"
+			       "machine.ram = 32M\n"
+			       "machine.swap = 128M\n"
+			       "machine.cpus = 2\n"
+			       "workload = usemem\n"
+			       "usemem.processes = 4\n"
+			       "usemem.size = 16M\n"
+			       "usemem.pattern = cyclic\n"
+			       "usemem.loops = 2\n";
 
 static void usemem_twice_ram_swaps(void **state)
 {
@@ -58,11 +57,12 @@ static void filestream_larger_than_ram(void **state)
 	static const char *modes[] = {"read", "write"};
 	for (int m = 0; m < 2; m++) {
 		char text[512];
-		snprintf(text, sizeof(text),
-			 "machine.profile = x86_64-2008\nmachine.ram = 32M\nmachine.swap = 64M\n"
-			 "workload = filestream\nfilestream.size = 96M\nfilestream.mode = %s\n"
-			 "filestream.hot_size = 1M\nfilestream.hot_every = 8M\nfilestream.fsync = yes\n",
-			 modes[m]);
+		snprintf(
+		    text, sizeof(text),
+		    "machine.profile = x86_64-2008\nmachine.ram = 32M\nmachine.swap = 64M\n"
+		    "workload = filestream\nfilestream.size = 96M\nfilestream.mode = %s\n"
+		    "filestream.hot_size = 1M\nfilestream.hot_every = 8M\nfilestream.fsync = yes\n",
+		    modes[m]);
 		struct scenario_config cfg;
 		struct run_result r;
 		test_scenario(&cfg, text);
@@ -105,15 +105,24 @@ static void deterministic_per_seed(void **state)
 	run_result_free(&a);
 	run_result_free(&b);
 	run_result_free(&c);
+	/* no state survives from one run to the next in the same process: dirty
+	 * throttling, the flusher and the disk must start afresh */
+	test_scenario(&cfg, "machine.ram = 32M\nworkload = filestream\nfilestream.mode = write\n"
+			    "filestream.size = 48M\n");
+	test_run(&cfg, 1, &a);
+	test_run(&cfg, 1, &b);
+	assert_true(same_run(&a, &b));
+	run_result_free(&a);
+	run_result_free(&b);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(usemem_twice_ram_swaps),
-		cmocka_unit_test(usemem_without_swap_oom_kills),
-		cmocka_unit_test(filestream_larger_than_ram),
-		cmocka_unit_test(deterministic_per_seed),
+	    cmocka_unit_test(usemem_twice_ram_swaps),
+	    cmocka_unit_test(usemem_without_swap_oom_kills),
+	    cmocka_unit_test(filestream_larger_than_ram),
+	    cmocka_unit_test(deterministic_per_seed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -118,6 +118,7 @@ struct mm_machine {
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
 	bool flusher_busy;
+	long dirty_ratelimit_count;	/* pages dirtied since balance_dirty_pages last ran */
 	struct waitqueue congestion_wqh[2];
 	struct waitqueue page_wait[64]; /* hashed: lock_page / wait_on_page_writeback */
 	struct waitqueue oom_wait;

@@ -258,9 +258,9 @@ static void balance_dirty_pages(void)
 void balance_dirty_pages_ratelimited(struct address_space *f)
 {
 	(void)f;
-	static long counter; /* per-CPU in the kernel; one machine-wide counter here */
-	if (++counter >= ratelimit_pages()) {
-		counter = 0;
+	/* per-CPU in the kernel; one machine-wide counter here */
+	if (++MM->dirty_ratelimit_count >= ratelimit_pages()) {
+		MM->dirty_ratelimit_count = 0;
 		balance_dirty_pages();
 	}
 }
