@@ -127,6 +127,48 @@ static const struct hw_profile profiles[] = {
 		.nr_requests = 128,
 	    },
     },
+    {
+	.name = "ia64-2008",
+	.layout = LAYOUT_X86_64, /* IA64 has DMA (< 4 GiB) and NORMAL; the model's x86-64 layout
+				  * adds a 16 MiB DMA zone below DMA32, otherwise the same split */
+	.description = "2008 8-way Itanium 2 server, 16 KiB pages, 8 GB, SCSI disk (KOSAKI "
+		       "Motohiro's test box class, kernel-reclaim.md §2.2)",
+	.page_size = 16384,	     /* IA64 CONFIG_IA64_PAGE_SIZE_16KB, the distribution default */
+	.cpu_mhz = 1600,	     /* Itanium 2 (Montecito) 1.6 GHz [estimate of the model] */
+	.kernel_reserved_kb = 65536, /* IA64 kernel image, per-CPU areas, bootmem [estimate] */
+	.struct_page_bytes = 56,     /* sizeof(struct page), 64-bit 2.6.2x */
+	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
+	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
+	/* CPU costs: the x86_64-2008 estimates scaled by the clock ratio 2500/1600; page-sized
+	 * operations also by the page size (x4) [estimate] */
+	.ctxsw_ns = 4700,
+	.touch_ns = 3,
+	.syscall_ns = 230,
+	.fault_ns = 1600,
+	.page_zero_ns = 4400,
+	.page_copy_ns = 6200,
+	.page_alloc_ns = 230,
+	.page_free_ns = 160,
+	.lru_add_ns = 80,
+	.isolate_ns = 95,
+	.scan_page_ns = 470,
+	.rmap_pte_ns = 230,
+	.swap_alloc_ns = 630,
+	.io_submit_ns = 2300,
+	.fork_ns = 94000,
+	.exec_ns = 310000,
+	.disk =
+	    {
+		.capacity_bytes = 146ULL << 30,
+		.rpm = 10000,			 /* 146 GB 10k rpm SCSI/SAS, data sheet class */
+		.seek_t2t_ns = 300000,		 /* data sheet class */
+		.seek_full_ns = 10000000,	 /* data sheet class */
+		.bandwidth_Bps = 80000000,	 /* data sheet class */
+		.request_ns = 100000,		 /* [estimate] */
+		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */
+		.nr_requests = 128,
+	    },
+    },
 };
 
 const struct hw_profile *hw_profile_find(const char *name)

@@ -1,0 +1,197 @@
+/* The reclaim throttles (kernel-reclaim.md §2) and hackbench: KOSAKI's ticket never admits
+ * more than the limit, the PGFREE cut-off fires exactly when its condition holds, a ticket
+ * holder never waits on itself, hackbench is deterministic, and every throttle keeps the
+ * machine's invariants. */
+#include "mm/throttle.h"
+#include "util/testutil.h"
+
+#include <string.h>
+
+/* A board under hackbench memory pressure: 7 groups on the 32 MB ARM board reclaim hard.
+ * Few loops keep the test quick. */
+static const char *const board =
+    "machine.profile = arm926-2008\nmachine.ram = 32M\nmachine.cpus = 1\n"
+    "workload = hackbench\nhackbench.groups = 7\nhackbench.loops = 10\n";
+
+static const struct metric *metric(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->wl.nmetrics; i++)
+		if (!strcmp(r->wl.metrics[i].name, name))
+			return &r->wl.metrics[i];
+	return NULL;
+}
+
+static void run_board(const char *extra, struct run_result *res)
+{
+	char text[1024];
+	struct scenario_config cfg;
+	snprintf(text, sizeof(text), "%s%s", board, extra);
+	test_scenario(&cfg, text);
+	test_run(&cfg, 1, res);
+}
+
+/* The ticket: with the throttle on, never more tasks inside shrink_zone than the limit
+ * (kswapd included, since it takes a ticket too); without it, many more. */
+static void ticket_limits_reclaimers(void **state)
+{
+	(void)state;
+	struct run_result res;
+	run_board("", &res);
+	int vanilla = res.rstats.max_shrinking;
+	run_result_free(&res);
+	assert_true(vanilla > 3);
+	for (int limit = 1; limit <= 3; limit++) {
+		char extra[64];
+		snprintf(extra, sizeof(extra), "vm.max_reclaiming_tasks_per_zone = %d\n", limit);
+		run_board(extra, &res);
+		assert_true(res.rstats.max_shrinking >= 1);
+		assert_true(res.rstats.max_shrinking <= limit);
+		run_result_free(&res);
+	}
+}
+
+static struct task fake;
+
+static void become_task(unsigned flags)
+{
+	memset(&fake, 0, sizeof(fake));
+	fake.flags = flags;
+	current = &fake;
+}
+
+/* The cut-off (§2.2 step 6): 4 x ((1 << order) + pages_high) pages freed since the call
+ * began and the zone above its high watermark; kswapd and calls without may_cut_off never. */
+static void cut_off_condition(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
+	become_task(0);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	struct scan_control sc = {.gfp_mask = GFP_KERNEL, .may_cut_off = 1, .order = 0};
+	uint64_t threshold = (1 + z->pages_high) * 4;
+	sc.was_freed = vm_events[PGFREE];
+	/* the zone is far above high (a fresh machine): only the count decides */
+	vm_events[PGFREE] += threshold - 1;
+	assert_false(throttle_may_cut_off(z, &sc));
+	vm_events[PGFREE] += 1;
+	assert_true(throttle_may_cut_off(z, &sc));
+	/* order 2 raises the threshold to 4 x (4 + high): below it nothing is even checked
+	 * (the model's free lists are order 0 only, so an order-2 watermark never holds) */
+	sc.order = 2;
+	uint64_t before = sc.was_freed;
+	assert_false(throttle_may_cut_off(z, &sc));
+	assert_int_equal(sc.was_freed, before);
+	vm_events[PGFREE] += 12;
+	assert_false(throttle_may_cut_off(z, &sc));
+	assert_int_equal(sc.was_freed, vm_events[PGFREE]); /* threshold reached, zone not ok */
+	sc.order = 0;
+	vm_events[PGFREE] += threshold;
+	/* enough freed but the zone below high: no cut-off, and the count restarts */
+	long saved = z->stat[NR_FREE_PAGES];
+	z->stat[NR_FREE_PAGES] = (long)z->pages_high;
+	assert_false(throttle_may_cut_off(z, &sc));
+	assert_int_equal(sc.was_freed, vm_events[PGFREE]);
+	z->stat[NR_FREE_PAGES] = saved;
+	assert_false(throttle_may_cut_off(z, &sc));
+	vm_events[PGFREE] += threshold;
+	assert_true(throttle_may_cut_off(z, &sc));
+	/* kswapd and callers without may_cut_off (balance_pgdat) never cut off */
+	fake.flags = PF_KSWAPD;
+	assert_false(throttle_may_cut_off(z, &sc));
+	fake.flags = 0;
+	sc.may_cut_off = 0;
+	assert_false(throttle_may_cut_off(z, &sc));
+	current = NULL;
+	test_machine_shutdown();
+}
+
+/* A task already holding a ticket (PF_RECLAIMING) goes straight to shrink_zone even when
+ * every ticket is taken: it would otherwise wait for itself forever. Same for callers
+ * without __GFP_IO|__GFP_FS (v7+). Neither takes a ticket. */
+static void pf_reclaiming_never_waits(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
+	MM->sysctl.max_reclaiming_tasks_per_zone = 3;
+	reclaim_throttle_setup();
+	assert_ptr_equal(reclaim_hooks.shrink_zone_wrap, throttle_shrink_zone);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	struct scan_control sc = {.gfp_mask = GFP_KERNEL,
+				  .swap_cluster_max = SWAP_CLUSTER_MAX,
+				  .swappiness = 60,
+				  .may_swap = 1};
+	z->reclaimers = 3; /* every ticket taken (one by this very task) */
+	become_task(PF_RECLAIMING);
+	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
+	assert_int_equal(z->reclaimers, 3);
+	assert_true(fake.flags & PF_RECLAIMING);
+	assert_null(fake.wq);
+	become_task(0);
+	sc.gfp_mask = GFP_NOFS;
+	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
+	assert_int_equal(z->reclaimers, 3);
+	assert_false(fake.flags & PF_RECLAIMING);
+	/* a free ticket is taken and given back, and PF_RECLAIMING cleared */
+	z->reclaimers = 0;
+	sc.gfp_mask = GFP_KERNEL;
+	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
+	assert_int_equal(z->reclaimers, 0);
+	assert_false(fake.flags & PF_RECLAIMING);
+	current = NULL;
+	MM->sysctl.max_reclaiming_tasks_per_zone = 0;
+	reclaim_throttle_setup();
+	assert_null(reclaim_hooks.shrink_zone_wrap);
+	test_machine_shutdown();
+}
+
+/* Same scenario, same seed: the same figures, byte for byte. */
+static void hackbench_deterministic(void **state)
+{
+	(void)state;
+	struct run_result a, b;
+	run_board("hackbench.groups = 3\nvm.max_reclaiming_tasks_per_zone = 3\n", &a);
+	run_board("hackbench.groups = 3\nvm.max_reclaiming_tasks_per_zone = 3\n", &b);
+	assert_true(a.completed);
+	assert_string_equal(a.wl.text, b.wl.text);
+	assert_int_equal(a.elapsed, b.elapsed);
+	assert_int_equal(a.sys_ns, b.sys_ns);
+	assert_int_equal(a.nr_vmstat, b.nr_vmstat);
+	for (int i = 0; i < a.nr_vmstat; i++)
+		assert_int_equal(a.vmstat[i].value, b.vmstat[i].value);
+	const struct metric *t = metric(&a, "time");
+	assert_non_null(t);
+	assert_true(t->value > 0);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+/* Every arm under pressure, and both transports, with the invariant checker on. */
+static void throttles_keep_invariants(void **state)
+{
+	(void)state;
+	static const char *const arms[] = {
+	    "",
+	    "vm.max_reclaiming_tasks_per_zone = 3\n",
+	    "vm.too_many_isolated = 1\n",
+	    "vm.reclaim_throttle = 1\n",
+	    "vm.max_reclaiming_tasks_per_zone = 1\nhackbench.ipc = pipes\n",
+	    "hackbench.mode = thread\nhackbench.groups = 2\n",
+	    "machine.swap = 32M\nvm.max_reclaiming_tasks_per_zone = 3\n",
+	};
+	for (size_t i = 0; i < sizeof(arms) / sizeof(arms[0]); i++) {
+		struct run_result res;
+		run_board(arms[i], &res);
+		assert_true(res.wl.text[0] != 0);
+		run_result_free(&res);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(ticket_limits_reclaimers),	 cmocka_unit_test(cut_off_condition),
+	    cmocka_unit_test(pf_reclaiming_never_waits), cmocka_unit_test(hackbench_deterministic),
+	    cmocka_unit_test(throttles_keep_invariants),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
