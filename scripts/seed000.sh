@@ -1,0 +1,24 @@
+#!/bin/sh
+# Prints the seed-000 comparison (Minchan Kim's 32 MB ARM board, docs/throttle.md):
+# every seed000-*.conf scenario, vanilla against KOSAKI's throttle at 3, one row each.
+# usage: scripts/seed000.sh [MMSIM]   (default build/mmsim)
+set -e
+MMSIM=${1:-build/mmsim}
+cd "$(dirname "$0")/.."
+printf '%-26s %-9s %-10s %9s %9s %7s %6s %6s\n' scenario arm Time elapsed sys majflt maxrecl oom
+for f in scenarios/seed000-*.conf; do
+	for arm in vanilla:0 throttle:3; do
+		name=${arm%%:*}
+		limit=${arm#*:}
+		"$MMSIM" run "$f" --quiet --json - --set vm.max_reclaiming_tasks_per_zone="$limit" |
+			python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+m = {x["name"]: x["value"] for x in d["result"]["metrics"]}
+t = d["time"]
+tm = "%.3f" % m["time"] if "time" in m else "OOM-kill" if m.get("oom_kills") else "failed"
+print("%-26s %-9s %-10s %9.2f %9.2f %7d %6d %6d" % (sys.argv[1], sys.argv[2], tm,
+      t["elapsed_s"], t["sys_s"], t["major_faults"], m["max_parallel_reclaim"],
+      m["oom_kills"]))' "$(basename "$f" .conf)" "$name"
+	done
+done
