@@ -166,6 +166,29 @@ _Noreturn void sys_exit(int code)
 	task_exit();
 }
 
+_Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *text_start,
+			void (*fn)(void *), void *arg)
+{
+	struct task *t = current;
+	cpu_work_sys(MM->hw->exec_ns);
+	struct mm_struct *old = t->mm;
+	struct mm_struct *mm = mm_alloc();
+	mm->oomkilladj = old ? old->oomkilladj : 0;
+	mm->owner = t;
+	t->mm = mm;
+	if (old && --old->users == 0)
+		exit_mmap(old);
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	uint64_t start = 0;
+	if (text)
+		start = do_mmap(mm, text->size_pages, VM_READ | VM_EXEC, text, 0);
+	if (text_start)
+		*text_start = start;
+	check_fatal_signal();
+	fn(arg);
+	sys_exit(0);
+}
+
 void check_fatal_signal(void)
 {
 	if (current->tif & TIF_SIGKILL)

@@ -36,6 +36,11 @@ struct process *sys_fork(const char *comm, void (*fn)(void *), void *arg);
 /* clone(CLONE_VM): a thread sharing the caller's mm. */
 struct process *sys_clone_thread(const char *comm, void (*fn)(void *), void *arg);
 _Noreturn void sys_exit(int code);
+/* execve(): the caller's mm is replaced by a fresh one holding the program's text (a
+ * private executable mapping of `text`, all of it), and the task goes on as fn(arg). The
+ * address of the text mapping is passed back through *text_start before fn runs. */
+_Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *text_start,
+			void (*fn)(void *), void *arg);
 /* wait(): reaps one exited child; returns its pid, or -1 with no children left. */
 int sys_wait(int *code);
 
