@@ -41,6 +41,13 @@ struct vm_sysctl {
 	int max_reclaiming_tasks_per_zone; /* KOSAKI v8 sysctl; 0 = no throttle (his default 3) */
 	int too_many_isolated;		   /* 2.6.32 too_many_isolated() in shrink_inactive_list */
 	int reclaim_throttle;		   /* 5.16 reclaim_throttle() ISOLATED/NOPROGRESS */
+	/* VM_EXEC protection (§3), off in 2.6.28 */
+	int reclaim_exec_protect; /* referenced mapped exec file pages stay active */
+	/* the 2011 writeback series (§5), vanilla values 1, 2, 0, 0 */
+	int reclaim_direct_file_writeback; /* 1: direct reclaim may write file pages */
+	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */
+	int reclaim_immediate;		   /* PG_reclaim on skipped dirty file pages */
+	int reclaim_throttle_writeback;	   /* wait_iff_congested on batches under writeback */
 };
 
 void vm_sysctl_defaults(struct vm_sysctl *s);
@@ -118,7 +125,7 @@ struct mm_machine {
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
 	bool flusher_busy;
-	long dirty_ratelimit_count;	/* pages dirtied since balance_dirty_pages last ran */
+	long dirty_ratelimit_count; /* pages dirtied since balance_dirty_pages last ran */
 	struct waitqueue congestion_wqh[2];
 	struct waitqueue page_wait[64]; /* hashed: lock_page / wait_on_page_writeback */
 	struct waitqueue oom_wait;

@@ -3,6 +3,7 @@
  * model (docs/model.md: no buddy fragmentation). */
 #include "mm/mm.h"
 #include "mm/throttle.h"
+#include "mm/vmscan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 	s->max_reclaiming_tasks_per_zone = 0;
 	s->too_many_isolated = 0;
 	s->reclaim_throttle = 0;
+	s->reclaim_direct_file_writeback = 1;
+	s->reclaim_kswapd_file_writeback = 2;
 }
 
 static unsigned long isqrt_ul(unsigned long x)
@@ -393,6 +396,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->page_shift = (uint32_t)__builtin_ctz(MM->page_size);
 	MM->sysctl = cfg->sysctl;
 	reclaim_throttle_setup();
+	exec_protect_setup();
 	rng_seed(&MM->rng, cfg->seed, 1);
 	uint64_t nr = cfg->ram_bytes >> MM->page_shift;
 	if (nr < 256 || nr >= PTE_PFN_MASK)

@@ -108,8 +108,6 @@ static enum pageout_t pageout(pfn_t pfn, int sync)
 		return PAGE_KEEP;
 	if (!may_write_to_queue())
 		return PAGE_KEEP;
-	if (reclaim_hooks.pageout_allowed && !reclaim_hooks.pageout_allowed(pfn))
-		return PAGE_KEEP_DIRTY;
 	if (!clear_page_dirty_for_io(pfn))
 		return PAGE_CLEAN;
 	p->flags |= PG_reclaim;
@@ -117,6 +115,9 @@ static enum pageout_t pageout(pfn_t pfn, int sync)
 		swap_writepage(pfn);
 	else
 		write_one_page_async(pfn, true);
+	if (!(p->flags & PG_swapcache))
+		count_vm_event(current && (current->flags & PF_KSWAPD) ? MMSIM_KSWAPD_FILE_WRITES
+								       : MMSIM_DIRECT_FILE_WRITES);
 	if (sync == PAGEOUT_IO_SYNC)
 		wait_on_page_writeback(pfn);
 	if (!(p->flags & PG_writeback))
@@ -154,6 +155,7 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 				    ((p->flags & PG_swapcache) && (sc->gfp_mask & __GFP_IO));
 
 		if (p->flags & PG_writeback) {
+			sc->nr_writeback++;
 			if (sync == PAGEOUT_IO_SYNC && may_enter_fs)
 				wait_on_page_writeback(pfn);
 			else
@@ -185,6 +187,8 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 		}
 
 		if (p->flags & PG_dirty) {
+			if (page_is_file_cache(p) && reclaim_skip_file_writeback(pfn, sc))
+				goto keep_locked;
 			if (sc->order <= PAGE_ALLOC_COSTLY_ORDER && referenced)
 				goto keep_locked;
 			if (!may_enter_fs)
@@ -252,10 +256,10 @@ static void putback_pages(struct zone *z, struct pagelist *list)
 unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struct scan_control *sc,
 				   int priority, int file)
 {
-	(void)priority;
 	unsigned long nr_scanned = 0, nr_reclaimed = 0;
 	struct pagelist list;
 	pagelist_init(&list);
+	sc->priority = priority;
 	if (reclaim_hooks.shrink_inactive_throttle &&
 	    reclaim_hooks.shrink_inactive_throttle(z, sc, file))
 		return SWAP_CLUSTER_MAX;
@@ -267,6 +271,7 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		z->pages_scanned += nr_scan;
 		z->recent_scanned[file] += nr_taken;
 		nr_scanned += nr_scan;
+		unsigned long wb_before = sc->nr_writeback;
 		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
 		nr_reclaimed += nr_freed;
 		if (current_is_kswapd()) {
@@ -281,6 +286,7 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		if (nr_taken == 0)
 			break;
 		putback_pages(z, &list);
+		reclaim_throttle_on_writeback(z, sc, nr_taken, sc->nr_writeback - wb_before);
 	} while (nr_scanned < max_scan);
 	return nr_reclaimed;
 }
@@ -496,7 +502,8 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 			goto out;
 		}
 		if (reclaim_hooks.after_shrink_zones)
-			reclaim_hooks.after_shrink_zones(sc, priority, sc->nr_scanned, nr_reclaimed);
+			reclaim_hooks.after_shrink_zones(sc, priority, sc->nr_scanned,
+							 nr_reclaimed);
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
 		total_scanned += sc->nr_scanned;
 		if (nr_reclaimed >= (unsigned long)sc->swap_cluster_max) {

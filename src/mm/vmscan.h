@@ -18,6 +18,8 @@ struct scan_control {
 	int may_cut_off;
 	uint64_t was_freed; /* global PGFREE when try_to_free_pages began (or last checked) */
 	int cut_off;	    /* set by the throttle: -EAGAIN, stop and report progress */
+	int priority;	    /* of the shrink_inactive_list in progress (2011 writeback series) */
+	unsigned long nr_writeback; /* pages shrink_page_list found under writeback */
 };
 
 enum pageout_t { PAGE_KEEP, PAGE_KEEP_DIRTY, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN };
@@ -29,8 +31,6 @@ struct reclaim_policy_hooks {
 	unsigned long (*shrink_zone_wrap)(int priority, struct zone *z, struct scan_control *sc);
 	/* shrink_active_list: keep this referenced page active (VM_EXEC protection) */
 	bool (*keep_active)(pfn_t pfn, unsigned long vm_flags, int file);
-	/* pageout: may this reclaimer write this page (writeback series) */
-	bool (*pageout_allowed)(pfn_t pfn);
 	/* shrink_zone: stop the round loop early (2.6.29 bail-out) */
 	bool (*shrink_zone_bail)(struct scan_control *sc, int priority, unsigned long nr_reclaimed);
 	/* shrink_inactive_list entry: true = give up and pretend SWAP_CLUSTER_MAX progress
@@ -44,6 +44,15 @@ struct reclaim_policy_hooks {
 extern struct reclaim_policy_hooks reclaim_hooks;
 extern void (*disable_swap_token_hook)(void);
 extern bool (*swap_token_referenced_hook)(struct mm_struct *mm);
+
+/* Switches that are not hooks: VM_EXEC protection (§3) and the 2011 writeback series (§5)
+ * read MM->sysctl directly; exec_protect_setup() installs the keep_active hook. */
+void exec_protect_setup(void);
+/* §5.2: true when this reclaimer must not write this dirty file page now. */
+bool reclaim_skip_file_writeback(pfn_t pfn, struct scan_control *sc);
+/* §5.2 throttle: after a batch, wait if enough of it was under writeback. */
+void reclaim_throttle_on_writeback(struct zone *z, struct scan_control *sc, unsigned long nr_taken,
+				   unsigned long nr_writeback);
 
 unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
 				struct pagelist *dst, unsigned long *scanned);

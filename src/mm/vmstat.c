@@ -26,6 +26,9 @@ static const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = {
     "nr_unstable",
     "nr_bounce",
     "nr_vmscan_write",
+    "nr_vmscan_write_skip",
+    "nr_vmscan_immediate_reclaim",
+    "nr_vmscan_throttled",
     "nr_writeback_temp",
     "nr_isolated_anon",
     "nr_isolated_file",
@@ -93,4 +96,6 @@ void vmstat_foreach(void (*fn)(const char *name, uint64_t value, void *ctx), voi
 	fn("unevictable_pgs_rescued", vm_events[UNEVICTABLE_PGRESCUED], ctx);
 	fn("pgsteal_direct", vm_events[PGSTEAL_DIRECT], ctx);
 	fn("pgsteal_kswapd", vm_events[PGSTEAL_KSWAPD], ctx);
+	fn("mmsim_kswapd_file_writes", vm_events[MMSIM_KSWAPD_FILE_WRITES], ctx);
+	fn("mmsim_direct_file_writes", vm_events[MMSIM_DIRECT_FILE_WRITES], ctx);
 }

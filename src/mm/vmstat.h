@@ -28,6 +28,9 @@ enum zone_stat_item {
 	NR_UNSTABLE_NFS,
 	NR_BOUNCE,
 	NR_VMSCAN_WRITE,
+	NR_VMSCAN_WRITE_SKIP, /* 2011 writeback series v1: dirty file pages reclaim did not write */
+	NR_VMSCAN_IMMEDIATE,  /* v3: ...and marked for immediate reclaim */
+	NR_VMSCAN_THROTTLED,  /* v1: reclaimers throttled on writeback */
 	NR_WRITEBACK_TEMP,
 	NR_ISOLATED_ANON,
 	NR_ISOLATED_FILE,
@@ -68,6 +71,9 @@ enum vm_event_item {
 	/* later kernels' names, counted for comparisons across eras */
 	PGSTEAL_DIRECT,
 	PGSTEAL_KSWAPD,
+	/* mmsim extras (mmtests derives them from tracepoints): file pages reclaim wrote */
+	MMSIM_KSWAPD_FILE_WRITES,
+	MMSIM_DIRECT_FILE_WRITES,
 	NR_VM_EVENT_ITEMS
 };
 

@@ -1,0 +1,180 @@
+/* The VM_EXEC protection (kernel-reclaim.md §3) and the 2011 writeback series (§5.2) as
+ * switches, on hand-built pages: each rule fires when its switch is on and its condition
+ * holds, and vanilla behaviour is unchanged when it is off. */
+#include "util/testutil.h"
+
+#include <string.h>
+
+static struct scan_control sc_at(int priority)
+{
+	struct scan_control sc = {0};
+	sc.gfp_mask = GFP_KERNEL;
+	sc.may_writepage = 1;
+	sc.may_swap = 1;
+	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
+	sc.swappiness = 60;
+	sc.priority = priority;
+	return sc;
+}
+
+/* ---- VM_EXEC protection ---- */
+
+static void exec_page_rotation(int protect, bool expect_active)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_exec_protect = protect;
+	exec_protect_setup();
+	struct address_space *text = file_create("bin", 8, 8, true);
+	struct address_space *data = file_create("data", 8, 8, false);
+	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *tv = find_vma(mm, do_mmap(mm, 8, VM_READ | VM_EXEC, text, 0));
+	struct vm_area_struct *dv = find_vma(mm, do_mmap(mm, 8, VM_READ, data, 0));
+	pfn_t t = test_file_page(text, 1), d = test_file_page(data, 1);
+	test_map(tv, 1, t, true);
+	test_map(dv, 1, d, true);
+	activate_page(t);
+	activate_page(d);
+	struct zone *z = page_zone(pfn_to_page(t));
+	unsigned long rotated = z->recent_rotated[1];
+	struct scan_control sc = sc_at(DEF_PRIORITY);
+	shrink_active_list(SWAP_CLUSTER_MAX, z, &sc, DEF_PRIORITY, 1);
+	assert_int_equal(!!(pfn_to_page(t)->flags & PG_active), expect_active);
+	assert_false(pfn_to_page(d)->flags & PG_active); /* referenced data: deactivated anyway */
+	/* both referenced pages count as rotated either way (get_scan_ratio unchanged) */
+	assert_int_equal(z->recent_rotated[1], rotated + 2);
+	exit_mmap(mm);
+	MM->sysctl.reclaim_exec_protect = 0;
+	exec_protect_setup();
+	test_machine_shutdown();
+}
+
+static void exec_protect_off_deactivates(void **state)
+{
+	(void)state;
+	exec_page_rotation(0, false);
+}
+
+static void exec_protect_on_keeps_active(void **state)
+{
+	(void)state;
+	exec_page_rotation(1, true);
+}
+
+/* ---- the writeback series ---- */
+
+static struct task fake_kswapd;
+
+/* One dirty file page through shrink_page_list; returns whether pageout wrote it. */
+static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate, bool as_kswapd,
+				    int priority, bool *reclaim_flag)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_direct_file_writeback = direct_wb;
+	MM->sysctl.reclaim_kswapd_file_writeback = kswapd_wb;
+	MM->sysctl.reclaim_immediate = immediate;
+	struct address_space *f = file_create("log", 8, 8, false);
+	pfn_t pfn = test_file_page(f, 3);
+	set_page_dirty(pfn);
+	struct pagelist list;
+	pagelist_init(&list);
+	test_isolate(pfn, &list);
+	struct scan_control sc = sc_at(priority);
+	memset(&fake_kswapd, 0, sizeof(fake_kswapd));
+	fake_kswapd.flags = PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD | PF_KTHREAD;
+	if (as_kswapd)
+		current = &fake_kswapd; /* nothing here blocks or reschedules */
+	shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC);
+	current = NULL;
+	struct page *p = pfn_to_page(pfn);
+	bool written = p->flags & PG_writeback;
+	*reclaim_flag = p->flags & PG_reclaim;
+	if (!written) {
+		assert_true(p->flags & PG_dirty);
+		assert_int_equal(global_page_state(NR_VMSCAN_WRITE_SKIP), 1);
+		assert_int_equal(global_page_state(NR_VMSCAN_IMMEDIATE), immediate);
+	} else {
+		assert_int_equal(global_page_state(NR_VMSCAN_WRITE), 1);
+		assert_int_equal(
+		    vm_events[as_kswapd ? MMSIM_KSWAPD_FILE_WRITES : MMSIM_DIRECT_FILE_WRITES], 1);
+	}
+	while (list.nr)
+		putback_lru_page(pagelist_pop_tail(&list));
+	sched_destroy();
+	mm_destroy();
+	return written;
+}
+
+static void vanilla_writes_from_both(void **state)
+{
+	(void)state;
+	bool rf;
+	assert_true(dirty_file_page_written(1, 2, 0, false, DEF_PRIORITY, &rf));
+	assert_true(rf); /* pageout's own PG_reclaim while under writeback */
+	assert_true(dirty_file_page_written(1, 2, 0, true, DEF_PRIORITY, &rf));
+}
+
+static void no_direct_file_writeback(void **state)
+{
+	(void)state;
+	bool rf;
+	assert_false(dirty_file_page_written(0, 2, 0, false, DEF_PRIORITY, &rf));
+	assert_false(rf);
+	assert_false(dirty_file_page_written(0, 2, 0, false, 0, &rf)); /* at any priority */
+	assert_true(
+	    dirty_file_page_written(0, 2, 0, true, DEF_PRIORITY, &rf)); /* kswapd still does */
+}
+
+static void kswapd_writes_only_in_trouble(void **state)
+{
+	(void)state;
+	bool rf;
+	assert_false(dirty_file_page_written(0, 1, 0, true, DEF_PRIORITY, &rf));
+	assert_false(dirty_file_page_written(0, 1, 0, true, DEF_PRIORITY - 2, &rf));
+	assert_true(dirty_file_page_written(0, 1, 0, true, DEF_PRIORITY - 3, &rf));
+	assert_false(dirty_file_page_written(0, 0, 0, true, 0, &rf)); /* never */
+}
+
+static void immediate_reclaim_marks_skipped(void **state)
+{
+	(void)state;
+	bool rf;
+	assert_false(dirty_file_page_written(0, 1, 1, false, DEF_PRIORITY, &rf));
+	assert_true(rf);
+}
+
+static void throttle_threshold_by_priority(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	struct scan_control sc = sc_at(DEF_PRIORITY);
+	reclaim_throttle_on_writeback(z, &sc, 32, 32); /* switch off: nothing */
+	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 0);
+	MM->sysctl.reclaim_throttle_writeback = 1;
+	reclaim_throttle_on_writeback(z, &sc, 32, 31); /* priority 12 needs all 32 */
+	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 0);
+	reclaim_throttle_on_writeback(z, &sc, 32, 32);
+	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 1);
+	sc.priority = DEF_PRIORITY - 2; /* 25%: 8 of 32 */
+	reclaim_throttle_on_writeback(z, &sc, 32, 7);
+	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 1);
+	reclaim_throttle_on_writeback(z, &sc, 32, 8);
+	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 2);
+	reclaim_throttle_on_writeback(z, &sc, 32, 0); /* none under writeback: never */
+	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 2);
+	test_machine_shutdown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(exec_protect_off_deactivates),
+	    cmocka_unit_test(exec_protect_on_keeps_active),
+	    cmocka_unit_test(vanilla_writes_from_both),
+	    cmocka_unit_test(no_direct_file_writeback),
+	    cmocka_unit_test(kswapd_writes_only_in_trouble),
+	    cmocka_unit_test(immediate_reclaim_marks_skipped),
+	    cmocka_unit_test(throttle_threshold_by_priority),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
