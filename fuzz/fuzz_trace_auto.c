@@ -1,0 +1,9 @@
+/* Fuzz target: the auto trace reader with format and compression detection. */
+#include "fuzz_trace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	return fuzz_trace(data, size, TRACE_FMT_AUTO);
+}
