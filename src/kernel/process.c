@@ -46,8 +46,11 @@ static void process_exit_hook(struct task *t)
 {
 	struct process *p = t->proc;
 	struct mm_struct *mm = t->mm;
-	if (mm && --mm->users == 0)
+	if (mm && --mm->users == 0) {
+		struct process *parent = p->parent;
+		put_swap_token(mm, parent && !parent->exited ? parent->task->mm : NULL);
 		exit_mmap(mm);
+	}
 	t->mm = NULL;
 	for (int i = 0; i < p->nr_stack; i++)
 		free_kernel_page(p->stack[i]);
@@ -176,6 +179,7 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 	mm->oomkilladj = old ? old->oomkilladj : 0;
 	mm->owner = t;
 	t->mm = mm;
+	swap_token_exec(old, mm);
 	if (old && --old->users == 0)
 		exit_mmap(old);
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);

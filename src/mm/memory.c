@@ -3,6 +3,7 @@
  * needs). PTEs are a flat array per VMA; each 512-entry chunk that holds a PTE costs one
  * page-table page, allocated at first use like a kernel pte_alloc. */
 #include "mm/mm.h"
+#include "mm/thrash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,6 +168,7 @@ int do_munmap(struct mm_struct *mm, uint64_t start)
 
 void exit_mmap(struct mm_struct *mm)
 {
+	put_swap_token(mm, NULL); /* if the kernel layer has not handed it on already */
 	while (mm->mmap) {
 		struct vm_area_struct *vma = mm->mmap;
 		mm->mmap = vma->next;
@@ -275,6 +277,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	bool major = false;
 	pfn_t pfn = lookup_swap_cache(slot);
 	if (pfn == NO_PFN) {
+		grab_swap_token_before_swapin(vma->mm); /* contend before read-in (2.6.20) */
 		pfn = swapin_readahead(slot, &major);
 		if (pfn == NO_PFN)
 			return vma->pte[off] != v ? 0 : -2;
@@ -288,8 +291,10 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		release_user_page(pfn);
 		return 0;
 	}
-	if (major)
+	if (major) {
 		count_vm_event(PGMAJFAULT);
+		grab_swap_token_swapin_major(vma->mm);
+	}
 	mark_page_accessed(pfn);
 	page_add_rmap(pfn, vma, off);
 	swap_free(slot);
@@ -314,8 +319,11 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 	pfn_t pfn = filemap_fault(vma->file, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)
 		return -2;
-	if (major)
+	if (major) {
 		count_vm_event(PGMAJFAULT);
+		grab_swap_token_file_major(
+		    vma->mm); /* filemap_nopage after page_cache_read (2004) */
+	}
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
 		/* private file mapping written: copy to an anonymous page */
@@ -384,6 +392,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	struct mm_struct *mm = mm_alloc();
 	mm->next_vpn = old->next_vpn;
 	mm->oomkilladj = old->oomkilladj;
+	swap_token_fork(old, mm);
 	cpu_work_sys(MM->hw->fork_ns);
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
 		struct vm_area_struct *nv =

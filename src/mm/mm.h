@@ -48,6 +48,12 @@ struct vm_sysctl {
 	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */
 	int reclaim_immediate;		   /* PG_reclaim on skipped dirty file pages */
 	int reclaim_throttle_writeback;	   /* wait_iff_congested on batches under writeback */
+	/* the swap token (§4), off in mmsim's vanilla */
+	int swap_token;		     /* enum swap_token_variant */
+	int swap_token_timeout;	     /* seconds (2004/2005 variants) */
+	int swap_token_exec_inherit; /* Andrew Morton's exec/exit inheritance */
+	int swap_token_refractory;   /* Con Kolivas' refractory bit */
+	int swap_token_aging;	     /* KOSAKI's priority aging (2.6.3x) */
 };
 
 void vm_sysctl_defaults(struct vm_sysctl *s);

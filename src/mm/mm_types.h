@@ -153,8 +153,10 @@ struct mm_struct {
 	int oomkilladj;
 	uint32_t id;
 	/* swap token (§4) */
-	sim_time_t faultstamp_time;
-	unsigned long faultstamp;
+	sim_time_t swap_token_time; /* 2004/2005: not eligible for the token before this */
+	bool recent_pagein;	    /* 2004/2005: paged in since the holder was last asked */
+	bool token_refractory;	    /* Con Kolivas' bit: skip the next turn */
+	unsigned long faultstamp;   /* 2.6.20: global_faults at its last grab */
 	unsigned token_priority;
 	unsigned long last_interval;
 	struct task *owner;

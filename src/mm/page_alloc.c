@@ -2,6 +2,7 @@
  * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). Every allocation is order 0 in this
  * model (docs/model.md: no buddy fragmentation). */
 #include "mm/mm.h"
+#include "mm/thrash.h"
 #include "mm/throttle.h"
 #include "mm/vmscan.h"
 
@@ -32,6 +33,7 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 	s->reclaim_throttle = 0;
 	s->reclaim_direct_file_writeback = 1;
 	s->reclaim_kswapd_file_writeback = 2;
+	s->swap_token_timeout = 300; /* SWAP_TOKEN_TIMEOUT, sysctl default (§4.4) */
 }
 
 static unsigned long isqrt_ul(unsigned long x)
@@ -397,6 +399,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->sysctl = cfg->sysctl;
 	reclaim_throttle_setup();
 	exec_protect_setup();
+	swap_token_setup();
 	rng_seed(&MM->rng, cfg->seed, 1);
 	uint64_t nr = cfg->ram_bytes >> MM->page_shift;
 	if (nr < 256 || nr >= PTE_PFN_MASK)

@@ -14,6 +14,8 @@
 #define GiB   (1LL << 30)
 #define TiB   (1LL << 40)
 
+static const char *const swap_token_variants[] = {"off", "original", "fault", "priority", NULL};
+
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
     {"scenario.reproduces", P_STRING, SP(reproduces), 0, 0, NULL,
@@ -58,6 +60,16 @@ static const struct param_desc base_params[] = {
      "skipped dirty file pages get PG_reclaim for immediate reclaim after writeback"},
     {"vm.reclaim_throttle_writeback", P_INT, VM(reclaim_throttle_writeback), 0, 1, NULL,
      "throttle reclaimers when isolated pages are under writeback"},
+    {"vm.swap_token", P_ENUM, VM(swap_token), 0, 0, swap_token_variants,
+     "swap token variant (Rik van Riel 2004, 2005 fault-only, 2.6.20 priority)"},
+    {"vm.swap_token_timeout", P_INT, VM(swap_token_timeout), 0, 1000000, NULL,
+     "seconds a holder keeps the token (original and fault variants; 0 disables)"},
+    {"vm.swap_token_exec_inherit", P_INT, VM(swap_token_exec_inherit), 0, 1, NULL,
+     "the token follows exec and returns to the parent at exit (Andrew Morton)"},
+    {"vm.swap_token_refractory", P_INT, VM(swap_token_refractory), 0, 1, NULL,
+     "a task that got the token skips its next turn (Con Kolivas)"},
+    {"vm.swap_token_aging", P_INT, VM(swap_token_aging), 0, 1, NULL,
+     "halve the holder's priority every 255 faults (KOSAKI, priority variant)"},
     {"workload", P_STRING, SP(workload), 0, 0, NULL, "usemem or filestream"},
 };
 
