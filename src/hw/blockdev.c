@@ -1,4 +1,5 @@
 #include "hw/blockdev.h"
+#include "sim/int_sqrt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,23 +95,6 @@ static struct request *rq_alloc(struct blockdev *bd)
 	return r;
 }
 
-static uint64_t isqrt64(uint64_t x)
-{
-	uint64_t r = 0, bit = 1ULL << 62;
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
 			       uint32_t nr_sectors)
 {
@@ -123,7 +107,7 @@ sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_
 		uint64_t span = bd->nr_sectors ? bd->nr_sectors : 1;
 		const uint64_t scale = 1u << 20;
 		uint64_t frac =
-		    isqrt64((dist > span ? span : dist) * scale / span * scale); /* 0..scale */
+		    int_sqrt((dist > span ? span : dist) * scale / span * scale); /* 0..scale */
 		t += p->seek_t2t_ns + (p->seek_full_ns - p->seek_t2t_ns) * frac / scale;
 		t += 60ULL * NSEC_PER_SEC / p->rpm / 2;
 	}

@@ -1,29 +1,13 @@
 /* The OOM killer, 2.6.28 (kernel-reclaim.md §1.19): select_bad_process by badness(), kill a
  * child with its own mm first, TIF_MEMDIE for the victim. */
 #include "mm/mm.h"
+#include "sim/int_sqrt.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define OOM_DISABLE (-17)
 #define SHIFT_HZ    10 /* HZ = 1000 */
-
-static unsigned long int_sqrt(unsigned long x)
-{
-	unsigned long r = 0, bit = 1UL << (sizeof(long) * 8 - 2);
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
 
 unsigned long badness(struct task *p, sim_time_t uptime)
 {

@@ -5,6 +5,7 @@
 #include "mm/thrash.h"
 #include "mm/throttle.h"
 #include "mm/vmscan.h"
+#include "sim/int_sqrt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,23 +37,6 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 	s->swap_token_timeout = 300; /* SWAP_TOKEN_TIMEOUT, sysctl default (§4.4) */
 }
 
-static unsigned long isqrt_ul(unsigned long x)
-{
-	unsigned long r = 0, bit = 1UL << (sizeof(long) * 8 - 2);
-	while (bit > x)
-		bit >>= 2;
-	while (bit) {
-		if (x >= r + bit) {
-			x -= r + bit;
-			r = (r >> 1) + bit;
-		} else {
-			r >>= 1;
-		}
-		bit >>= 2;
-	}
-	return r;
-}
-
 static bool is_highmem_idx(int idx)
 {
 	return idx == ZONE_HIGHMEM;
@@ -61,7 +45,7 @@ static bool is_highmem_idx(int idx)
 /* init_per_zone_pages_min (§1.2): isqrt(lowmem_kbytes * 16), clamped to [128, 65536]. */
 long min_free_kbytes_for(unsigned long lowmem_kbytes)
 {
-	long v = (long)isqrt_ul(lowmem_kbytes * 16);
+	long v = (long)int_sqrt(lowmem_kbytes * 16);
 	if (v < 128)
 		v = 128;
 	if (v > 65536)
@@ -122,7 +106,7 @@ void setup_per_zone_pages_min(void)
 	for (int i = 0; i < MM->nr_zones; i++) {
 		struct zone *z = &MM->zones[i];
 		unsigned long gb = z->present_pages >> (30 - MM->page_shift);
-		unsigned long ratio = gb ? isqrt_ul(10 * gb) : 1;
+		unsigned long ratio = gb ? int_sqrt(10 * gb) : 1;
 		z->inactive_ratio = ratio ? (unsigned)ratio : 1;
 	}
 }
