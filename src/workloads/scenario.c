@@ -116,6 +116,7 @@ void scenario_defaults(struct scenario_config *c)
 	    .chunk = 64 << 10,
 	};
 	hackbench_defaults(&c->hackbench);
+	qsbench_defaults(&c->qsbench);
 }
 
 int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)

@@ -8,6 +8,7 @@
 #include "sim/param.h"
 #include "workloads/filestream.h"
 #include "workloads/hackbench.h"
+#include "workloads/qsbench.h"
 #include "workloads/usemem.h"
 #include "workloads/workload.h"
 
@@ -25,6 +26,7 @@ struct scenario_config {
 	struct usemem_params usemem;
 	struct filestream_params filestream;
 	struct hackbench_params hackbench;
+	struct qsbench_params qsbench;
 };
 
 void scenario_defaults(struct scenario_config *c);

@@ -2,6 +2,7 @@
 
 #include "workloads/filestream.h"
 #include "workloads/hackbench.h"
+#include "workloads/qsbench.h"
 #include "workloads/usemem.h"
 
 #include <stdarg.h>
@@ -11,6 +12,7 @@ static const struct workload *const all[] = {
     &usemem_workload,
     &filestream_workload,
     &hackbench_workload,
+    &qsbench_workload,
     NULL,
 };
 
