@@ -3,6 +3,15 @@
 
 #include <stdio.h>
 
+/* How many to read next without passing limit (0 = no limit). */
+static size_t batch_size(const struct trace *t, uint64_t limit, size_t b)
+{
+	if (!limit)
+		return b;
+	uint64_t left = limit - trace_count(t);
+	return left < b ? (size_t)left : b;
+}
+
 /* Read up to limit references (0 = all) into memory. */
 static int load(const char *path, const struct trace_opts *topts, uint64_t limit,
 		uint32_t **ids_out, uint8_t **kinds_out, uint64_t *n_out, struct replay_info *info,
@@ -111,14 +120,18 @@ int replay_run(const char *path, const struct trace_opts *topts, const struct re
 		struct trace *t = trace_open(path, topts, err, errlen);
 		if (!t)
 			goto out;
-		struct trace_ref r;
-		int k = 0;
-		while ((!limit || trace_count(t) < limit) && (k = trace_next(t, &r)) > 0)
+		enum { B = 4096 };
+		uint32_t ids[B];
+		uint8_t kinds[B];
+		long k = 0;
+		while ((k = trace_next_batch(t, ids, kinds, batch_size(t, limit, B))) > 0)
 			for (size_t j = 0; j < njobs; j++)
-				if (replay_sim_access(sims[j], r.id, r.kind, REPLAY_NEVER) < 0) {
-					trace_close(t);
-					goto oom;
-				}
+				for (long i = 0; i < k; i++)
+					if (replay_sim_access(sims[j], ids[i], kinds[i],
+							      REPLAY_NEVER) < 0) {
+						trace_close(t);
+						goto oom;
+					}
 		if (k < 0) {
 			snprintf(err, errlen, "%s", trace_error(t));
 			trace_close(t);
@@ -173,13 +186,15 @@ int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy
 	if (!t)
 		return -1;
 	struct lru_mrc *m = lru_mrc_new();
-	struct trace_ref r;
-	int k = 0;
+	enum { B = 4096 };
+	uint32_t ids[B];
+	long k = 0;
 	if (!m)
 		goto oom;
-	while ((!limit || trace_count(t) < limit) && (k = trace_next(t, &r)) > 0)
-		if (lru_mrc_access(m, r.id))
-			goto oom;
+	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
+		for (long i = 0; i < k; i++)
+			if (lru_mrc_access(m, ids[i]))
+				goto oom;
 	if (k < 0) {
 		snprintf(err, errlen, "%s", trace_error(t));
 		lru_mrc_finish(m, out);

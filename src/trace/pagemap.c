@@ -55,6 +55,29 @@ uint32_t pagemap_find(const struct pagemap *m, uint64_t page)
 	}
 }
 
+static int grow_pages(struct pagemap *m)
+{
+	uint32_t nc = m->pcap ? m->pcap * 2 : 1024;
+	if (m->n >= PAGEMAP_FAIL - 1)
+		return -1;
+	if (nc < m->pcap || nc >= PAGEMAP_FAIL)
+		nc = PAGEMAP_FAIL - 1;
+	uint64_t *p = realloc(m->pages, (size_t)nc * sizeof(*p));
+	if (!p)
+		return -1;
+	m->pages = p;
+	m->pcap = nc;
+	return 0;
+}
+
+uint32_t pagemap_append(struct pagemap *m, uint64_t page)
+{
+	if (m->n == m->pcap && grow_pages(m))
+		return PAGEMAP_FAIL;
+	m->pages[m->n] = page;
+	return m->n++;
+}
+
 uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new)
 {
 	*is_new = 0;
@@ -73,18 +96,8 @@ uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new)
 		if (grow_slots(m))
 			return PAGEMAP_FAIL;
 	}
-	if (m->n == m->pcap) {
-		uint32_t nc = m->pcap ? m->pcap * 2 : 1024;
-		if (m->n >= PAGEMAP_FAIL - 1)
-			return PAGEMAP_FAIL;
-		if (nc < m->pcap || nc >= PAGEMAP_FAIL)
-			nc = PAGEMAP_FAIL - 1;
-		uint64_t *p = realloc(m->pages, (size_t)nc * sizeof(*p));
-		if (!p)
-			return PAGEMAP_FAIL;
-		m->pages = p;
-		m->pcap = nc;
-	}
+	if (m->n == m->pcap && grow_pages(m))
+		return PAGEMAP_FAIL;
 	uint32_t h = hash(page, m->mask);
 	while (m->slots[h])
 		h = (h + 1) & m->mask;

@@ -20,6 +20,9 @@ void pagemap_free(struct pagemap *m);
 /* Id of page, assigning the next one if it is new (*is_new set). PAGEMAP_FAIL when out of
  * memory or ids. */
 uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new);
+/* Append page under the next id without hashing it (the caller knows it is new, e.g. the
+ * binary format says so); pagemap_get/find must not be used on such a map. */
+uint32_t pagemap_append(struct pagemap *m, uint64_t page);
 /* Id of page or PAGEMAP_FAIL if absent. */
 uint32_t pagemap_find(const struct pagemap *m, uint64_t page);
 
