@@ -169,6 +169,51 @@ static const struct hw_profile profiles[] = {
 		.nr_requests = 128,
 	    },
     },
+    {
+	.name = "x86_64-2009-nfsroot",
+	.layout = LAYOUT_X86_64,
+	.description = "2009 x86-64 desktop booted from an NFS root (Wu Fengguang's GNOME test box, "
+		       "benchmarks.md §5); files and swap on one network-like device",
+	.page_size = 4096,
+	.cpu_mhz = 2500, /* not stated; the x86_64-2008 class [estimate] */
+	/* free(1) in the thread shows 474 MB total of 512 MB: 38 MB never reaches the page
+	 * allocator; the mem_map (struct_page_bytes per frame, 7 MB) is counted separately */
+	.kernel_reserved_kb = 31 * 1024,
+	.struct_page_bytes = 56,	   /* sizeof(struct page), 64-bit 2.6.3x */
+	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
+	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
+	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */
+	.ctxsw_ns = 3000,
+	.touch_ns = 2,
+	.syscall_ns = 150,
+	.fault_ns = 1000,
+	.page_zero_ns = 700,
+	.page_copy_ns = 1000,
+	.page_alloc_ns = 150,
+	.page_free_ns = 100,
+	.lru_add_ns = 50,
+	.isolate_ns = 60,
+	.scan_page_ns = 300,
+	.rmap_pte_ns = 150,
+	.swap_alloc_ns = 400,
+	.io_submit_ns = 1500,
+	.fork_ns = 60000,
+	.exec_ns = 200000,
+	/* An NFS server on a LAN: every request costs a round trip and the server's work,
+	 * there is no seek (rpm 0 gives the flat model), and data moves at the wire rate.
+	 * The model has one device, so swap is on it too (docs/exec-protect.md). */
+	.disk =
+	    {
+		.capacity_bytes = 80ULL << 30, /* [estimate] */
+		.rpm = 0,
+		.seek_t2t_ns = 0,
+		.seek_full_ns = 0,
+		.bandwidth_Bps = 100000000, /* gigabit Ethernet, ~100 MB/s of payload [estimate] */
+		.request_ns = 300000, /* RPC round trip + server page-cache hit [estimate] */
+		.max_request_bytes = 32 * 1024, /* NFS rsize/wsize 32 KiB [estimate] */
+		.nr_requests = 128,		/* block layer default BLKDEV_MAX_RQ */
+	    },
+    },
 };
 
 const struct hw_profile *hw_profile_find(const char *name)

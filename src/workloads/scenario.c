@@ -116,6 +116,7 @@ void scenario_defaults(struct scenario_config *c)
 	    .chunk = 64 << 10,
 	};
 	hackbench_defaults(&c->hackbench);
+	desktop_defaults(&c->desktop);
 	qsbench_defaults(&c->qsbench);
 }
 

@@ -6,6 +6,7 @@
 
 #include "mm/mm.h"
 #include "sim/param.h"
+#include "workloads/desktop.h"
 #include "workloads/filestream.h"
 #include "workloads/hackbench.h"
 #include "workloads/qsbench.h"
@@ -26,6 +27,7 @@ struct scenario_config {
 	struct usemem_params usemem;
 	struct filestream_params filestream;
 	struct hackbench_params hackbench;
+	struct desktop_params desktop;
 	struct qsbench_params qsbench;
 };
 

@@ -1,5 +1,6 @@
 #include "workloads/workload.h"
 
+#include "workloads/desktop.h"
 #include "workloads/filestream.h"
 #include "workloads/hackbench.h"
 #include "workloads/qsbench.h"
@@ -12,6 +13,7 @@ static const struct workload *const all[] = {
     &usemem_workload,
     &filestream_workload,
     &hackbench_workload,
+    &desktop_workload,
     &qsbench_workload,
     NULL,
 };
