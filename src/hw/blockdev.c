@@ -21,9 +21,11 @@ static unsigned congestion_off(const struct blockdev *bd)
 	return off < 1 ? 1 : off;
 }
 
-void blockdev_init(struct blockdev *bd, const char *name, const struct disk_params *p)
+void blockdev_init(struct blockdev *bd, const char *name, const struct disk_params *p,
+		   uint64_t seed)
 {
 	memset(bd, 0, sizeof(*bd));
+	rng_seed(&bd->rotation, seed, 0xd15c);
 	snprintf(bd->name, sizeof(bd->name), "%s", name);
 	bd->p = *p;
 	bd->nr_sectors = p->capacity_bytes >> SECTOR_SHIFT;
@@ -96,7 +98,7 @@ static struct request *rq_alloc(struct blockdev *bd)
 }
 
 sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
-			       uint32_t nr_sectors)
+			       uint32_t nr_sectors, sim_time_t rotation_ns)
 {
 	const struct disk_params *p = &bd->p;
 	sim_time_t t = p->request_ns;
@@ -109,7 +111,7 @@ sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_
 		uint64_t frac =
 		    int_sqrt((dist > span ? span : dist) * scale / span * scale); /* 0..scale */
 		t += p->seek_t2t_ns + (p->seek_full_ns - p->seek_t2t_ns) * frac / scale;
-		t += 60ULL * NSEC_PER_SEC / p->rpm / 2;
+		t += rotation_ns;
 	}
 	t += (uint64_t)nr_sectors * (1u << SECTOR_SHIFT) * NSEC_PER_SEC / p->bandwidth_Bps;
 	return t;
@@ -198,7 +200,10 @@ static void dispatch(void *arg, uint64_t unused)
 		r = bd->queue;
 	queue_remove(bd, r);
 	bd->active = r;
-	sim_time_t t = blockdev_service_ns(bd, bd->head, r->sector, r->nr_sectors);
+	sim_time_t rotation = 0;
+	if (bd->p.rpm)
+		rotation = rng_below(&bd->rotation, 60ULL * NSEC_PER_SEC / bd->p.rpm);
+	sim_time_t t = blockdev_service_ns(bd, bd->head, r->sector, r->nr_sectors, rotation);
 	bd->stats.busy_ns += t;
 	sched_callback_at(sim_clock + t, complete, bd, 0);
 }

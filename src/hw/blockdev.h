@@ -6,6 +6,7 @@
 #define MMSIM_HW_BLOCKDEV_H
 
 #include "hw/profile.h"
+#include "sim/rng.h"
 #include "sim/sched.h"
 
 #define SECTOR_SHIFT 9
@@ -56,9 +57,13 @@ struct blockdev {
 	/* called (in scheduler context) when a direction leaves the congested state */
 	void (*uncongested)(struct blockdev *bd, int rw);
 	struct blockdev_stats stats;
+	/* where the platter is when a seek ends: uniform over one rotation, so runs with
+	 * different seeds differ the way repeated real runs do */
+	struct rng rotation;
 };
 
-void blockdev_init(struct blockdev *bd, const char *name, const struct disk_params *p);
+void blockdev_init(struct blockdev *bd, const char *name, const struct disk_params *p,
+		   uint64_t seed);
 void blockdev_destroy(struct blockdev *bd);
 
 struct bio *bio_alloc(struct blockdev *bd);
@@ -77,9 +82,9 @@ static inline bool bdi_read_congested(const struct blockdev *bd)
 	return bd->congested[READ];
 }
 
-/* Service time of a request of nr_sectors starting at sector, with the head at `head`
- * (exposed for tests). */
+/* Service time of a request of nr_sectors starting at sector, with the head at `head`;
+ * rotation_ns is the rotational delay after a seek, in [0, one rotation) (exposed for tests). */
 sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
-			       uint32_t nr_sectors);
+			       uint32_t nr_sectors, sim_time_t rotation_ns);
 
 #endif

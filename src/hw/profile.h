@@ -36,6 +36,7 @@ struct hw_profile {
 	sim_time_t timeslice_ns;
 	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */
 	sim_time_t ctxsw_ns;
+	sim_time_t tick_ns; /* timer interrupt handler, once per jiffy per busy CPU */
 	/* CPU cost of kernel operations, ns */
 	sim_time_t touch_ns; /* a user access to a present, mapped page (TLB + cache) */
 	sim_time_t syscall_ns;

@@ -145,7 +145,9 @@ static int pipe_write(struct kpipe *p, uint32_t len)
 int kpipe_write(struct kpipe *p, uint32_t len)
 {
 	cpu_work_sys(kpipe_write_cost(len));
-	return p->kind == KPIPE_SOCKET ? socket_write(p, len) : pipe_write(p, len);
+	int r = p->kind == KPIPE_SOCKET ? socket_write(p, len) : pipe_write(p, len);
+	preempt_point(); /* a reader this write woke may take the CPU on return to user */
+	return r;
 }
 
 /* Takes len bytes off a pipe, freeing the page buffers emptied (pipe_read wakes the
@@ -201,6 +203,7 @@ int kpipe_read(struct kpipe *p, uint32_t len)
 	} else {
 		pipe_consume(p, len);
 	}
+	preempt_point();
 	return (int)len;
 }
 

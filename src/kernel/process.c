@@ -195,6 +195,7 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 
 void check_fatal_signal(void)
 {
+	preempt_point(); /* every system call ends here: the return to user mode */
 	if (current->tif & TIF_SIGKILL)
 		sys_exit(137);
 }

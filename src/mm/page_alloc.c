@@ -454,7 +454,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->rmap_free = 1; /* index 0 is the "none" sentinel */
 
 	/* One disk: swap partition first, then the filesystem. */
-	blockdev_init(&MM->disk, "sda", &cfg->hw->disk);
+	blockdev_init(&MM->disk, "sda", &cfg->hw->disk, cfg->seed);
 	MM->disk.uncongested = mm_bdi_uncongested;
 	uint64_t swap_slots = cfg->swap_bytes >> MM->page_shift;
 	MM->swap.nr_slots = swap_slots;

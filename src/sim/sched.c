@@ -1,5 +1,7 @@
 #include "sim/sched.h"
 
+#include "sim/rng.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,9 @@ struct event {
 
 struct cpu {
 	struct task *curr;
-	bool event_pending; /* an EV_CPU for this CPU is queued */
+	bool event_pending;    /* an EV_CPU for this CPU is queued */
+	bool need_resched;     /* a woken task should preempt curr at its next yield point */
+	sim_time_t tick_phase; /* this CPU's timer interrupts come at phase + k * jiffy */
 };
 
 #ifdef MMSIM_ASAN
@@ -32,9 +36,13 @@ static struct {
 	uint64_t seq;
 	struct cpu *cpus;
 	int ncpus;
-	struct task *rq_head, *rq_tail;
-	int nr_rq;
+	struct task **rq; /* runnable tasks waiting for a CPU: a min-heap on (vruntime, seq) */
+	int nr_rq, rq_cap;
+	uint64_t rq_seq;
+	sim_time_t min_vruntime;
+	sim_time_t sched_latency, wakeup_gran;
 	sim_time_t quantum, slice, ctxsw;
+	sim_time_t tick_cost;
 	struct coro sched_ctx;
 	struct task *all_head, *all_tail;
 	int next_pid;
@@ -101,33 +109,80 @@ static struct event ev_pop(void)
 	return top;
 }
 
-/* ---- run queue ---- */
+/* ---- run queue: CFS order ---- */
+
+static bool rq_less(const struct task *a, const struct task *b)
+{
+	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->rq_seq < b->rq_seq);
+}
+
+static void rq_set(int i, struct task *t)
+{
+	S.rq[i] = t;
+	t->rq_index = i;
+}
 
 static void rq_push(struct task *t)
 {
-	t->q_next = NULL;
-	t->q_prev = S.rq_tail;
-	if (S.rq_tail)
-		S.rq_tail->q_next = t;
-	else
-		S.rq_head = t;
-	S.rq_tail = t;
-	S.nr_rq++;
+	if (S.nr_rq == S.rq_cap) {
+		S.rq_cap = S.rq_cap ? S.rq_cap * 2 : 64;
+		S.rq = realloc(S.rq, (size_t)S.rq_cap * sizeof(*S.rq));
+		if (!S.rq) {
+			perror("mmsim: run queue");
+			exit(1);
+		}
+	}
+	t->rq_seq = S.rq_seq++;
+	int i = S.nr_rq++;
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!rq_less(t, S.rq[p]))
+			break;
+		rq_set(i, S.rq[p]);
+		i = p;
+	}
+	rq_set(i, t);
 }
 
 static struct task *rq_pop(void)
 {
-	struct task *t = S.rq_head;
-	if (!t)
+	if (!S.nr_rq)
 		return NULL;
-	S.rq_head = t->q_next;
-	if (S.rq_head)
-		S.rq_head->q_prev = NULL;
-	else
-		S.rq_tail = NULL;
-	t->q_next = t->q_prev = NULL;
-	S.nr_rq--;
-	return t;
+	struct task *top = S.rq[0];
+	struct task *last = S.rq[--S.nr_rq];
+	int i = 0;
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		const struct task *mv = last;
+		if (l < S.nr_rq && rq_less(S.rq[l], mv)) {
+			m = l;
+			mv = S.rq[l];
+		}
+		if (r < S.nr_rq && rq_less(S.rq[r], mv))
+			m = r;
+		if (m == i)
+			break;
+		rq_set(i, S.rq[m]);
+		i = m;
+	}
+	if (S.nr_rq)
+		rq_set(i, last);
+	top->rq_index = -1;
+	return top;
+}
+
+/* The run queue's min_vruntime: monotonic, following the least vruntime among the tasks
+ * on a CPU or waiting for one. */
+static void update_min_vruntime(void)
+{
+	sim_time_t m = UINT64_MAX;
+	for (int c = 0; c < S.ncpus; c++)
+		if (S.cpus[c].curr && S.cpus[c].curr->vruntime < m)
+			m = S.cpus[c].curr->vruntime;
+	if (S.nr_rq && S.rq[0]->vruntime < m)
+		m = S.rq[0]->vruntime;
+	if (m != UINT64_MAX && m > S.min_vruntime)
+		S.min_vruntime = m;
 }
 
 static void cpu_kick(int c, sim_time_t when)
@@ -138,10 +193,39 @@ static void cpu_kick(int c, sim_time_t when)
 	ev_push((struct event){.time = when, .kind = EV_CPU, .arg = (uint64_t)c});
 }
 
-/* A task becomes runnable now: give it an idle CPU or queue it. */
-static void make_runnable(struct task *t)
+/* check_preempt_wakeup: the woken task preempts the CPU whose task is furthest ahead in
+ * virtual runtime, if that lead exceeds the wakeup granularity. The preemption happens at
+ * that task's next yield point (the end of its quantum or of its system call). */
+static void check_preempt_wakeup(struct task *t)
+{
+	int best = -1;
+	sim_time_t lead = 0;
+	for (int c = 0; c < S.ncpus; c++) {
+		struct task *curr = S.cpus[c].curr;
+		if (!curr)
+			continue;
+		sim_time_t v = curr->vruntime + (curr == current ? curr->pending : 0);
+		if (v > t->vruntime + S.wakeup_gran && v - t->vruntime > lead) {
+			lead = v - t->vruntime;
+			best = c;
+		}
+	}
+	if (best >= 0)
+		S.cpus[best].need_resched = true;
+}
+
+/* A task becomes runnable now: give it an idle CPU or queue it. A task woken from a sleep
+ * is placed at most one scheduling latency behind min_vruntime (the sleeper credit of
+ * place_entity); a new task starts at min_vruntime. */
+static void make_runnable_as(struct task *t, bool wakeup)
 {
 	t->state = TASK_RUNNABLE;
+	update_min_vruntime();
+	sim_time_t floor = S.min_vruntime;
+	if (wakeup)
+		floor = floor > S.sched_latency ? floor - S.sched_latency : 0;
+	if (t->vruntime < floor)
+		t->vruntime = floor;
 	for (int c = 0; c < S.ncpus; c++) {
 		if (!S.cpus[c].curr) {
 			S.cpus[c].curr = t;
@@ -152,6 +236,13 @@ static void make_runnable(struct task *t)
 		}
 	}
 	rq_push(t);
+	if (wakeup)
+		check_preempt_wakeup(t);
+}
+
+static void make_runnable(struct task *t)
+{
+	make_runnable_as(t, true);
 }
 
 void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_t ctxsw_ns)
@@ -161,10 +252,26 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	S.cpus = calloc((size_t)ncpus, sizeof(*S.cpus));
 	S.quantum = quantum_ns;
 	S.slice = slice_ns;
+	/* CFS tunables of 2.6.23-2.6.25, scaled by 1 + ilog2(ncpus) as sched_init_granularity
+	 * does: sched_latency 20 ms (the sleeper credit), wakeup granularity 10 ms */
+	int factor = 1;
+	for (int n = ncpus; n > 1; n >>= 1)
+		factor++;
+	S.sched_latency = 20 * NSEC_PER_MSEC * (sim_time_t)factor;
+	S.wakeup_gran = 10 * NSEC_PER_MSEC * (sim_time_t)factor;
 	S.ctxsw = ctxsw_ns;
 	S.next_pid = 1;
 	current = NULL;
 	sim_clock = 0;
+}
+
+void sched_set_ticks(sim_time_t tick_cost, uint64_t seed)
+{
+	struct rng r;
+	rng_seed(&r, seed, 0x71c4);
+	S.tick_cost = tick_cost;
+	for (int c = 0; c < S.ncpus; c++)
+		S.cpus[c].tick_phase = rng_below(&r, JIFFY_NS);
 }
 
 void sched_destroy(void)
@@ -177,6 +284,7 @@ void sched_destroy(void)
 		t = n;
 	}
 	free(S.heap);
+	free(S.rq);
 	free(S.cpus);
 	memset(&S, 0, sizeof(S));
 	current = NULL;
@@ -201,6 +309,7 @@ struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool k
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->state = TASK_NEW;
 	t->cpu = -1;
+	t->rq_index = -1;
 	t->fn = fn;
 	t->arg = arg;
 	t->is_kthread = kthread;
@@ -223,7 +332,7 @@ void task_start(struct task *t)
 		ev_push((struct event){
 		    .time = local_now(), .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
 	else
-		make_runnable(t);
+		make_runnable_as(t, false);
 }
 
 /* ---- task side: give control back to the scheduler ---- */
@@ -235,17 +344,39 @@ static void switch_to_sched(int finishing)
 }
 
 /* Turns pending CPU time into elapsed time: the task's CPU is busy until clock + pending. */
-static void flush_pending(void)
+/* Turns pending CPU time into elapsed time: the task's CPU is busy until clock + pending.
+ * With force, the task yields even with nothing pending, so the scheduler can preempt it. */
+static void yield_cpu(bool force)
 {
 	struct task *t = current;
-	if (!t->pending)
+	if (!t->pending && !force)
 		return;
 	t->slice_used += t->pending;
+	t->vruntime += t->pending;
 	sim_time_t when = sim_clock + t->pending;
+	if (S.tick_cost) {
+		/* the timer interrupts that land in this stretch steal their cost from it */
+		sim_time_t ph = S.cpus[t->cpu].tick_phase;
+		uint64_t ticks =
+		    (when + JIFFY_NS - ph) / JIFFY_NS - (sim_clock + JIFFY_NS - ph) / JIFFY_NS;
+		when += ticks * S.tick_cost;
+		t->stime += ticks * S.tick_cost;
+	}
 	t->pending = 0;
 	t->state = TASK_RUNNING;
 	cpu_kick(t->cpu, when);
 	switch_to_sched(0);
+}
+
+static void flush_pending(void)
+{
+	yield_cpu(false);
+}
+
+void preempt_point(void)
+{
+	if (current && current->cpu >= 0 && S.cpus[current->cpu].need_resched)
+		yield_cpu(true);
 }
 
 void sched_sync(void)
@@ -447,15 +578,25 @@ static void run_on_cpu(int c)
 	struct task *t = S.cpus[c].curr;
 	if (!t)
 		return;
-	/* Round robin: a task that used its slice yields to a waiting one (not one that is
-	 * catching up in sleep_on: it is about to block, and it sits on a wait queue). */
-	if (t->state == TASK_RUNNING && !t->wq && S.rq_head && t->slice_used >= S.slice) {
-		rq_push(t);
+	/* A task that used its slice, or that a wakeup asked to preempt, goes back to the run
+	 * queue and the least-run task takes the CPU (not a task that is catching up in
+	 * sleep_on: it is about to block, and it sits on a wait queue). */
+	bool resched = S.cpus[c].need_resched || t->slice_used >= S.slice;
+	S.cpus[c].need_resched = false;
+	if (t->state == TASK_RUNNING && !t->wq && S.nr_rq && resched) {
 		t->state = TASK_RUNNABLE;
-		t = rq_pop();
-		S.cpus[c].curr = t;
-		t->cpu = c;
-		t->slice_used = 0;
+		rq_push(t);
+		struct task *n = rq_pop();
+		if (n != t) {
+			S.cpus[c].curr = n;
+			n->cpu = c;
+			n->slice_used = 0;
+			t->cpu = -1;
+			t = n;
+		} else {
+			t->state = TASK_RUNNING;
+			t->slice_used = 0;
+		}
 	}
 	if (t->state == TASK_RUNNABLE && t->co.sp) {
 		S.stats.context_switches++;
@@ -515,7 +656,7 @@ sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 				t->timed_out = true;
 				t->wake_gen++;
 			} else if (t->state == TASK_NEW) {
-				make_runnable(t);
+				make_runnable_as(t, false);
 			}
 			break;
 		}
@@ -563,8 +704,9 @@ void sched_dump(FILE *out)
 	for (int c = 0; c < S.ncpus; c++)
 		fprintf(out, "cpu %d: curr %d, event pending %d\n", c,
 			S.cpus[c].curr ? S.cpus[c].curr->pid : -1, S.cpus[c].event_pending);
-	for (struct task *t = S.rq_head; t; t = t->q_next)
-		fprintf(out, "  rq: %d\n", t->pid);
+	for (int i = 0; i < S.nr_rq; i++)
+		fprintf(out, "  rq: %d vruntime %llu\n", S.rq[i]->pid,
+			(unsigned long long)S.rq[i]->vruntime);
 	for (size_t i = 0; i < S.nr; i++)
 		fprintf(out, "  event t=%llu kind %d task %d arg %llu\n",
 			(unsigned long long)S.heap[i].time, S.heap[i].kind,

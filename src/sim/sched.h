@@ -53,7 +53,10 @@ struct task {
 	/* run queue or wait queue membership (a task is on at most one) */
 	struct task *q_next, *q_prev;
 	struct waitqueue *wq;
-	uint64_t wake_gen; /* invalidates stale timer wakeups */
+	uint64_t wake_gen;   /* invalidates stale timer wakeups */
+	sim_time_t vruntime; /* CFS virtual runtime (all tasks weigh the same) */
+	int rq_index;	     /* position in the run queue heap, -1 if not queued */
+	uint64_t rq_seq;     /* ties in vruntime go first come, first served */
 	bool timed_out;
 	bool killable_sleep; /* a fatal signal ends this sleep */
 
@@ -85,6 +88,10 @@ struct sched_stats {
 /* Machine lifecycle. ncpus >= 1. */
 void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_t ctxsw_ns);
 void sched_destroy(void);
+/* Timer interrupts: every jiffy each CPU's running task loses tick_cost ns to the tick
+ * handler. Each CPU's tick phase is drawn from the seed: where the ticks fall relative to
+ * the workload is what varies between otherwise identical real runs. 0 = no ticks. */
+void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
 
 /* Creates a task that will run fn(arg) from `at` onward. */
 struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool kthread);
@@ -105,6 +112,8 @@ void cpu_work(sim_time_t ns);
 void cpu_work_sys(sim_time_t ns);
 void sched_sync(void); /* bring the task's local time and the clock together */
 void cond_resched(void);
+/* Return to user mode: if a woken task asked to preempt this one, yield now. */
+void preempt_point(void);
 
 /* Blocking. All return after the clock has reached the wakeup time. */
 void schedule_timeout(sim_time_t ns); /* plain sleep */

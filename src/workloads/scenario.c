@@ -202,6 +202,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 			       .seed = seed,
 			       .sysctl = cfg->vm};
 	sched_init(cfg->cpus, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
+	sched_set_ticks(hw->tick_ns, seed);
 	if (mm_init(&mc, &kernel_task_ops) != 0) {
 		sched_destroy();
 		return -1;
