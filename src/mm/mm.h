@@ -43,6 +43,9 @@ struct vm_sysctl {
 	int reclaim_throttle;		   /* 5.16 reclaim_throttle() ISOLATED/NOPROGRESS */
 	/* VM_EXEC protection (§3), off in 2.6.28 */
 	int reclaim_exec_protect; /* referenced mapped exec file pages stay active */
+	/* Rik van Riel's "evict use-once pages first" (2.6.31, §1.21), off in 2.6.28: the
+	 * active file list is scanned only while it is larger than the inactive one */
+	int reclaim_inactive_file_is_low;
 	/* the 2011 writeback series (§5), vanilla values 1, 2, 0, 0 */
 	int reclaim_direct_file_writeback; /* 1: direct reclaim may write file pages */
 	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */
@@ -100,6 +103,7 @@ struct mm_task_ops {
 struct mm_machine {
 	const struct hw_profile *hw;
 	uint32_t page_size, page_shift;
+	int ncpus;
 	struct page *pages;
 	pfn_t nr_frames;
 	struct zone zones[MAX_NR_ZONES];
@@ -225,6 +229,7 @@ void pagelist_move_to_head(struct pagelist *l, pfn_t pfn);
 /* ---- page_alloc.c ---- */
 pfn_t __alloc_pages(unsigned gfp, unsigned order);
 void __free_page(pfn_t pfn);
+void drain_all_pages(void); /* every per-CPU list back to the buddy lists */
 bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classzone_idx,
 		       int alloc_flags);
 void setup_per_zone_pages_min(void);

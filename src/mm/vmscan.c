@@ -382,12 +382,23 @@ void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long perce
 	percent[1] = 100 - percent[0];
 }
 
-/* shrink_list (§1.8 step 4), with the 2.6.28 fall-through for the active anon list. */
+/* 2.6.31 inactive_file_is_low (§1.21): the active file list only ages while it is larger
+ * than the inactive one, so use-once pages go first. */
+static bool inactive_file_is_low(const struct zone *z)
+{
+	return z->stat[NR_ACTIVE_FILE] > z->stat[NR_INACTIVE_FILE];
+}
+
+/* shrink_list (§1.8 step 4), with the 2.6.28 fall-through for the active anon list; with
+ * vm.reclaim_inactive_file_is_low the active file list falls through the same way, to the
+ * inactive file list, as in 2.6.31. */
 static unsigned long shrink_list(enum lru_list l, unsigned long nr, struct zone *z,
 				 struct scan_control *sc, int priority)
 {
 	int file = l >= LRU_INACTIVE_FILE;
 	if (l == LRU_ACTIVE_FILE) {
+		if (MM->sysctl.reclaim_inactive_file_is_low && !inactive_file_is_low(z))
+			return shrink_inactive_list(nr, z, sc, priority, 1);
 		shrink_active_list(nr, z, sc, priority, 1);
 		return 0;
 	}

@@ -52,6 +52,8 @@ static const struct param_desc base_params[] = {
      "5.16 reclaim_throttle(): ISOLATED and NOPROGRESS"},
     {"vm.reclaim_exec_protect", P_INT, VM(reclaim_exec_protect), 0, 1, NULL,
      "keep referenced mapped executable file pages active (Wu Fengguang, 2.6.31)"},
+    {"vm.reclaim_inactive_file_is_low", P_INT, VM(reclaim_inactive_file_is_low), 0, 1, NULL,
+     "scan active file pages only while they outnumber inactive ones (Rik van Riel, 2.6.31)"},
     {"vm.reclaim_direct_file_writeback", P_INT, VM(reclaim_direct_file_writeback), 0, 1, NULL,
      "direct reclaim may write dirty file pages (0 = Mel Gorman 2011 patch 1)"},
     {"vm.reclaim_kswapd_file_writeback", P_INT, VM(reclaim_kswapd_file_writeback), 0, 2, NULL,
@@ -117,6 +119,7 @@ void scenario_defaults(struct scenario_config *c)
 	};
 	hackbench_defaults(&c->hackbench);
 	desktop_defaults(&c->desktop);
+	iotrace_defaults(&c->iotrace);
 	qsbench_defaults(&c->qsbench);
 }
 

@@ -9,6 +9,7 @@
 #include "workloads/desktop.h"
 #include "workloads/filestream.h"
 #include "workloads/hackbench.h"
+#include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
 #include "workloads/usemem.h"
 #include "workloads/workload.h"
@@ -28,6 +29,7 @@ struct scenario_config {
 	struct filestream_params filestream;
 	struct hackbench_params hackbench;
 	struct desktop_params desktop;
+	struct iotrace_params iotrace;
 	struct qsbench_params qsbench;
 };
 

@@ -3,6 +3,7 @@
 #include "workloads/desktop.h"
 #include "workloads/filestream.h"
 #include "workloads/hackbench.h"
+#include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
 #include "workloads/usemem.h"
 
@@ -14,6 +15,7 @@ static const struct workload *const all[] = {
     &filestream_workload,
     &hackbench_workload,
     &desktop_workload,
+    &iotrace_workload,
     &qsbench_workload,
     NULL,
 };

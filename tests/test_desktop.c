@@ -1,0 +1,139 @@
+/* Seed 002 workloads end to end, with the invariant checker on: a small desktop run (a few
+ * programs, small sizes) finishes, keeps every invariant and is the same twice; in a small
+ * iotrace run the console's executable pages survive a 10%-hot stream with VM_EXEC
+ * protection where they are evicted without it; and 2.6.31's inactive_file_is_low leaves a
+ * small active file list alone (kernel-reclaim.md §3, §1.21). */
+#include "util/testutil.h"
+
+#include <string.h>
+
+static const char *small_desktop = "machine.profile = x86_64-2009-nfsroot\n"
+				   "machine.ram = 48M\n"
+				   "machine.swap = 64M\n"
+				   "workload = desktop\n"
+				   "run.check_every = 20000\n"
+				   "desktop.programs = 6\n"
+				   "desktop.noop_steps = 1\n"
+				   "desktop.lib_gtk = 2M\n"
+				   "desktop.lib_gnome = 1M\n"
+				   "desktop.lib_xul = 2M\n"
+				   "desktop.app_heap = 3M\n"
+				   "desktop.firefox_heap = 6M\n"
+				   "desktop.x_heap = 4M\n"
+				   "desktop.launch_cpu = 20ms\n"
+				   "desktop.switch_cpu = 2ms\n";
+
+static double metric(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->wl.nmetrics; i++)
+		if (!strcmp(r->wl.metrics[i].name, name))
+			return r->wl.metrics[i].value;
+	fail_msg("no metric %s", name);
+	return 0;
+}
+
+static void desktop_small_run_is_deterministic(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	struct run_result a, b;
+	test_scenario(&cfg, small_desktop);
+	test_run(&cfg, 1, &a);
+	test_run(&cfg, 1, &b);
+	assert_true(a.completed);
+	assert_true(metric(&a, "last_step") > 0);
+	assert_int_equal(metric(&a, "killed"), 0);
+	/* memory is tight: the heaps went to swap and came back */
+	assert_true(test_vmstat(&a, "pswpout") > 0);
+	assert_true(test_vmstat(&a, "pswpin") > 0);
+	assert_string_equal(a.wl.text, b.wl.text);
+	assert_int_equal(a.elapsed, b.elapsed);
+	assert_int_equal(a.nr_vmstat, b.nr_vmstat);
+	for (int i = 0; i < a.nr_vmstat; i++)
+		assert_int_equal(a.vmstat[i].value, b.vmstat[i].value);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+static const char *small_iotrace = "machine.profile = x86_64-2008\n"
+				   "machine.ram = 64M\n"
+				   "workload = iotrace\n"
+				   "run.check_every = 200000\n"
+				   "iotrace.requests = 4000\n"
+				   "iotrace.daemons = 4\n";
+
+static double iotrace_faults(int protect)
+{
+	struct scenario_config cfg;
+	struct run_result r;
+	test_scenario(&cfg, small_iotrace);
+	cfg.vm.reclaim_exec_protect = protect;
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	double f = metric(&r, "majfault_during_io");
+	run_result_free(&r);
+	return f;
+}
+
+/* The daemons' text is referenced between two scans of the active list but not within one
+ * trip through the inactive list: with the switch off it is deactivated and evicted, with
+ * it on it stays active. */
+static void exec_pages_stay_active_with_protection(void **state)
+{
+	(void)state;
+	double off = iotrace_faults(0), on = iotrace_faults(1);
+	assert_true(off > 0);
+	assert_true(on < off);
+}
+
+/* A referenced active file page stays put while the active file list is the smaller one
+ * (2.6.31), and is deactivated by 2.6.28's unconditional aging. */
+static void inactive_file_is_low_rule(int on, bool expect_active)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_inactive_file_is_low = on;
+	struct address_space *f = file_create("data", 4096, 4096, false);
+	pfn_t act = NO_PFN;
+	for (uint64_t i = 0; i < 64; i++) { /* two batches' worth, so the list gets scanned */
+		pfn_t pfn = test_file_page(f, i);
+		activate_page(pfn);
+		if (i == 0)
+			act = pfn;
+	}
+	for (uint64_t i = 64; i < 2048; i++)
+		test_file_page(f, i);
+	struct zone *z = page_zone(pfn_to_page(act));
+	struct scan_control sc = {0};
+	sc.gfp_mask = GFP_KERNEL;
+	sc.may_writepage = 1;
+	sc.may_swap = 1;
+	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
+	sc.swappiness = 60;
+	shrink_zone(0, z, &sc); /* priority 0: every list is scanned in full */
+	assert_int_equal(!!(pfn_to_page(act)->flags & PG_active), expect_active);
+	MM->sysctl.reclaim_inactive_file_is_low = 0;
+	test_machine_shutdown();
+}
+
+static void inactive_file_is_low_off(void **state)
+{
+	(void)state;
+	inactive_file_is_low_rule(0, false);
+}
+
+static void inactive_file_is_low_on(void **state)
+{
+	(void)state;
+	inactive_file_is_low_rule(1, true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(desktop_small_run_is_deterministic),
+	    cmocka_unit_test(exec_pages_stay_active_with_protection),
+	    cmocka_unit_test(inactive_file_is_low_off),
+	    cmocka_unit_test(inactive_file_is_low_on),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
