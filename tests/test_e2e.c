@@ -167,7 +167,7 @@ static void fork_exec_wait(void **state)
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	mm_start_kthreads();
 	prog = file_create("prog", 40, 40, true);
-	long free_before = global_page_state(NR_FREE_PAGES);
+	long free_before = test_free_pages();
 	struct process *p = process_spawn("parent", exec_parent, NULL);
 	assert_non_null(p);
 	sched_set_check_hook(check_or_stop, 50);
@@ -179,7 +179,7 @@ static void fork_exec_wait(void **state)
 	assert_int_equal(global_page_state(NR_ANON_PAGES), 0);
 	assert_true(vm_events[PGMAJFAULT] > 0);
 	/* only the page cache (40) is still held; stacks, page tables, heap were freed */
-	assert_int_equal(global_page_state(NR_FREE_PAGES), free_before - 40);
+	assert_int_equal(test_free_pages(), free_before - 40);
 	kernel_shutdown();
 	test_machine_shutdown();
 }

@@ -128,26 +128,26 @@ static void orphan_freed_at_putback(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(a, &list);
-	long free_before = Z(a)->stat[NR_FREE_PAGES];
+	long free_before = test_zone_free(Z(a));
 	/* the process unmaps it while a reclaimer holds it: not freed yet */
 	exit_mmap(mm);
 	assert_true(pfn_to_page(a)->flags & PG_isolated);
 	assert_int_equal(mm_check_invariants(), 0);
 	putback_lru_page(pagelist_pop_tail(&list));
-	assert_true(pfn_to_page(a)->flags & PG_buddy);
+	assert_true(test_page_free(a));
 	/* +1 for the page, +1 for the page-table page freed by exit_mmap */
-	assert_int_equal(Z(a)->stat[NR_FREE_PAGES], free_before + 2);
+	assert_int_equal(test_zone_free(Z(a)), free_before + 2);
 	test_machine_shutdown();
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(file_pages_enter_inactive),
-		cmocka_unit_test(mark_page_accessed_states),
-		cmocka_unit_test(rotate_to_tail),
-		cmocka_unit_test(isolate_and_putback),
-		cmocka_unit_test(orphan_freed_at_putback),
+	    cmocka_unit_test(file_pages_enter_inactive),
+	    cmocka_unit_test(mark_page_accessed_states),
+	    cmocka_unit_test(rotate_to_tail),
+	    cmocka_unit_test(isolate_and_putback),
+	    cmocka_unit_test(orphan_freed_at_putback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

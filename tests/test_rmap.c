@@ -72,7 +72,7 @@ static void unmap_fails_on_young_then_succeeds(void **state)
 	map_three(&t, false, true, false);
 	t.vma[0]->pte[2] |= PTE_DIRTY;
 	assert_int_equal(try_to_unmap(t.pfn), SWAP_FAIL); /* mm[1] was young */
-	assert_false(t.vma[1]->pte[2] & PTE_YOUNG);	   /* ...and no longer is */
+	assert_false(t.vma[1]->pte[2] & PTE_YOUNG);	  /* ...and no longer is */
 	assert_int_equal(try_to_unmap(t.pfn), SWAP_SUCCESS);
 	struct page *p = pfn_to_page(t.pfn);
 	assert_int_equal(p->mapcount, 0);
@@ -105,17 +105,17 @@ static void anon_unmap_leaves_swap_entries(void **state)
 	exit_mmap(mm);
 	assert_int_equal(swap_count(slot), 0);
 	assert_int_equal(MM->swap.nr_free, nr_free + 1);
-	assert_true(pfn_to_page(pfn)->flags & PG_buddy);
+	assert_true(test_page_free(pfn));
 	test_machine_shutdown();
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(counts_young_ptes_and_clears_them),
-		cmocka_unit_test(locked_vma_ends_walk_uncounted),
-		cmocka_unit_test(unmap_fails_on_young_then_succeeds),
-		cmocka_unit_test(anon_unmap_leaves_swap_entries),
+	    cmocka_unit_test(counts_young_ptes_and_clears_them),
+	    cmocka_unit_test(locked_vma_ends_walk_uncounted),
+	    cmocka_unit_test(unmap_fails_on_young_then_succeeds),
+	    cmocka_unit_test(anon_unmap_leaves_swap_entries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,7 +80,7 @@ static void clean_file_is_freed(void **state)
 	long cache = global_page_state(NR_FILE_PAGES);
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 1);
 	assert_int_equal(list.nr, 0);
-	assert_true(pfn_to_page(pfn)->flags & PG_buddy);
+	assert_true(test_page_free(pfn));
 	assert_int_equal(fx.plain->pages[5], NO_PFN);
 	assert_int_equal(global_page_state(NR_FILE_PAGES), cache - 1);
 	assert_int_equal(sc.nr_scanned, 1);
@@ -207,13 +207,13 @@ static void no_swap_space_activates(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(referenced_mapped_is_activated),
-		cmocka_unit_test(clean_file_is_freed),
-		cmocka_unit_test(dirty_anon_is_swapped_out),
-		cmocka_unit_test(under_writeback_is_kept),
-		cmocka_unit_test(locked_page_is_kept_unscanned),
-		cmocka_unit_test(dirty_referenced_is_kept_not_written),
-		cmocka_unit_test(no_swap_space_activates),
+	    cmocka_unit_test(referenced_mapped_is_activated),
+	    cmocka_unit_test(clean_file_is_freed),
+	    cmocka_unit_test(dirty_anon_is_swapped_out),
+	    cmocka_unit_test(under_writeback_is_kept),
+	    cmocka_unit_test(locked_page_is_kept_unscanned),
+	    cmocka_unit_test(dirty_referenced_is_kept_not_written),
+	    cmocka_unit_test(no_swap_space_activates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,13 +84,55 @@ static void inactive_ratio_large_zone(void **state)
 	test_machine_shutdown();
 }
 
+/* Per-CPU page lists (2.6.28 zone_batchsize, free_hot_cold_page, rmqueue_bulk): frees
+ * stay on the list until it holds `high`, then `batch` go back to the buddy lists and only
+ * then are pages_scanned and all_unreclaimable reset (§1.16). */
+static void per_cpu_lists(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 512ULL << 20, 0, 0);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	/* 126976 pages / 1024 = 124, / 4 = 31, 2^fls(46) - 1 = 31; high 186 */
+	assert_int_equal(z->pcp[0].batch, 31);
+	assert_int_equal(z->pcp[0].high, 186);
+	long buddy = z->stat[NR_FREE_PAGES];
+	pfn_t pages[186];
+	/* the first allocation pulls a batch from the buddy lists */
+	for (int i = 0; i < 186; i++) {
+		pages[i] = __alloc_pages(GFP_KERNEL | __GFP_DMA32, 0);
+		assert_int_equal(page_zone(pfn_to_page(pages[i])), z);
+	}
+	assert_int_equal(z->stat[NR_FREE_PAGES], buddy - 186 - (31 - 186 % 31) % 31);
+	z->pages_scanned = 1000;
+	z->all_unreclaimable = true;
+	long before = z->stat[NR_FREE_PAGES];
+	unsigned long held = z->pcp[0].list.nr;
+	for (int i = 0; (unsigned long)i < 185 - held; i++)
+		__free_page(pages[i]);
+	/* below high: nothing reached the buddy lists, the zone keeps its state */
+	assert_int_equal(z->stat[NR_FREE_PAGES], before);
+	assert_int_equal(z->pages_scanned, 1000);
+	assert_true(z->all_unreclaimable);
+	__free_page(pages[185 - held]); /* reaches high: a batch goes back */
+	assert_int_equal(z->stat[NR_FREE_PAGES], before + 31);
+	assert_int_equal(z->pages_scanned, 0);
+	assert_false(z->all_unreclaimable);
+	for (unsigned long i = 186 - held; i < 186; i++)
+		__free_page(pages[i]);
+	drain_all_pages();
+	assert_int_equal(z->pcp[0].list.nr, 0);
+	assert_int_equal(z->stat[NR_FREE_PAGES], buddy);
+	test_machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(min_free_kbytes_examples),
-		cmocka_unit_test(per_zone_watermarks),
-		cmocka_unit_test(watermark_ok),
-		cmocka_unit_test(inactive_ratio_large_zone),
+	    cmocka_unit_test(min_free_kbytes_examples),
+	    cmocka_unit_test(per_zone_watermarks),
+	    cmocka_unit_test(watermark_ok),
+	    cmocka_unit_test(inactive_ratio_large_zone),
+	    cmocka_unit_test(per_cpu_lists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

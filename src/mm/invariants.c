@@ -47,6 +47,27 @@ int mm_check_invariants(void)
 		if (!ret && (cnt != z->free.nr || (long)cnt != z->stat[NR_FREE_PAGES]))
 			ret = fail("zone %s: free list %lu, nr %lu, nr_free_pages %ld", z->name,
 				   cnt, z->free.nr, z->stat[NR_FREE_PAGES]);
+		for (int c = 0; c < MM->ncpus && !ret; c++) {
+			struct per_cpu_pages *pcp = &z->pcp[c];
+			unsigned long n = 0;
+			for (pfn_t pfn = pcp->list.head; pfn != NO_PFN;
+			     pfn = pfn_to_page(pfn)->next) {
+				if (where[pfn] || !(pfn_to_page(pfn)->flags & PG_pcp) ||
+				    pfn_to_page(pfn)->zone != zi) {
+					ret = fail(
+					    "pfn %u on cpu %d's page list: twice, misflagged or "
+					    "of another zone",
+					    pfn, c);
+					break;
+				}
+				where[pfn] = W_FREE;
+				n++;
+			}
+			if (!ret && (n != pcp->list.nr || n >= pcp->high))
+				ret = fail(
+				    "zone %s cpu %d: per-CPU list holds %lu (nr %lu, high %lu)",
+				    z->name, c, n, pcp->list.nr, pcp->high);
+		}
 		for (int l = 0; l < NR_LRU_LISTS && !ret; l++) {
 			cnt = 0;
 			for (pfn_t pfn = z->lru[l].head; pfn != NO_PFN;

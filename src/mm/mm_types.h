@@ -29,6 +29,7 @@
 #define PG_isolated    (1u << 13) /* simulator: off the LRU in a reclaimer's private list */
 #define PG_readahead   (1u << 14)
 #define PG_private     (1u << 15) /* buffers attached */
+#define PG_pcp	       (1u << 16) /* simulator: free, on a per-CPU page list */
 
 /* LRU lists (§1.3): index = LRU_BASE + LRU_ACTIVE(1) + LRU_FILE(2) */
 enum lru_list {
@@ -78,6 +79,14 @@ struct pagelist {
 	unsigned long nr;
 };
 
+/* Per-CPU hot page list (2.6.28 struct per_cpu_pages): order-0 frees land here and go back
+ * to the buddy lists `batch` at a time once `high` are held; allocations take from here
+ * first. Pages here are not in NR_FREE_PAGES. */
+struct per_cpu_pages {
+	struct pagelist list;
+	unsigned long high, batch;
+};
+
 enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_HIGHMEM, MAX_NR_ZONES };
 
 struct zone {
@@ -91,6 +100,7 @@ struct zone {
 	unsigned int inactive_ratio;
 	/* free pages: order-0 list (§ docs/model.md: no buddy merging) */
 	struct pagelist free;
+	struct per_cpu_pages *pcp; /* one per CPU */
 	/* split LRU */
 	struct pagelist lru[NR_LRU_LISTS];
 	unsigned long nr_scan[NR_LRU_LISTS]; /* persistent scan accumulators (§1.8) */

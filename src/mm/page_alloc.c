@@ -7,6 +7,7 @@
 #include "mm/vmscan.h"
 #include "sim/int_sqrt.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,9 +155,28 @@ static int first_populated(int high)
 	return 0;
 }
 
+static struct per_cpu_pages *this_cpu_pcp(struct zone *z)
+{
+	int cpu = current && current->cpu >= 0 ? current->cpu : 0;
+	return &z->pcp[cpu];
+}
+
+/* buffered_rmqueue, order 0: from this CPU's list, refilled from the buddy lists a batch
+ * at a time (rmqueue_bulk). */
 static pfn_t rmqueue(struct zone *z)
 {
-	pfn_t pfn = pagelist_pop_tail(&z->free);
+	struct per_cpu_pages *pcp = this_cpu_pcp(z);
+	if (!pcp->list.nr) {
+		for (unsigned long n = 0; n < pcp->batch; n++) {
+			pfn_t b = pagelist_pop_tail(&z->free);
+			if (b == NO_PFN)
+				break;
+			pfn_to_page(b)->flags = PG_pcp;
+			pagelist_add_tail(&pcp->list, b);
+			zone_stat_add(z, NR_FREE_PAGES, -1);
+		}
+	}
+	pfn_t pfn = pagelist_pop_tail(&pcp->list);
 	if (pfn == NO_PFN)
 		return NO_PFN;
 	struct page *p = pfn_to_page(pfn);
@@ -167,7 +187,6 @@ static pfn_t rmqueue(struct zone *z)
 	p->private = 0;
 	p->rmap = 0;
 	p->pins = 0;
-	zone_stat_add(z, NR_FREE_PAGES, -1);
 	count_zone_event(z, PGALLOC, 1);
 	return pfn;
 }
@@ -297,23 +316,68 @@ nopage:
 	return NO_PFN;
 }
 
+/* free_pages_bulk: `n` pages from the cold end of a per-CPU list back to the buddy lists. */
+static void free_pages_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned long n)
+{
+	for (; n && pcp->list.nr; n--) {
+		pfn_t pfn = pcp->list.tail;
+		pagelist_del(&pcp->list, pfn);
+		pfn_to_page(pfn)->flags = PG_buddy;
+		pagelist_add_tail(&z->free, pfn);
+		zone_stat_add(z, NR_FREE_PAGES, 1);
+	}
+	/* §1.16: pages reaching the buddy lists reset the scan count and unreclaimable state */
+	z->pages_scanned = 0;
+	z->all_unreclaimable = false;
+}
+
+/* free_hot_cold_page: to this CPU's list; a batch goes back once it holds `high`. */
 void __free_page(pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	struct zone *z = page_zone(p);
-	p->flags = PG_buddy;
+	p->flags = PG_pcp;
 	p->owner = OWNER_NONE;
 	p->mapcount = 0;
 	p->mapping = 0;
 	p->pins = 0;
-	pagelist_add_tail(&z->free, pfn);
-	zone_stat_add(z, NR_FREE_PAGES, 1);
+	struct per_cpu_pages *pcp = this_cpu_pcp(z);
+	pagelist_add(&pcp->list, pfn);
 	count_vm_event(PGFREE);
-	/* §1.16: any page freed to the zone resets its scan count and unreclaimable state */
-	z->pages_scanned = 0;
-	z->all_unreclaimable = false;
+	if (pcp->list.nr >= pcp->high)
+		free_pages_bulk(z, pcp, pcp->batch);
 	if (current)
 		cpu_work_sys(MM->hw->page_free_ns);
+}
+
+void drain_all_pages(void)
+{
+	for (int i = 0; i < MM->nr_zones; i++)
+		for (int c = 0; c < MM->ncpus; c++)
+			free_pages_bulk(&MM->zones[i], &MM->zones[i].pcp[c], ULONG_MAX);
+}
+
+/* zone_batchsize (2.6.28): about a quarter of a 1/1024th of the zone, at most 512 KiB
+ * worth, rounded down to 2^n - 1; high = 6 * batch. */
+static void setup_pageset(struct zone *z)
+{
+	unsigned long batch = z->present_pages / 1024;
+	if (batch * MM->page_size > 512 * 1024)
+		batch = (512 * 1024) / MM->page_size;
+	batch /= 4;
+	if (batch < 1)
+		batch = 1;
+	unsigned long x = batch + batch / 2, r = 1;
+	while (x >>= 1)
+		r <<= 1;
+	batch = r - 1;
+	if (batch < 1)
+		batch = 1;
+	for (int c = 0; c < MM->ncpus; c++) {
+		pagelist_init(&z->pcp[c].list);
+		z->pcp[c].batch = batch;
+		z->pcp[c].high = 6 * batch;
+	}
 }
 
 static enum zone_stat_item owner_stat(enum page_owner o)
@@ -368,6 +432,8 @@ static void zone_setup(int idx, const char *name, pfn_t start, pfn_t end)
 		pagelist_add_tail(&z->free, pfn);
 	}
 	z->stat[NR_FREE_PAGES] = (long)z->present_pages;
+	z->pcp = calloc((size_t)MM->ncpus, sizeof(*z->pcp));
+	setup_pageset(z);
 }
 
 int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
@@ -380,6 +446,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->task_ops = ops;
 	MM->page_size = cfg->hw->page_size;
 	MM->page_shift = (uint32_t)__builtin_ctz(MM->page_size);
+	MM->ncpus = sched_ncpus() > 0 ? sched_ncpus() : 1;
 	MM->sysctl = cfg->sysctl;
 	reclaim_throttle_setup();
 	exec_protect_setup();
@@ -499,6 +566,8 @@ void mm_destroy(void)
 	free(MM->swap.swap_map);
 	free(MM->swap.cache);
 	blockdev_destroy(&MM->disk);
+	for (int i = 0; i < MAX_NR_ZONES; i++)
+		free(MM->zones[i].pcp);
 	free(MM->pages);
 	free(MM);
 	MM = NULL;

@@ -118,6 +118,22 @@ pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool 
 	return pfn;
 }
 
+long test_zone_free(const struct zone *z)
+{
+	long n = z->stat[NR_FREE_PAGES];
+	for (int c = 0; c < MM->ncpus; c++)
+		n += (long)z->pcp[c].list.nr;
+	return n;
+}
+
+long test_free_pages(void)
+{
+	long n = 0;
+	for (int i = 0; i < MM->nr_zones; i++)
+		n += test_zone_free(&MM->zones[i]);
+	return n;
+}
+
 void test_isolate(pfn_t pfn, struct pagelist *list)
 {
 	struct page *p = pfn_to_page(pfn);

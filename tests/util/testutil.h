@@ -39,5 +39,13 @@ pfn_t test_file_page(struct address_space *f, uint64_t idx);
 pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty);
 /* Maps an existing page at off in vma. */
 void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young);
+/* A frame is free when it is on a buddy list or a per-CPU list. */
+static inline bool test_page_free(pfn_t pfn)
+{
+	return pfn_to_page(pfn)->flags & (PG_buddy | PG_pcp);
+}
+/* Free frames of a zone, per-CPU lists included (NR_FREE_PAGES counts only buddy pages). */
+long test_zone_free(const struct zone *z);
+long test_free_pages(void);
 /* Takes a page off its LRU onto a reclaimer's private list, as isolate_lru_pages does. */
 void test_isolate(pfn_t pfn, struct pagelist *list);
