@@ -118,6 +118,8 @@ void scenario_defaults(struct scenario_config *c)
 	    .chunk = 64 << 10,
 	};
 	hackbench_defaults(&c->hackbench);
+	fsmark_defaults(&c->fsmark);
+	mapstream_defaults(&c->mapstream);
 	desktop_defaults(&c->desktop);
 	iotrace_defaults(&c->iotrace);
 	qsbench_defaults(&c->qsbench);

@@ -8,7 +8,9 @@
 #include "sim/param.h"
 #include "workloads/desktop.h"
 #include "workloads/filestream.h"
+#include "workloads/fsmark.h"
 #include "workloads/hackbench.h"
+#include "workloads/mapstream.h"
 #include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
 #include "workloads/usemem.h"
@@ -28,6 +30,8 @@ struct scenario_config {
 	struct usemem_params usemem;
 	struct filestream_params filestream;
 	struct hackbench_params hackbench;
+	struct fsmark_params fsmark;
+	struct mapstream_params mapstream;
 	struct desktop_params desktop;
 	struct iotrace_params iotrace;
 	struct qsbench_params qsbench;

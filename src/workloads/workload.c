@@ -2,7 +2,9 @@
 
 #include "workloads/desktop.h"
 #include "workloads/filestream.h"
+#include "workloads/fsmark.h"
 #include "workloads/hackbench.h"
+#include "workloads/mapstream.h"
 #include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
 #include "workloads/usemem.h"
@@ -14,6 +16,8 @@ static const struct workload *const all[] = {
     &usemem_workload,
     &filestream_workload,
     &hackbench_workload,
+    &fsmark_workload,
+    &mapstream_workload,
     &desktop_workload,
     &iotrace_workload,
     &qsbench_workload,
