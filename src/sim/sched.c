@@ -216,7 +216,8 @@ static void check_preempt_wakeup(struct task *t)
 
 /* A task becomes runnable now: give it an idle CPU or queue it. A task woken from a sleep
  * is placed at most one scheduling latency behind min_vruntime (the sleeper credit of
- * place_entity); a new task starts at min_vruntime. */
+ * place_entity); a new task starts one slice after it (START_DEBIT), so a fork storm
+ * cannot starve the tasks already queued. */
 static void make_runnable_as(struct task *t, bool wakeup)
 {
 	t->state = TASK_RUNNABLE;
@@ -224,6 +225,8 @@ static void make_runnable_as(struct task *t, bool wakeup)
 	sim_time_t floor = S.min_vruntime;
 	if (wakeup)
 		floor = floor > S.sched_latency ? floor - S.sched_latency : 0;
+	else
+		floor += S.slice;
 	if (t->vruntime < floor)
 		t->vruntime = floor;
 	for (int c = 0; c < S.ncpus; c++) {
