@@ -255,8 +255,9 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	S.cpus = calloc((size_t)ncpus, sizeof(*S.cpus));
 	S.quantum = quantum_ns;
 	S.slice = slice_ns;
-	/* CFS tunables of 2.6.23-2.6.25, scaled by 1 + ilog2(ncpus) as sched_init_granularity
-	 * does: sched_latency 20 ms (the sleeper credit), wakeup granularity 10 ms */
+	/* CFS tunables of the 2.6.24-era sched_fair.c, scaled by 1 + ilog2(ncpus) as
+	 * sched_init_granularity does: sched_latency 20 ms (the sleeper credit), wakeup
+	 * granularity 10 ms */
 	int factor = 1;
 	for (int n = ncpus; n > 1; n >>= 1)
 		factor++;
