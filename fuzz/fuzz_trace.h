@@ -12,7 +12,7 @@
 
 /* One record may expand to many references (an ARC line, a wide lackey access); stop early
  * so a single input cannot run for minutes. */
-#define FUZZ_MAX_REFS 200000
+#define FUZZ_MAX_REFS 20000
 
 static inline int fuzz_trace(const uint8_t *data, size_t size, enum trace_format fmt)
 {
