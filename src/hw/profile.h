@@ -32,6 +32,7 @@ struct hw_profile {
 	uint32_t cpu_mhz;
 	uint32_t kernel_reserved_kb; /* kernel image, bootmem and early allocations never freed */
 	uint32_t struct_page_bytes;  /* mem_map cost per frame, taken from present pages */
+	uint32_t thread_size;	     /* THREAD_SIZE: kernel stack (+ thread_info) per task */
 	/* scheduler */
 	sim_time_t timeslice_ns;
 	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */

@@ -19,6 +19,7 @@ static const struct hw_profile profiles[] = {
 	.cpu_mhz = 2500,
 	.kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */
 	.struct_page_bytes = 56,	   /* sizeof(struct page), 64-bit 2.6.2x */
+	.thread_size = 8192,		   /* THREAD_SIZE, x86-64: order-1 */
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
 	.ctxsw_ns = 3000,		   /* lmbench lat_ctx, small working set [estimate] */
@@ -59,6 +60,7 @@ static const struct hw_profile profiles[] = {
 	.cpu_mhz = 933,
 	.kernel_reserved_kb = 6 * 1024,	     /* i386 kernel image + bootmem [estimate] */
 	.struct_page_bytes = 32,	     /* sizeof(struct page), 32-bit */
+	.thread_size = 8192,		     /* THREAD_SIZE, i386 without CONFIG_4KSTACKS */
 	.timeslice_ns = 100 * NSEC_PER_MSEC, /* O(1) scheduler default timeslice */
 	.quantum_ns = 100 * NSEC_PER_USEC,   /* model knob [estimate] */
 	.ctxsw_ns = 6000,		     /* [estimate] */
@@ -99,25 +101,26 @@ static const struct hw_profile profiles[] = {
 	.cpu_mhz = 200,
 	.kernel_reserved_kb = 2500, /* ARM kernel image + bootmem on a 32 MB board [estimate] */
 	.struct_page_bytes = 32,    /* sizeof(struct page), 32-bit */
+	.thread_size = 8192,	    /* THREAD_SIZE, ARM: order-1 */
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
 	.quantum_ns = 200 * NSEC_PER_USEC, /* model knob [estimate] */
 	.ctxsw_ns = 30000,		   /* ARMv5 with VIVT cache flush on switch [estimate] */
-	.tick_ns = 20000,		   /* timer interrupt + scheduler_tick at 200 MHz [estimate] */
-	.touch_ns = 30,			   /* [estimate] */
-	.syscall_ns = 2000,		   /* [estimate] */
-	.fault_ns = 15000,		   /* [estimate] */
-	.page_zero_ns = 25000,		   /* 4 KiB at ~160 MB/s [estimate] */
-	.page_copy_ns = 40000,		   /* [estimate] */
-	.page_alloc_ns = 2000,		   /* [estimate] */
-	.page_free_ns = 1500,		   /* [estimate] */
-	.lru_add_ns = 750,		   /* [estimate] */
-	.isolate_ns = 900,		   /* [estimate] */
-	.scan_page_ns = 4500,		   /* [estimate] */
-	.rmap_pte_ns = 2200,		   /* [estimate] */
-	.swap_alloc_ns = 6000,		   /* [estimate] */
-	.io_submit_ns = 20000,		   /* [estimate] */
-	.fork_ns = 1000000,		   /* [estimate] */
-	.exec_ns = 3000000,		   /* [estimate] */
+	.tick_ns = 20000,      /* timer interrupt + scheduler_tick at 200 MHz [estimate] */
+	.touch_ns = 30,	       /* [estimate] */
+	.syscall_ns = 2000,    /* [estimate] */
+	.fault_ns = 15000,     /* [estimate] */
+	.page_zero_ns = 25000, /* 4 KiB at ~160 MB/s [estimate] */
+	.page_copy_ns = 40000, /* [estimate] */
+	.page_alloc_ns = 2000, /* [estimate] */
+	.page_free_ns = 1500,  /* [estimate] */
+	.lru_add_ns = 750,     /* [estimate] */
+	.isolate_ns = 900,     /* [estimate] */
+	.scan_page_ns = 4500,  /* [estimate] */
+	.rmap_pte_ns = 2200,   /* [estimate] */
+	.swap_alloc_ns = 6000, /* [estimate] */
+	.io_submit_ns = 20000, /* [estimate] */
+	.fork_ns = 1000000,    /* [estimate] */
+	.exec_ns = 3000000,    /* [estimate] */
 	.disk =
 	    {
 		.capacity_bytes = 1ULL << 30,
@@ -140,6 +143,7 @@ static const struct hw_profile profiles[] = {
 	.cpu_mhz = 1600,	     /* Itanium 2 (Montecito) 1.6 GHz [estimate of the model] */
 	.kernel_reserved_kb = 65536, /* IA64 kernel image, per-CPU areas, bootmem [estimate] */
 	.struct_page_bytes = 56,     /* sizeof(struct page), 64-bit 2.6.2x */
+	.thread_size = 32768, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 1 of 16 KiB */
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: the x86_64-2008 estimates scaled by the clock ratio 2500/1600; page-sized
@@ -176,14 +180,16 @@ static const struct hw_profile profiles[] = {
     {
 	.name = "x86_64-2009-nfsroot",
 	.layout = LAYOUT_X86_64,
-	.description = "2009 x86-64 desktop booted from an NFS root (Wu Fengguang's GNOME test box, "
-		       "benchmarks.md §5); files and swap on one network-like device",
+	.description =
+	    "2009 x86-64 desktop booted from an NFS root (Wu Fengguang's GNOME test box, "
+	    "benchmarks.md §5); files and swap on one network-like device",
 	.page_size = 4096,
 	.cpu_mhz = 2500, /* not stated; the x86_64-2008 class [estimate] */
 	/* free(1) in the thread shows 474 MB total of 512 MB: 38 MB never reaches the page
 	 * allocator; the mem_map (struct_page_bytes per frame, 7 MB) is counted separately */
 	.kernel_reserved_kb = 31 * 1024,
 	.struct_page_bytes = 56,	   /* sizeof(struct page), 64-bit 2.6.3x */
+	.thread_size = 8192,		   /* THREAD_SIZE, x86-64: order-1 */
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */
@@ -214,7 +220,7 @@ static const struct hw_profile profiles[] = {
 		.seek_t2t_ns = 0,
 		.seek_full_ns = 0,
 		.bandwidth_Bps = 100000000, /* gigabit Ethernet, ~100 MB/s of payload [estimate] */
-		.request_ns = 300000, /* RPC round trip + server page-cache hit [estimate] */
+		.request_ns = 300000,	    /* RPC round trip + server page-cache hit [estimate] */
 		.max_request_bytes = 32 * 1024, /* NFS rsize/wsize 32 KiB [estimate] */
 		.nr_requests = 128,		/* block layer default BLKDEV_MAX_RQ */
 	    },

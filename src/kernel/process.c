@@ -38,7 +38,7 @@ unsigned long nr_live_processes(void)
  * takes them as order-0 pages (docs/model.md). */
 static int stack_pages(void)
 {
-	int n = (int)(8192 / MM->page_size);
+	int n = (int)(MM->hw->thread_size / MM->page_size);
 	return n < 1 ? 1 : n;
 }
 
