@@ -42,8 +42,52 @@ static void free_request_bios(struct request *r)
 	free(r);
 }
 
+/* A member leaving congestion wakes congestion_wait through the striped device's callback,
+ * as every queue's clear_bdi_congested wakes the one global wait queue. */
+static void member_uncongested(struct blockdev *m, int rw)
+{
+	if (m->parent->uncongested)
+		m->parent->uncongested(m->parent, rw);
+}
+
+void blockdev_init_striped(struct blockdev *bd, const char *name, const struct disk_params *p,
+			   unsigned nr, uint32_t chunk_bytes, uint64_t seed)
+{
+	blockdev_init(bd, name, p, seed);
+	bd->nr_sectors = p->capacity_bytes / (1u << SECTOR_SHIFT) * nr;
+	bd->chunk_sectors = chunk_bytes >> SECTOR_SHIFT;
+	bd->nr_members = nr;
+	bd->members = calloc(nr, sizeof(*bd->members));
+	if (!bd->members || !bd->chunk_sectors) {
+		fprintf(stderr, "mmsim: RAID-0 %s: %u members, chunk %u bytes\n", name, nr,
+			chunk_bytes);
+		exit(1);
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		char mname[16];
+		snprintf(mname, sizeof(mname), "%s.%u", name, i);
+		/* each disk's platter is where it is: a rotation stream of its own */
+		blockdev_init(&bd->members[i], mname, p, seed + 0x9e3779b97f4a7c15ULL * (i + 1));
+		bd->members[i].parent = bd;
+		bd->members[i].uncongested = member_uncongested;
+	}
+}
+
+bool blockdev_members_congested(const struct blockdev *bd, int rw)
+{
+	for (unsigned i = 0; i < bd->nr_members; i++)
+		if (bd->members[i].congested[rw])
+			return true;
+	return false;
+}
+
 void blockdev_destroy(struct blockdev *bd)
 {
+	for (unsigned i = 0; i < bd->nr_members; i++)
+		blockdev_destroy(&bd->members[i]);
+	free(bd->members);
+	bd->members = NULL;
+	bd->nr_members = 0;
 	/* I/O still in flight when the machine stops is dropped with its bios. */
 	if (bd->active)
 		free_request_bios(bd->active);
@@ -250,6 +294,14 @@ static bool try_merge(struct blockdev *bd, struct bio *bio)
 void submit_bio(struct blockdev *bd, struct bio *bio)
 {
 	bio->next = NULL;
+	if (bd->nr_members) {
+		/* raid0_make_request: chunk c lives on member c mod n, at chunk c / n there */
+		uint64_t c = bio->sector / bd->chunk_sectors;
+		struct blockdev *m = &bd->members[c % bd->nr_members];
+		bio->sector = c / bd->nr_members * bd->chunk_sectors + bio->sector % bd->chunk_sectors;
+		submit_bio(m, bio);
+		return;
+	}
 	if (try_merge(bd, bio))
 		return;
 	while (bd->nr_queued[bio->rw] >= bd->p.nr_requests) {

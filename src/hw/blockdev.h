@@ -60,11 +60,22 @@ struct blockdev {
 	/* where the platter is when a seek ends: uniform over one rotation, so runs with
 	 * different seeds differ the way repeated real runs do */
 	struct rng rotation;
+	/* md RAID-0: a striped device owns no queue; each bio goes to the member holding its
+	 * chunk, and the device is congested while any member is (raid0_congested) */
+	struct blockdev *members;
+	unsigned nr_members;
+	uint32_t chunk_sectors;
+	struct blockdev *parent; /* the striped device a member belongs to */
 };
 
 void blockdev_init(struct blockdev *bd, const char *name, const struct disk_params *p,
 		   uint64_t seed);
+/* A RAID-0 device striped over nr disks of kind p in chunks of chunk_bytes (a multiple of
+ * the page size, so that no one-page bio crosses a chunk). Its capacity is nr disks'. */
+void blockdev_init_striped(struct blockdev *bd, const char *name, const struct disk_params *p,
+			   unsigned nr, uint32_t chunk_bytes, uint64_t seed);
 void blockdev_destroy(struct blockdev *bd);
+bool blockdev_members_congested(const struct blockdev *bd, int rw);
 
 struct bio *bio_alloc(struct blockdev *bd);
 void bio_free(struct blockdev *bd, struct bio *bio);
@@ -75,11 +86,11 @@ void submit_bio(struct blockdev *bd, struct bio *bio);
 
 static inline bool bdi_write_congested(const struct blockdev *bd)
 {
-	return bd->congested[WRITE];
+	return bd->nr_members ? blockdev_members_congested(bd, WRITE) : bd->congested[WRITE];
 }
 static inline bool bdi_read_congested(const struct blockdev *bd)
 {
-	return bd->congested[READ];
+	return bd->nr_members ? blockdev_members_congested(bd, READ) : bd->congested[READ];
 }
 
 /* Service time of a request of nr_sectors starting at sector, with the head at `head`;

@@ -55,6 +55,12 @@ struct hw_profile {
 	sim_time_t fork_ns;	  /* fixed cost of fork (besides page tables) */
 	sim_time_t exec_ns;
 	struct disk_params disk;
+	/* Storage layout. The filesystem is on fs_disks disks of kind `disk` striped as md
+	 * RAID-0 in raid_chunk_bytes chunks (0 or 1: one disk); swap is on a disk of its own of
+	 * the same kind when swap_own_disk, else a partition at the start of the first disk. */
+	uint32_t fs_disks;
+	uint32_t raid_chunk_bytes;
+	bool swap_own_disk;
 };
 
 const struct hw_profile *hw_profile_find(const char *name);

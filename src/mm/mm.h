@@ -124,7 +124,8 @@ struct mm_machine {
 	struct address_space *dirty_files; /* inodes with dirty pages, oldest first */
 	struct address_space *dirty_files_tail;
 
-	struct blockdev disk;
+	struct blockdev disk;	   /* the filesystem's (and swap's, unless swap_disk is used) */
+	struct blockdev swap_disk; /* swap on a disk of its own (hw_profile.swap_own_disk) */
 	uint64_t fs_next_sector;
 	struct swap_info swap;
 

@@ -520,8 +520,13 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 		MM->rmap[i].next = (i + 1 < MM->rmap_cap) ? i + 1 : 0;
 	MM->rmap_free = 1; /* index 0 is the "none" sentinel */
 
-	/* One disk: swap partition first, then the filesystem. */
-	blockdev_init(&MM->disk, "sda", &cfg->hw->disk, cfg->seed);
+	/* One disk: swap partition first, then the filesystem. Or, as the profile says, the
+	 * filesystem on a RAID-0 of several disks and swap on a disk of its own. */
+	if (cfg->hw->fs_disks > 1)
+		blockdev_init_striped(&MM->disk, "md0", &cfg->hw->disk, cfg->hw->fs_disks,
+				      cfg->hw->raid_chunk_bytes, cfg->seed);
+	else
+		blockdev_init(&MM->disk, "sda", &cfg->hw->disk, cfg->seed);
 	MM->disk.uncongested = mm_bdi_uncongested;
 	uint64_t swap_slots = cfg->swap_bytes >> MM->page_shift;
 	MM->swap.nr_slots = swap_slots;
@@ -535,6 +540,12 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 			MM->swap.cache[i] = NO_PFN;
 	}
 	MM->fs_next_sector = MM->swap.disk_sector + (cfg->swap_bytes >> SECTOR_SHIFT) + 2048;
+	if (cfg->hw->swap_own_disk) {
+		blockdev_init(&MM->swap_disk, "sdswap", &cfg->hw->disk, cfg->seed + 1);
+		MM->swap_disk.uncongested = mm_bdi_uncongested;
+		MM->swap.bdev = &MM->swap_disk;
+		MM->fs_next_sector = 2048;
+	}
 	return 0;
 }
 
@@ -566,6 +577,8 @@ void mm_destroy(void)
 	free(MM->swap.swap_map);
 	free(MM->swap.cache);
 	blockdev_destroy(&MM->disk);
+	if (MM->swap.bdev == &MM->swap_disk)
+		blockdev_destroy(&MM->swap_disk);
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		free(MM->zones[i].pcp);
 	free(MM->pages);
