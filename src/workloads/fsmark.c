@@ -276,9 +276,6 @@ static void fsmark_report(const struct scenario_config *cfg, struct workload_res
 	result_add_metric(r, "files_per_sec", mean, "files/s", true, true);
 	result_add_metric(r, "elapsed", secs, "s", false, false);
 	result_add_metric(r, "overhead", osum / n, "us", false, false);
-	result_add_metric(r, "files_per_sec_min", mn, "files/s", true, false);
-	result_add_metric(r, "files_per_sec_max", mx, "files/s", true, false);
-	result_add_metric(r, "slowest_write", (double)worst / 1e9, "s", false, false);
 	result_add_metric(r, "killed", F.killed, "processes", false, false);
 }
 
