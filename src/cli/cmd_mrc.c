@@ -212,11 +212,12 @@ int cmd_mrc(int argc, char **argv)
 	const char *pname = replay_policy_name(pol);
 	double refs = m.refs ? (double)m.refs : 1.0;
 	if (json) {
-		printf(
-		    "{\"trace\": \"%s\", \"format\": \"%s\", \"policy\": \"%s\", \"refs\": %llu, "
-		    "\"distinct\": %u, \"cold\": %llu, \"points\": [",
-		    path, trace_format_name(info.format), pname, (unsigned long long)m.refs,
-		    info.distinct, (unsigned long long)m.cold);
+		printf("{\"trace\": ");
+		ropt_json_str(stdout, path);
+		printf(", \"format\": \"%s\", \"policy\": \"%s\", \"refs\": %llu, "
+		       "\"distinct\": %u, \"cold\": %llu, \"points\": [",
+		       trace_format_name(info.format), pname, (unsigned long long)m.refs,
+		       info.distinct, (unsigned long long)m.cold);
 		for (size_t k = 0; k < ns; k++) {
 			uint64_t c = sizes[k] < m.maxd ? sizes[k] : m.maxd;
 			printf("%s\n  {\"cache\": %llu, \"misses\": %llu, \"miss_ratio\": %.6f}",

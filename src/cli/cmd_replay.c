@@ -148,9 +148,11 @@ int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	if (json) {
-		printf("{\"trace\": \"%s\", \"format\": \"%s\", \"refs\": %llu, \"distinct\": %u, "
+		printf("{\"trace\": ");
+		ropt_json_str(stdout, path);
+		printf(", \"format\": \"%s\", \"refs\": %llu, \"distinct\": %u, "
 		       "\"results\": [",
-		       path, trace_format_name(info.format), (unsigned long long)info.refs,
+		       trace_format_name(info.format), (unsigned long long)info.refs,
 		       info.distinct);
 		for (size_t j = 0; j < nj; j++) {
 			const struct replay_result *r = &jobs[j].res;

@@ -69,3 +69,17 @@ int ropt_trace_option(const char *cmd, int argc, char **argv, int *i, struct tra
 	(*i)++;
 	return 1;
 }
+
+void ropt_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}

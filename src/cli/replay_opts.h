@@ -12,6 +12,8 @@
 int ropt_trace_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o);
 /* The help text for the options above. */
 void ropt_trace_help(FILE *out);
+/* s as a JSON string literal, quotes included. */
+void ropt_json_str(FILE *out, const char *s);
 /* A positive (or, with allow_zero, non-negative) decimal integer. 0 ok, -1 bad. */
 int ropt_u64(const char *s, uint64_t *v, int allow_zero);
 

@@ -12,13 +12,14 @@ static inline uint32_t hash(uint64_t page, uint32_t mask)
 void pagemap_init(struct pagemap *m)
 {
 	memset(m, 0, sizeof(*m));
+	m->last_id = PAGEMAP_FAIL;
 }
 
 void pagemap_free(struct pagemap *m)
 {
 	free(m->slots);
 	free(m->pages);
-	memset(m, 0, sizeof(*m));
+	pagemap_init(m);
 }
 
 static int grow_slots(struct pagemap *m)
@@ -55,6 +56,8 @@ uint32_t pagemap_find(const struct pagemap *m, uint64_t page)
 	}
 }
 
+static uint32_t lookup_insert(struct pagemap *m, uint64_t page, int *is_new);
+
 static int grow_pages(struct pagemap *m)
 {
 	uint32_t nc = m->pcap ? m->pcap * 2 : 1024;
@@ -81,6 +84,18 @@ uint32_t pagemap_append(struct pagemap *m, uint64_t page)
 uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new)
 {
 	*is_new = 0;
+	if (page == m->last_page && m->last_id != PAGEMAP_FAIL)
+		return m->last_id;
+	uint32_t id = lookup_insert(m, page, is_new);
+	if (id != PAGEMAP_FAIL) {
+		m->last_page = page;
+		m->last_id = id;
+	}
+	return id;
+}
+
+static uint32_t lookup_insert(struct pagemap *m, uint64_t page, int *is_new)
+{
 	if (m->mask) {
 		uint32_t h = hash(page, m->mask);
 		for (;; h = (h + 1) & m->mask) {

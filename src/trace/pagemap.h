@@ -11,6 +11,10 @@ struct pagemap {
 	uint64_t *pages;
 	uint32_t mask; /* slots - 1; 0 before the first insert */
 	uint32_t n, pcap;
+	/* the last page looked up: instruction fetches and sequential data hit the same page
+	 * many times in a row, and this saves the hash for them */
+	uint64_t last_page;
+	uint32_t last_id;
 };
 
 #define PAGEMAP_FAIL UINT32_MAX

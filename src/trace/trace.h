@@ -83,11 +83,6 @@ const char *trace_format_name(enum trace_format f);
  * mmsim), -1 otherwise. */
 int trace_format_parse(const char *name, enum trace_format *f);
 
-/* Load a whole trace into memory as dense ids (and kinds, if kinds != NULL). Used by OPT,
- * which needs the future. Returns 0, or -1 with a message in err. Arrays are malloc'ed. */
-int trace_load(const char *path, const struct trace_opts *opts, uint32_t **ids, uint8_t **kinds,
-	       uint64_t *n, uint32_t *ndistinct, char *err, size_t errlen);
-
 /* Writer of mmsim's binary format. A name ending in ".zst" is zstd-compressed, ".gz" gzip;
  * "-" is standard output. */
 struct trace_writer;
