@@ -396,7 +396,7 @@ long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max
 		}
 		int rc = trace_next(t, &r);
 		if (rc < 0)
-			return -1;
+			return i ? (long)i : -1; /* the error comes again on the next call */
 		if (rc == 0)
 			break;
 		ids[i] = r.id;

@@ -66,7 +66,8 @@ struct trace *trace_open_mem(const void *buf, size_t len, const char *name,
  * returning the same value. */
 int trace_next(struct trace *t, struct trace_ref *ref);
 /* Up to max references at once, ids (and kinds, if not NULL) only: the fast path of replay
- * loops, which need no page numbers. Returns the number read, 0 at the end, -1 on error. */
+ * loops, which need no page numbers. Returns the number read, 0 at the end, -1 on error (the
+ * references before an error are returned first; the next call returns -1). */
 long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max);
 const char *trace_error(const struct trace *t);
 enum trace_format trace_get_format(const struct trace *t);
