@@ -123,6 +123,8 @@ void scenario_defaults(struct scenario_config *c)
 	desktop_defaults(&c->desktop);
 	iotrace_defaults(&c->iotrace);
 	qsbench_defaults(&c->qsbench);
+	kbuild_defaults(&c->kbuild);
+	contest_defaults(&c->contest);
 }
 
 int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)

@@ -6,10 +6,12 @@
 
 #include "mm/mm.h"
 #include "sim/param.h"
+#include "workloads/contest.h"
 #include "workloads/desktop.h"
 #include "workloads/filestream.h"
 #include "workloads/fsmark.h"
 #include "workloads/hackbench.h"
+#include "workloads/kbuild.h"
 #include "workloads/mapstream.h"
 #include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
@@ -35,6 +37,8 @@ struct scenario_config {
 	struct desktop_params desktop;
 	struct iotrace_params iotrace;
 	struct qsbench_params qsbench;
+	struct kbuild_params kbuild;
+	struct contest_params contest;
 };
 
 void scenario_defaults(struct scenario_config *c);

@@ -1,9 +1,11 @@
 #include "workloads/workload.h"
 
 #include "workloads/desktop.h"
+#include "workloads/contest.h"
 #include "workloads/filestream.h"
 #include "workloads/fsmark.h"
 #include "workloads/hackbench.h"
+#include "workloads/kbuild.h"
 #include "workloads/mapstream.h"
 #include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
@@ -21,6 +23,8 @@ static const struct workload *const all[] = {
     &desktop_workload,
     &iotrace_workload,
     &qsbench_workload,
+    &kbuild_workload,
+    &contest_workload,
     NULL,
 };
 

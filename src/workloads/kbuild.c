@@ -1,0 +1,387 @@
+/* `make -jN vmlinux` under memory pressure (benchmarks.md §4), and the background daemon of
+ * Rik van Riel's runs. The pieces:
+ *
+ *  - make: its own anonymous memory (touched at start), CPU per job it starts; keeps
+ *    `parallel` jobs running, reaping one before starting the next, then forks the link.
+ *    *Simplification:* the job stream never runs dry before the last job (real Kbuild
+ *    parallelism varies by directory), and one job is one exec (no sh -c / gcc driver / as).
+ *  - a compile job: forked by make (a copy-on-write copy of make's mm), execs cc1, whose
+ *    text is a private executable mapping of one file shared by every job; reads its .c and
+ *    random 64 KiB pieces of the hot header set; then computes in `step`s, growing its heap
+ *    linearly to its peak, referencing random heap and text pages each step, and making a
+ *    full pass over the heap each time it has grown by ggc-min-expand past ggc-min-heapsize
+ *    (gcc's collector); finally writes its .o and exits, freeing everything.
+ *    *Simplification:* the heap holds no garbage: every page stays referenced.
+ *  - the link: reads every object, grows its heap over link_cpu.
+ *  - named: maps and fills its memory before the build starts, then wakes every
+ *    named_interval and reads named_refs random pages until the build is over.
+ *
+ * Every job's sizes and reference stream come from its own generator (seed, job number), so
+ * they do not depend on scheduling. */
+#include "workloads/kbuild.h"
+
+#include "kernel/process.h"
+#include "workloads/scenario.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KP(f) offsetof(struct scenario_config, kbuild.f)
+#define HOUR  (3600LL * 1000000000LL)
+static const struct param_desc params[] = {
+    {"kbuild.parallel", P_INT, KP(parallel), 1, 10000, NULL, "make -jN"},
+    {"kbuild.jobs", P_INT, KP(nr_jobs), 1, 1000000, NULL, "compile jobs in the build [estimate]"},
+    {"kbuild.job_cpu", P_TIME, KP(job_cpu), 1000000, HOUR, NULL,
+     "mean CPU per compile job [estimate]"},
+    {"kbuild.heap_min", P_SIZE, KP(heap_min), 4096, 1LL << 34, NULL,
+     "smallest compiler heap peak [estimate]"},
+    {"kbuild.heap_max", P_SIZE, KP(heap_max), 4096, 1LL << 34, NULL,
+     "largest compiler heap peak [estimate]"},
+    {"kbuild.text", P_SIZE, KP(text), 4096, 1LL << 32, NULL, "cc1 text (shared) [estimate]"},
+    {"kbuild.src", P_SIZE, KP(src), 4096, 1LL << 30, NULL, ".c bytes per job [estimate]"},
+    {"kbuild.headers", P_SIZE, KP(headers), 65536, 1LL << 34, NULL, "hot include set [estimate]"},
+    {"kbuild.hdr_read", P_SIZE, KP(hdr_read), 0, 1LL << 32, NULL,
+     "header bytes read per job [estimate]"},
+    {"kbuild.obj", P_SIZE, KP(obj), 4096, 1LL << 30, NULL, ".o bytes per job [estimate]"},
+    {"kbuild.make_rss", P_SIZE, KP(make_rss), 4096, 1LL << 32, NULL,
+     "make's anonymous memory [estimate]"},
+    {"kbuild.make_cpu", P_TIME, KP(make_cpu), 0, HOUR, NULL, "make's CPU per job [estimate]"},
+    {"kbuild.step", P_TIME, KP(step), 10000, 1000000000, NULL,
+     "compiler CPU between reference bursts (model grain)"},
+    {"kbuild.heap_refs", P_INT, KP(heap_refs), 0, 1 << 20, NULL,
+     "heap pages referenced per step [estimate]"},
+    {"kbuild.text_refs", P_INT, KP(text_refs), 0, 1 << 20, NULL,
+     "text pages executed per step [estimate]"},
+    {"kbuild.gc_min", P_SIZE, KP(gc_min), 4096, 1LL << 32, NULL, "ggc-min-heapsize"},
+    {"kbuild.gc_expand", P_INT, KP(gc_expand), 1, 10000, NULL, "ggc-min-expand, percent"},
+    {"kbuild.link_cpu", P_TIME, KP(link_cpu), 0, HOUR, NULL, "CPU of the final link [estimate]"},
+    {"kbuild.link_heap", P_SIZE, KP(link_heap), 4096, 1LL << 34, NULL,
+     "anonymous memory of the final link [estimate]"},
+    {"kbuild.named", P_SIZE, KP(named), 0, 1LL << 36, NULL,
+     "background daemon's memory (0 = none)"},
+    {"kbuild.named_interval", P_TIME, KP(named_interval), 1000000, HOUR, NULL,
+     "the daemon wakes this often [estimate]"},
+    {"kbuild.named_refs", P_INT, KP(named_refs), 0, 1 << 20, NULL,
+     "pages the daemon reads per wakeup [estimate]"},
+};
+
+void kbuild_defaults(struct kbuild_params *p)
+{
+	*p = (struct kbuild_params){
+	    .parallel = 4,
+	    .nr_jobs = 1500,			  /* benchmarks.md §4: 1 000-2 000 [estimate] */
+	    .job_cpu = 800 * NSEC_PER_MSEC,	  /* "sub-second to a few seconds" [estimate] */
+	    .heap_min = 5 << 20,		  /* benchmarks.md §4: ~5-30 MB [estimate] */
+	    .heap_max = 30 << 20,		  /* [estimate] */
+	    .text = 4 << 20,			  /* benchmarks.md §4: 3-10 MB [estimate] */
+	    .src = 20 << 10,			  /* a kernel .c file [estimate] */
+	    .headers = 24 << 20,		  /* "tens of MB" [estimate] */
+	    .hdr_read = 2 << 20,		  /* "tens to hundreds of headers" [estimate] */
+	    .obj = 40 << 10,			  /* "tens of KB" [estimate] */
+	    .make_rss = 8 << 20,		  /* [estimate] */
+	    .make_cpu = 5 * NSEC_PER_MSEC,	  /* [estimate] */
+	    .step = NSEC_PER_MSEC,		  /* model grain */
+	    .heap_refs = 32,			  /* [estimate] */
+	    .text_refs = 8,			  /* [estimate] */
+	    .gc_min = 4 << 20,			  /* gcc 3.3 ggc-min-heapsize */
+	    .gc_expand = 30,			  /* gcc 3.3 ggc-min-expand */
+	    .link_cpu = 10 * NSEC_PER_SEC,	  /* [estimate] */
+	    .link_heap = 32 << 20,		  /* "tens of MB" [estimate] */
+	    .named = 0,				  /* only Rik's runs have the daemon */
+	    .named_interval = 10 * NSEC_PER_MSEC, /* [estimate] */
+	    .named_refs = 4,			  /* [estimate] */
+	};
+}
+
+struct job {
+	int index;
+	bool link;
+	uint64_t heap_pages;
+	uint64_t cpu;
+	uint64_t text_start;
+	struct process *proc;
+};
+
+static struct {
+	struct kbuild_params p;
+	uint64_t seed;
+	uint64_t page;
+	struct job *jobs; /* nr_jobs compile jobs, then the link */
+	struct address_space *cc1, *ld, *src, *include, *objs;
+	struct kbuild_build *build;
+	struct process **procs; /* make and every process it forked, for CPU% */
+	size_t nr_procs, cap_procs;
+	/* the kbuild workload itself */
+	struct kbuild_build b;
+	bool named_ready, named_stop, done;
+} K;
+
+static uint64_t pages(uint64_t bytes)
+{
+	uint64_t n = (bytes + K.page - 1) / K.page;
+	return n ? n : 1;
+}
+
+static void track(struct process *p)
+{
+	if (!p)
+		return;
+	if (K.nr_procs == K.cap_procs) {
+		K.cap_procs = K.cap_procs ? K.cap_procs * 2 : 256;
+		K.procs = realloc(K.procs, K.cap_procs * sizeof(*K.procs));
+	}
+	K.procs[K.nr_procs++] = p;
+}
+
+static void touch_random(struct rng *rng, uint64_t base, uint64_t n, int count, int kind)
+{
+	for (int i = 0; i < count && n; i++)
+		sys_touch(base + rng_below(rng, n), kind);
+}
+
+/* The compiler (or the linker): runs on its own fresh mm after exec. */
+static void compiler_main(void *arg)
+{
+	struct job *j = arg;
+	const struct kbuild_params *p = &K.p;
+	struct rng rng;
+	rng_seed(&rng, K.seed, 1000 + (uint64_t)j->index);
+	uint64_t text_pages = j->link ? pages(p->text / 4) : pages(p->text);
+	uint64_t heap = sys_mmap_anon(j->heap_pages, VM_READ | VM_WRITE);
+	if (j->link) {
+		sys_read(K.objs, 0, K.objs->size_pages);
+	} else {
+		uint64_t src_pages = pages(p->src), chunk = pages(64 << 10);
+		uint64_t hdr_pages = K.include->size_pages;
+		sys_read(K.src, (uint64_t)j->index * src_pages, src_pages);
+		for (uint64_t done = 0; done < pages(p->hdr_read) && p->hdr_read; done += chunk) {
+			uint64_t off = rng_below(&rng, hdr_pages / chunk) * chunk;
+			sys_read(K.include, off, chunk);
+		}
+	}
+	uint64_t steps = j->cpu / p->step, grown = 0, next_gc = pages(p->gc_min);
+	if (!steps)
+		steps = 1;
+	for (uint64_t s = 1; s <= steps; s++) {
+		uint64_t target = j->heap_pages * s / steps;
+		while (grown < target)
+			sys_touch(heap + grown++, TOUCH_WRITE);
+		if (!j->link && grown >= next_gc) {
+			/* ggc_collect: marks from the roots through every live object */
+			for (uint64_t i = 0; i < grown; i++)
+				sys_touch(heap + i, TOUCH_READ);
+			next_gc = grown + grown * (uint64_t)p->gc_expand / 100;
+		}
+		touch_random(&rng, j->text_start, text_pages, p->text_refs, TOUCH_EXEC);
+		touch_random(&rng, heap, grown, p->heap_refs, TOUCH_READ);
+		sys_compute(p->step);
+	}
+	if (!j->link)
+		sys_write(K.objs, (uint64_t)j->index * pages(p->obj), pages(p->obj));
+	sys_exit(0);
+}
+
+static void job_child(void *arg)
+{
+	struct job *j = arg;
+	sys_exec(j->link ? "ld" : "cc1", j->link ? K.ld : K.cc1, &j->text_start, compiler_main, j);
+}
+
+static void make_main(void *arg)
+{
+	struct kbuild_build *b = arg;
+	const struct kbuild_params *p = &K.p;
+	uint64_t rss = pages(p->make_rss);
+	uint64_t mine = sys_mmap_anon(rss, VM_READ | VM_WRITE);
+	struct rng rng;
+	rng_seed(&rng, K.seed, 999);
+	for (uint64_t i = 0; i < rss; i++)
+		sys_touch(mine + i, TOUCH_WRITE); /* reads the Makefiles, builds the graph */
+	int next = 0, running = 0, code;
+	while (next < p->nr_jobs || running) {
+		while (running < p->parallel && next < p->nr_jobs) {
+			touch_random(&rng, mine, rss, 16, TOUCH_READ);
+			sys_compute(p->make_cpu);
+			struct process *c = sys_fork("cc", job_child, &K.jobs[next++]);
+			track(c);
+			if (c)
+				running++;
+			else
+				b->failed++;
+		}
+		if (sys_wait(&code) < 0)
+			break;
+		running--;
+		if (code != 0)
+			b->failed++;
+	}
+	track(sys_fork("ld", job_child, &K.jobs[p->nr_jobs]));
+	if (sys_wait(&code) >= 0 && code != 0)
+		b->failed++;
+	b->end = local_now();
+	b->cpu_ns = 0;
+	for (size_t i = 0; i < K.nr_procs; i++)
+		b->cpu_ns += K.procs[i]->task->utime + K.procs[i]->task->stime;
+	b->done = true;
+	sys_exit(0);
+}
+
+struct process *kbuild_fork_make(struct kbuild_build *b)
+{
+	memset(b, 0, sizeof(*b));
+	K.nr_procs = 0;
+	b->start = local_now();
+	struct process *m = sys_fork("make", make_main, b);
+	track(m);
+	return m;
+}
+
+void kbuild_setup(const struct kbuild_params *p, uint64_t seed)
+{
+	memset(&K, 0, sizeof(K));
+	K.p = *p;
+	K.seed = seed;
+	K.page = MM->page_size;
+	K.jobs = calloc((size_t)p->nr_jobs + 1, sizeof(*K.jobs));
+	struct rng rng;
+	rng_seed(&rng, seed, 998);
+	uint64_t lo = pages(p->heap_min), hi = MAX(pages(p->heap_max), lo);
+	for (int i = 0; i < p->nr_jobs; i++) {
+		struct job *j = &K.jobs[i];
+		j->index = i;
+		/* many small files, a few big ones: the smaller of two uniform draws */
+		uint64_t a = rng_below(&rng, hi - lo + 1), b = rng_below(&rng, hi - lo + 1);
+		j->heap_pages = lo + MIN(a, b);
+		j->cpu = p->job_cpu / 2 + rng_below(&rng, p->job_cpu + 1);
+	}
+	struct job *l = &K.jobs[p->nr_jobs];
+	l->index = p->nr_jobs;
+	l->link = true;
+	l->heap_pages = pages(p->link_heap);
+	l->cpu = p->link_cpu ? p->link_cpu : p->step;
+	K.cc1 = file_create("cc1", pages(p->text), 0, true);
+	K.ld = file_create("ld", pages(p->text / 4), 0, true);
+	K.src = file_create("src", pages(p->src) * (uint64_t)p->nr_jobs, 0, false);
+	K.include = file_create("include", pages(p->headers), 0, false);
+	K.objs = file_create("objs", 0, pages(p->obj) * (uint64_t)p->nr_jobs, false);
+}
+
+void kbuild_teardown(void)
+{
+	free(K.jobs);
+	free(K.procs);
+	K.jobs = NULL;
+	K.procs = NULL;
+}
+
+void kbuild_drop_caches(void)
+{
+	sys_fsync(K.objs);
+	file_truncate(K.cc1);
+	file_truncate(K.ld);
+	file_truncate(K.src);
+	file_truncate(K.include);
+	file_truncate(K.objs);
+}
+
+unsigned long kbuild_free_pages(void)
+{
+	unsigned long n = 0;
+	for (int z = 0; z < MM->nr_zones; z++)
+		n += (unsigned long)zone_page_state(&MM->zones[z], NR_FREE_PAGES);
+	return n;
+}
+
+/* ---- the kbuild workload: named (if any), then one timed build ---- */
+
+static void named_main(void *arg)
+{
+	(void)arg;
+	uint64_t n = pages(K.p.named);
+	uint64_t base = sys_mmap_anon(n, VM_READ | VM_WRITE);
+	struct rng rng;
+	rng_seed(&rng, K.seed, 997);
+	for (uint64_t i = 0; i < n; i++)
+		sys_touch(base + i, TOUCH_WRITE); /* loads its zones */
+	K.named_ready = true;
+	while (!K.named_stop) {
+		sys_sleep(K.p.named_interval);
+		touch_random(&rng, base, n, K.p.named_refs, TOUCH_READ);
+	}
+	sys_exit(0);
+}
+
+static void kbuild_launcher(void *arg)
+{
+	(void)arg;
+	struct process *named = NULL;
+	if (K.p.named) {
+		named = sys_fork("named", named_main, NULL);
+		while (named && !K.named_ready && !named->exited)
+			sys_sleep(100 * NSEC_PER_MSEC);
+	}
+	struct process *make = kbuild_fork_make(&K.b);
+	int code;
+	while (make && !make->exited)
+		if (sys_wait(&code) < 0)
+			break;
+	K.named_stop = true;
+	while (sys_wait(&code) >= 0)
+		;
+	K.done = true;
+	sys_exit(0);
+}
+
+static int kbuild_start(const struct scenario_config *cfg, uint64_t seed)
+{
+	kbuild_setup(&cfg->kbuild, seed);
+	struct process *init = process_spawn("kbuild", kbuild_launcher, NULL);
+	if (!init)
+		return -1;
+	init->is_init = true;
+	return 0;
+}
+
+static bool kbuild_finished(void)
+{
+	return K.done;
+}
+
+static void kbuild_report(const struct scenario_config *cfg, struct workload_result *r)
+{
+	const struct kbuild_build *b = &K.b;
+	r->completed = K.done && b->done;
+	result_printf(r, "make -j%d vmlinux: %d compile jobs + link", K.p.parallel, K.p.nr_jobs);
+	if (K.p.named)
+		result_printf(r, ", %llu MB named in the background",
+			      (unsigned long long)(K.p.named >> 20));
+	result_printf(r, "\n");
+	if (!r->completed) {
+		result_printf(r, "make: did not finish\n");
+		return;
+	}
+	double secs = (double)(b->end - b->start) / 1e9;
+	double cpu = secs > 0 ? (double)b->cpu_ns / 1e7 / secs : 0;
+	int whole = (int)secs;
+	result_printf(r, "%d:%02d:%02d elapsed, %.0f%%CPU (%.1f%% of %d CPUs), %d jobs failed\n",
+		      whole / 3600, whole / 60 % 60, whole % 60, cpu, cpu / cfg->cpus, cfg->cpus,
+		      b->failed);
+	result_add_metric(r, "elapsed", secs, "s", false, true);
+	result_add_metric(r, "cpu_pct", cpu, "%", true, false);
+	result_add_metric(r, "machine_cpu_pct", cpu / cfg->cpus, "%", true, false);
+	result_add_metric(r, "failed_jobs", b->failed, "jobs", false, false);
+	result_add_metric(r, "token_handoffs", (double)swap_token_handoffs(), "", false, false);
+}
+
+const struct workload kbuild_workload = {
+    .name = "kbuild",
+    .description = "make -jN vmlinux: short-lived compile jobs, shared compiler text, optional "
+		   "daemon holding memory (benchmarks.md §4)",
+    .params = params,
+    .nparams = sizeof(params) / sizeof(params[0]),
+    .start = kbuild_start,
+    .finished = kbuild_finished,
+    .report = kbuild_report,
+    .cleanup = kbuild_teardown,
+};

@@ -1,0 +1,110 @@
+/* The kernel-build workload (benchmarks.md §4) and contest's mem_load (§3) on a small
+ * machine, with the invariant checker on: both complete with every job exiting normally,
+ * swap under pressure, report their columns, and give the same run twice. */
+#include "util/testutil.h"
+
+#include <string.h>
+
+/* 16 jobs of 1-3 MB at -j6 with an 8 MB daemon on 24 MB: more than fits */
+static const char *small = "machine.profile = p3-2004\n"
+			   "machine.ram = 24M\n"
+			   "machine.swap = 64M\n"
+			   "machine.cpus = 2\n"
+			   "kbuild.parallel = 6\n"
+			   "kbuild.jobs = 16\n"
+			   "kbuild.job_cpu = 40ms\n"
+			   "kbuild.heap_min = 1M\n"
+			   "kbuild.heap_max = 3M\n"
+			   "kbuild.gc_min = 512k\n"
+			   "kbuild.text = 512k\n"
+			   "kbuild.headers = 1M\n"
+			   "kbuild.hdr_read = 128k\n"
+			   "kbuild.make_rss = 256k\n"
+			   "kbuild.link_cpu = 20ms\n"
+			   "kbuild.link_heap = 1M\n";
+
+static double metric(const struct run_result *r, const char *name)
+{
+	for (int i = 0; i < r->wl.nmetrics; i++)
+		if (!strcmp(r->wl.metrics[i].name, name))
+			return r->wl.metrics[i].value;
+	print_error("no metric %s\n", name);
+	fail();
+	return 0;
+}
+
+static void run(const char *extra, struct run_result *r)
+{
+	struct scenario_config cfg;
+	char text[1536];
+	snprintf(text, sizeof(text), "%s%s", small, extra);
+	test_scenario(&cfg, text);
+	test_run(&cfg, 2, r);
+	assert_true(r->completed);
+	assert_int_equal(r->rstats.oom_kills, 0);
+}
+
+static void assert_same(const struct run_result *a, const struct run_result *b)
+{
+	assert_int_equal(a->elapsed, b->elapsed);
+	assert_int_equal(a->user_ns, b->user_ns);
+	assert_int_equal(a->sys_ns, b->sys_ns);
+	assert_int_equal(a->nr_vmstat, b->nr_vmstat);
+	for (int i = 0; i < a->nr_vmstat; i++)
+		assert_int_equal(a->vmstat[i].value, b->vmstat[i].value);
+}
+
+static void kbuild_with_daemon(void **state)
+{
+	(void)state;
+	const char *extra = "workload = kbuild\nkbuild.named = 8M\nvm.swap_token = original\n";
+	struct run_result a, b;
+	run(extra, &a);
+	assert_int_equal(metric(&a, "failed_jobs"), 0);
+	assert_true(metric(&a, "cpu_pct") > 0 && metric(&a, "cpu_pct") <= 200);
+	assert_true(test_vmstat(&a, "pswpout") > 0);
+	assert_true(test_vmstat(&a, "pgmajfault") > 0);
+	run(extra, &b);
+	assert_same(&a, &b);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+static void contest_mem_load(void **state)
+{
+	(void)state;
+	const char *extra = "workload = contest\ncontest.load = mem_load\n";
+	struct run_result a, b;
+	run(extra, &a);
+	assert_int_equal(metric(&a, "failed_jobs"), 0);
+	assert_true(metric(&a, "noload_time") > 0);
+	assert_true(metric(&a, "loads") > 0);
+	assert_true(metric(&a, "lcpu_pct") > 0);
+	/* Ratio is the loaded compile over the same compile without load */
+	double ratio = metric(&a, "time") / metric(&a, "noload_time");
+	assert_true(metric(&a, "ratio") > ratio - 1e-9 && metric(&a, "ratio") < ratio + 1e-9);
+	assert_true(metric(&a, "ratio") > 1.0);
+	run(extra, &b);
+	assert_same(&a, &b);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+static void contest_no_load_only(void **state)
+{
+	(void)state;
+	struct run_result r;
+	run("workload = contest\ncontest.load = no_load\n", &r);
+	assert_true(metric(&r, "time") > 0);
+	run_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(kbuild_with_daemon),
+	    cmocka_unit_test(contest_mem_load),
+	    cmocka_unit_test(contest_no_load_only),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
