@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #if defined(MMSIM_ASAN) || defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define CORO_ASAN 1
 #endif
@@ -103,6 +104,11 @@ int coro_init(struct coro *co, size_t stack_size, void (*entry)(void *), void *a
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (stk == MAP_FAILED)
 		return -1;
+#ifdef CORO_ASAN
+	/* A task that exited left its frames' redzones poisoned in the shadow of a stack
+	 * that mmap may hand out again: start every stack clean. */
+	__asan_unpoison_memory_region(stk, stack_size);
+#endif
 	co->stack = stk;
 	co->stack_size = stack_size;
 	co->entry = entry;
@@ -129,8 +135,12 @@ int coro_init(struct coro *co, size_t stack_size, void (*entry)(void *), void *a
 
 void coro_destroy(struct coro *co)
 {
-	if (co->stack)
+	if (co->stack) {
+#ifdef CORO_ASAN
+		__asan_unpoison_memory_region(co->stack, co->stack_size);
+#endif
 		munmap(co->stack, co->stack_size);
+	}
 	co->stack = NULL;
 }
 
