@@ -96,14 +96,7 @@ static void read_pages(struct address_space *f, uint64_t start, uint64_t nr, uin
 		p->flags |= PG_locked | (i == mark ? PG_readahead : 0);
 		add_to_page_cache_lru(f, i, pfn);
 		count_vm_events(PGPGIN, MM->page_size / 1024);
-		struct bio *b = bio_alloc(&MM->disk);
-		b->sector = file_sector(f, i);
-		b->nr_sectors = MM->page_size >> SECTOR_SHIFT;
-		b->rw = READ;
-		b->pfn = pfn;
-		b->end_io = read_end;
-		cpu_work_sys(MM->hw->io_submit_ns);
-		submit_bio(&MM->disk, b);
+		submit_page_bio(&MM->disk, pfn, file_sector(f, i), READ, read_end);
 	}
 }
 

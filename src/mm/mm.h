@@ -331,7 +331,11 @@ bool trylock_page(pfn_t pfn);
 void unlock_page(pfn_t pfn);
 void flusher_main(void *arg);
 
-/* ---- swap_state.c / swapfile.c / page_io.c ---- */
+/* ---- page_io.c: a single page's bio; may block for a request slot ---- */
+void submit_page_bio(struct blockdev *bd, pfn_t pfn, uint64_t sector, int rw,
+		     void (*end_io)(struct bio *));
+
+/* ---- swap_state.c / swapfile.c ---- */
 static inline bool vm_swap_full(void)
 {
 	return MM->swap.nr_free * 2 < MM->swap.nr_slots;

@@ -120,15 +120,8 @@ int write_one_page_async(pfn_t pfn, bool for_reclaim)
 	p->flags |= PG_writeback;
 	inc_zone_page_state(p, NR_WRITEBACK);
 	count_vm_events(PGPGOUT, MM->page_size / 1024);
-	struct bio *b = bio_alloc(&MM->disk);
-	b->sector = file_sector(f, p->index);
-	b->nr_sectors = MM->page_size >> SECTOR_SHIFT;
-	b->rw = WRITE;
-	b->pfn = pfn;
-	b->end_io = file_write_end;
-	cpu_work_sys(MM->hw->io_submit_ns);
 	unlock_page(pfn);
-	submit_bio(&MM->disk, b);
+	submit_page_bio(&MM->disk, pfn, file_sector(f, p->index), WRITE, file_write_end);
 	return 0;
 }
 

@@ -131,15 +131,8 @@ void swap_writepage(pfn_t pfn)
 	inc_zone_page_state(p, NR_WRITEBACK);
 	count_vm_event(PSWPOUT);
 	count_vm_events(PGPGOUT, MM->page_size / 1024);
-	struct bio *b = bio_alloc(MM->swap.bdev);
-	b->sector = slot_sector(p->private);
-	b->nr_sectors = MM->page_size >> SECTOR_SHIFT;
-	b->rw = WRITE;
-	b->pfn = pfn;
-	b->end_io = swap_write_end;
-	cpu_work_sys(MM->hw->io_submit_ns);
 	unlock_page(pfn);
-	submit_bio(MM->swap.bdev, b);
+	submit_page_bio(MM->swap.bdev, pfn, slot_sector(p->private), WRITE, swap_write_end);
 }
 
 static void swap_read_end(struct bio *bio)
@@ -173,14 +166,7 @@ static pfn_t read_swap_cache_async(uint32_t slot, bool *did_read)
 	lru_cache_add_lru(pfn, LRU_INACTIVE_ANON); /* §1.3: swap-in enters the inactive list */
 	count_vm_event(PSWPIN);
 	count_vm_events(PGPGIN, MM->page_size / 1024);
-	struct bio *b = bio_alloc(MM->swap.bdev);
-	b->sector = slot_sector(slot);
-	b->nr_sectors = MM->page_size >> SECTOR_SHIFT;
-	b->rw = READ;
-	b->pfn = pfn;
-	b->end_io = swap_read_end;
-	cpu_work_sys(MM->hw->io_submit_ns);
-	submit_bio(MM->swap.bdev, b);
+	submit_page_bio(MM->swap.bdev, pfn, slot_sector(slot), READ, swap_read_end);
 	if (did_read)
 		*did_read = true;
 	return pfn;
