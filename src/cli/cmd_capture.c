@@ -84,6 +84,8 @@ int cmd_capture(int argc, char **argv)
 		trace_writer_close(w);
 		return 1;
 	}
+	/* valgrind writes its log in small pieces; a larger pipe means fewer wakeups here */
+	fcntl(pfd[0], F_SETPIPE_SZ, 1 << 20);
 	int nargs = argc - i;
 	char **vargv = calloc((size_t)nargs + 8, sizeof(char *));
 	char logfd[32];
