@@ -23,15 +23,6 @@ static const char *small_desktop = "machine.profile = x86_64-2009-nfsroot\n"
 				   "desktop.launch_cpu = 20ms\n"
 				   "desktop.switch_cpu = 2ms\n";
 
-static double metric(const struct run_result *r, const char *name)
-{
-	for (int i = 0; i < r->wl.nmetrics; i++)
-		if (!strcmp(r->wl.metrics[i].name, name))
-			return r->wl.metrics[i].value;
-	fail_msg("no metric %s", name);
-	return 0;
-}
-
 static void desktop_small_run_is_deterministic(void **state)
 {
 	(void)state;
@@ -41,8 +32,8 @@ static void desktop_small_run_is_deterministic(void **state)
 	test_run(&cfg, 1, &a);
 	test_run(&cfg, 1, &b);
 	assert_true(a.completed);
-	assert_true(metric(&a, "last_step") > 0);
-	assert_int_equal(metric(&a, "killed"), 0);
+	assert_true(test_metric(&a, "last_step") > 0);
+	assert_int_equal(test_metric(&a, "killed"), 0);
 	/* memory is tight: the heaps went to swap and came back */
 	assert_true(test_vmstat(&a, "pswpout") > 0);
 	assert_true(test_vmstat(&a, "pswpin") > 0);
@@ -70,7 +61,7 @@ static double iotrace_faults(int protect)
 	cfg.vm.reclaim_exec_protect = protect;
 	test_run(&cfg, 1, &r);
 	assert_true(r.completed);
-	double f = metric(&r, "majfault_during_io");
+	double f = test_metric(&r, "majfault_during_io");
 	run_result_free(&r);
 	return f;
 }
@@ -103,12 +94,7 @@ static void inactive_file_is_low_rule(int on, bool expect_active)
 	for (uint64_t i = 64; i < 2048; i++)
 		test_file_page(f, i);
 	struct zone *z = page_zone(pfn_to_page(act));
-	struct scan_control sc = {0};
-	sc.gfp_mask = GFP_KERNEL;
-	sc.may_writepage = 1;
-	sc.may_swap = 1;
-	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
-	sc.swappiness = 60;
+	struct scan_control sc = test_direct_sc(0);
 	shrink_zone(0, z, &sc); /* priority 0: every list is scanned in full */
 	assert_int_equal(!!(pfn_to_page(act)->flags & PG_active), expect_active);
 	MM->sysctl.reclaim_inactive_file_is_low = 0;

@@ -15,16 +15,6 @@ static const char small_fsmark[] = "machine.profile = x86_64-2008\n"
 				   "fsmark.loops = 3\n"
 				   "fsmark.size = 3M\n";
 
-static double metric(const struct run_result *r, const char *name)
-{
-	for (int i = 0; i < r->wl.nmetrics; i++)
-		if (!strcmp(r->wl.metrics[i].name, name))
-			return r->wl.metrics[i].value;
-	print_error("no metric %s\n", name);
-	fail();
-	return 0;
-}
-
 static void fsmark_small_is_deterministic(void **state)
 {
 	(void)state;
@@ -77,7 +67,7 @@ static void fsmark_reports_like_the_tool(void **state)
 	assert_int_equal(test_vmstat(&r, "pgpgin"), 0);
 	/* it is a page-cache stream: reclaim ran and took file pages */
 	assert_true(test_vmstat_zones(&r, "pgsteal") > 0);
-	assert_true(metric(&r, "elapsed") > 0);
+	assert_true(test_metric(&r, "elapsed") > 0);
 	run_result_free(&r);
 }
 

@@ -23,16 +23,6 @@ static const char *small = "machine.profile = p3-2004\n"
 			   "kbuild.link_cpu = 20ms\n"
 			   "kbuild.link_heap = 1M\n";
 
-static double metric(const struct run_result *r, const char *name)
-{
-	for (int i = 0; i < r->wl.nmetrics; i++)
-		if (!strcmp(r->wl.metrics[i].name, name))
-			return r->wl.metrics[i].value;
-	print_error("no metric %s\n", name);
-	fail();
-	return 0;
-}
-
 static void run(const char *extra, struct run_result *r)
 {
 	struct scenario_config cfg;
@@ -60,8 +50,8 @@ static void kbuild_with_daemon(void **state)
 	const char *extra = "workload = kbuild\nkbuild.named = 8M\nvm.swap_token = original\n";
 	struct run_result a, b;
 	run(extra, &a);
-	assert_int_equal(metric(&a, "failed_jobs"), 0);
-	assert_true(metric(&a, "cpu_pct") > 0 && metric(&a, "cpu_pct") <= 200);
+	assert_int_equal(test_metric(&a, "failed_jobs"), 0);
+	assert_true(test_metric(&a, "cpu_pct") > 0 && test_metric(&a, "cpu_pct") <= 200);
 	assert_true(test_vmstat(&a, "pswpout") > 0);
 	assert_true(test_vmstat(&a, "pgmajfault") > 0);
 	run(extra, &b);
@@ -76,14 +66,15 @@ static void contest_mem_load(void **state)
 	const char *extra = "workload = contest\ncontest.load = mem_load\n";
 	struct run_result a, b;
 	run(extra, &a);
-	assert_int_equal(metric(&a, "failed_jobs"), 0);
-	assert_true(metric(&a, "noload_time") > 0);
-	assert_true(metric(&a, "loads") > 0);
-	assert_true(metric(&a, "lcpu_pct") > 0);
+	assert_int_equal(test_metric(&a, "failed_jobs"), 0);
+	assert_true(test_metric(&a, "noload_time") > 0);
+	assert_true(test_metric(&a, "loads") > 0);
+	assert_true(test_metric(&a, "lcpu_pct") > 0);
 	/* Ratio is the loaded compile over the same compile without load */
-	double ratio = metric(&a, "time") / metric(&a, "noload_time");
-	assert_true(metric(&a, "ratio") > ratio - 1e-9 && metric(&a, "ratio") < ratio + 1e-9);
-	assert_true(metric(&a, "ratio") > 1.0);
+	double ratio = test_metric(&a, "time") / test_metric(&a, "noload_time");
+	assert_true(test_metric(&a, "ratio") > ratio - 1e-9 &&
+		    test_metric(&a, "ratio") < ratio + 1e-9);
+	assert_true(test_metric(&a, "ratio") > 1.0);
 	run(extra, &b);
 	assert_same(&a, &b);
 	run_result_free(&a);
@@ -95,7 +86,7 @@ static void contest_no_load_only(void **state)
 	(void)state;
 	struct run_result r;
 	run("workload = contest\ncontest.load = no_load\n", &r);
-	assert_true(metric(&r, "time") > 0);
+	assert_true(test_metric(&r, "time") > 0);
 	run_result_free(&r);
 }
 

@@ -5,18 +5,6 @@
 
 #include <string.h>
 
-static struct scan_control sc_at(int priority)
-{
-	struct scan_control sc = {0};
-	sc.gfp_mask = GFP_KERNEL;
-	sc.may_writepage = 1;
-	sc.may_swap = 1;
-	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
-	sc.swappiness = 60;
-	sc.priority = priority;
-	return sc;
-}
-
 /* ---- VM_EXEC protection ---- */
 
 static void exec_page_rotation(int protect, bool expect_active)
@@ -36,7 +24,7 @@ static void exec_page_rotation(int protect, bool expect_active)
 	activate_page(d);
 	struct zone *z = page_zone(pfn_to_page(t));
 	unsigned long rotated = z->recent_rotated[1];
-	struct scan_control sc = sc_at(DEF_PRIORITY);
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	shrink_active_list(SWAP_CLUSTER_MAX, z, &sc, DEF_PRIORITY, 1);
 	assert_int_equal(!!(pfn_to_page(t)->flags & PG_active), expect_active);
 	assert_false(pfn_to_page(d)->flags & PG_active); /* referenced data: deactivated anyway */
@@ -78,7 +66,7 @@ static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate,
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = sc_at(priority);
+	struct scan_control sc = test_direct_sc(priority);
 	memset(&fake_kswapd, 0, sizeof(fake_kswapd));
 	fake_kswapd.flags = PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD | PF_KTHREAD;
 	if (as_kswapd)
@@ -147,7 +135,7 @@ static void throttle_threshold_by_priority(void **state)
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	struct zone *z = &MM->zones[ZONE_DMA32];
-	struct scan_control sc = sc_at(DEF_PRIORITY);
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	reclaim_throttle_on_writeback(z, &sc, 32, 32); /* switch off: nothing */
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 0);
 	MM->sysctl.reclaim_throttle_writeback = 1;

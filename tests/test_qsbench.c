@@ -16,16 +16,6 @@ static const char *small = "machine.profile = p3-2004\n"
 			   "qsbench.processes = 2\n"
 			   "qsbench.size = 12M\n";
 
-static double metric(const struct run_result *r, const char *name)
-{
-	for (int i = 0; i < r->wl.nmetrics; i++)
-		if (!strcmp(r->wl.metrics[i].name, name))
-			return r->wl.metrics[i].value;
-	print_error("no metric %s\n", name);
-	fail();
-	return 0;
-}
-
 static void run_variant(const char *token, struct run_result *r)
 {
 	struct scenario_config cfg;
@@ -34,7 +24,7 @@ static void run_variant(const char *token, struct run_result *r)
 	test_scenario(&cfg, text);
 	test_run(&cfg, 3, r);
 	assert_true(r->completed);
-	assert_int_equal(metric(r, "killed"), 0);
+	assert_int_equal(test_metric(r, "killed"), 0);
 	assert_true(test_vmstat(r, "pswpout") > 0);
 }
 
@@ -43,7 +33,7 @@ static void token_off_never_moves(void **state)
 	(void)state;
 	struct run_result r;
 	run_variant("off", &r);
-	assert_int_equal(metric(&r, "token_handoffs"), 0);
+	assert_int_equal(test_metric(&r, "token_handoffs"), 0);
 	run_result_free(&r);
 }
 
@@ -52,7 +42,7 @@ static void token_original_changes_hands(void **state)
 	(void)state;
 	struct run_result r;
 	run_variant("original", &r);
-	assert_true(metric(&r, "token_handoffs") >= 2);
+	assert_true(test_metric(&r, "token_handoffs") >= 2);
 	run_result_free(&r);
 }
 

@@ -3,17 +3,6 @@
  * under writeback -> keep; plus the order between those rules. */
 #include "util/testutil.h"
 
-static struct scan_control direct_sc(void)
-{
-	struct scan_control sc = {0};
-	sc.gfp_mask = GFP_KERNEL;
-	sc.may_writepage = 1;
-	sc.may_swap = 1;
-	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
-	sc.swappiness = 60;
-	return sc;
-}
-
 struct fixture {
 	struct mm_struct *mm;
 	struct vm_area_struct *anon, *fvma;
@@ -53,7 +42,7 @@ static void referenced_mapped_is_activated(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = direct_sc();
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	uint64_t act = vm_events[PGACTIVATE];
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
 	assert_int_equal(list.nr, 1);
@@ -76,7 +65,7 @@ static void clean_file_is_freed(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = direct_sc();
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	long cache = global_page_state(NR_FILE_PAGES);
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 1);
 	assert_int_equal(list.nr, 0);
@@ -104,7 +93,7 @@ static void dirty_anon_is_swapped_out(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = direct_sc();
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	uint64_t out = vm_events[PSWPOUT];
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
 	struct page *p = pfn_to_page(pfn);
@@ -133,7 +122,7 @@ static void under_writeback_is_kept(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = direct_sc();
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
 	assert_int_equal(list.nr, 1);
 	assert_false(p->flags & (PG_active | PG_locked));
@@ -153,7 +142,7 @@ static void locked_page_is_kept_unscanned(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = direct_sc();
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
 	assert_int_equal(sc.nr_scanned, 0); /* trylock fails before the count */
 	assert_true(pfn_to_page(pfn)->flags & PG_locked);
@@ -174,7 +163,7 @@ static void dirty_referenced_is_kept_not_written(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = direct_sc();
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
 	struct page *p = pfn_to_page(pfn);
 	assert_false(p->flags & (PG_active | PG_writeback));
@@ -197,7 +186,7 @@ static void no_swap_space_activates(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	test_isolate(pfn, &list);
-	struct scan_control sc = direct_sc();
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
 	assert_true(pfn_to_page(pfn)->flags & PG_active);
 	MM->swap.nr_free = MM->swap.nr_slots - 1;

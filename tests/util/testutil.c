@@ -35,6 +35,16 @@ uint64_t test_vmstat(const struct run_result *res, const char *name)
 	return 0;
 }
 
+double test_metric(const struct run_result *res, const char *name)
+{
+	for (int i = 0; i < res->wl.nmetrics; i++)
+		if (!strcmp(res->wl.metrics[i].name, name))
+			return res->wl.metrics[i].value;
+	print_error("no metric %s\n", name);
+	fail();
+	return 0;
+}
+
 uint64_t test_vmstat_zones(const struct run_result *res, const char *name)
 {
 	static const char *const zones[] = {"dma", "dma32", "normal", "high"};
@@ -132,6 +142,18 @@ long test_free_pages(void)
 	for (int i = 0; i < MM->nr_zones; i++)
 		n += test_zone_free(&MM->zones[i]);
 	return n;
+}
+
+struct scan_control test_direct_sc(int priority)
+{
+	struct scan_control sc = {0};
+	sc.gfp_mask = GFP_KERNEL;
+	sc.may_writepage = 1;
+	sc.may_swap = 1;
+	sc.swap_cluster_max = SWAP_CLUSTER_MAX;
+	sc.swappiness = 60;
+	sc.priority = priority;
+	return sc;
 }
 
 void test_isolate(pfn_t pfn, struct pagelist *list)

@@ -16,6 +16,9 @@ void test_scenario(struct scenario_config *cfg, const char *text);
  * test if an invariant breaks. */
 void test_run(const struct scenario_config *cfg, uint64_t seed, struct run_result *res);
 uint64_t test_vmstat(const struct run_result *res, const char *name);
+/* The workload's figure of merit `name`; fails the test if it has none. */
+double test_metric(const struct run_result *res, const char *name);
+
 /* Sum of the per-zone counters name_dma, name_dma32, name_normal, name_high. */
 uint64_t test_vmstat_zones(const struct run_result *res, const char *name);
 
@@ -47,5 +50,8 @@ static inline bool test_page_free(pfn_t pfn)
 /* Free frames of a zone, per-CPU lists included (NR_FREE_PAGES counts only buddy pages). */
 long test_zone_free(const struct zone *z);
 long test_free_pages(void);
+/* A scan_control as try_to_free_pages sets it up for a GFP_KERNEL direct reclaim, at the
+ * given priority. */
+struct scan_control test_direct_sc(int priority);
 /* Takes a page off its LRU onto a reclaimer's private list, as isolate_lru_pages does. */
 void test_isolate(pfn_t pfn, struct pagelist *list);
