@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/run_output.h"
 #include "cli/scenario_file.h"
+#include "cli/trace_source.h"
 #include "hw/profile.h"
 #include "mm/mm.h"
 
@@ -134,6 +135,7 @@ int cmd_run(int argc, char **argv)
 	if (check_every)
 		cfg.check_every = check_every;
 	struct run_result res;
+	trace_source_register();
 	int rc = scenario_run(&cfg, seed, &res, cfg.check_every ? mm_check_invariants : NULL);
 	if (rc != 0) {
 		fprintf(stderr, "mmsim run: the run failed%s\n",

@@ -109,7 +109,7 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	size_t n;
 	const struct param_desc *table = scenario_params(&n);
 	for (size_t i = 0; i < n; i++) {
-		char buf[128];
+		char buf[PARAM_STRING_MAX + 64];
 		param_format(&table[i], cfg, buf, sizeof(buf));
 		cJSON_AddStringToObject(conf, table[i].name, buf);
 	}

@@ -26,7 +26,7 @@ struct param_desc {
 	const char *help;
 };
 
-#define PARAM_STRING_MAX 64
+#define PARAM_STRING_MAX 256
 
 /* Parses text into the field; on error returns -1 and writes a message naming what was
  * expected into err. */

@@ -120,6 +120,7 @@ void scenario_defaults(struct scenario_config *c)
 	hackbench_defaults(&c->hackbench);
 	fsmark_defaults(&c->fsmark);
 	mapstream_defaults(&c->mapstream);
+	tracewl_defaults(&c->trace);
 	desktop_defaults(&c->desktop);
 	iotrace_defaults(&c->iotrace);
 	qsbench_defaults(&c->qsbench);
@@ -144,9 +145,13 @@ int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)
 		return -1;
 	}
 	const struct hw_profile *hw = hw_profile_find(c->profile);
-	if (c->ram / hw->page_size < 1024) {
-		snprintf(err, errlen, "machine.ram %llu is too small: at least 1024 pages",
-			 (unsigned long long)c->ram);
+	uint64_t reserved = ((uint64_t)hw->kernel_reserved_kb << 10) +
+			    c->ram / hw->page_size * hw->struct_page_bytes;
+	if (c->ram / hw->page_size < 1024 || c->ram < reserved + 1024ULL * hw->page_size) {
+		snprintf(err, errlen,
+			 "machine.ram %llu is too small for profile %s: its kernel and mem_map take "
+			 "%llu bytes, and at least 1024 pages must be left",
+			 (unsigned long long)c->ram, c->profile, (unsigned long long)reserved);
 		return -1;
 	}
 	if (c->swap > hw->disk.capacity_bytes / 2) {

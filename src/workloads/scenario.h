@@ -15,6 +15,7 @@
 #include "workloads/mapstream.h"
 #include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
+#include "workloads/tracereplay.h"
 #include "workloads/usemem.h"
 #include "workloads/workload.h"
 
@@ -39,6 +40,7 @@ struct scenario_config {
 	struct qsbench_params qsbench;
 	struct kbuild_params kbuild;
 	struct contest_params contest;
+	struct tracewl_params trace;
 };
 
 void scenario_defaults(struct scenario_config *c);

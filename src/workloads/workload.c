@@ -9,6 +9,7 @@
 #include "workloads/mapstream.h"
 #include "workloads/iotrace.h"
 #include "workloads/qsbench.h"
+#include "workloads/tracereplay.h"
 #include "workloads/usemem.h"
 
 #include <stdarg.h>
@@ -25,6 +26,7 @@ static const struct workload *const all[] = {
     &qsbench_workload,
     &kbuild_workload,
     &contest_workload,
+    &trace_workload,
     NULL,
 };
 
