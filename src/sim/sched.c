@@ -222,13 +222,12 @@ static void make_runnable_as(struct task *t, bool wakeup)
 {
 	t->state = TASK_RUNNABLE;
 	update_min_vruntime();
-	sim_time_t floor = S.min_vruntime;
-	if (wakeup)
+	if (wakeup) {
+		sim_time_t floor = S.min_vruntime;
 		floor = floor > S.sched_latency ? floor - S.sched_latency : 0;
-	else
-		floor += S.slice;
-	if (t->vruntime < floor)
-		t->vruntime = floor;
+		if (t->vruntime < floor)
+			t->vruntime = floor;
+	}
 	for (int c = 0; c < S.ncpus; c++) {
 		if (!S.cpus[c].curr) {
 			S.cpus[c].curr = t;
@@ -329,8 +328,24 @@ struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool k
 	return t;
 }
 
+/* task_new_fair: a new task starts one slice after min_vruntime (START_DEBIT); with
+ * child-runs-first (the 2.6.2x default), a child that would start behind its parent takes the
+ * parent's place instead, and the parent is asked to give it the CPU. */
 void task_start(struct task *t)
 {
+	update_min_vruntime();
+	sim_time_t child = S.min_vruntime + S.slice;
+	if (t->vruntime > child)
+		child = t->vruntime;
+	t->vruntime = child;
+	if (current && current->cpu >= 0) {
+		sim_time_t parent = current->vruntime + current->pending;
+		if (parent < child) {
+			t->vruntime = parent;
+			current->vruntime = child - current->pending;
+		}
+		S.cpus[current->cpu].need_resched = true;
+	}
 	t->wake_gen++;
 	if (current && current->pending)
 		ev_push((struct event){
