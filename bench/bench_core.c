@@ -26,7 +26,8 @@ static void run(const char *title, struct scenario_config *cfg)
 	}
 	double dt = wall() - t0;
 	double sim = (double)r.elapsed / 1e9;
-	printf("%-28s %12llu touches in %7.3f s wall: %8.2f M touches/s, %10.1f simulated s per wall s, "
+	printf("%-28s %12llu touches in %7.3f s wall: %8.2f M touches/s, %10.1f simulated s per "
+	       "wall s, "
 	       "%llu events\n",
 	       title, (unsigned long long)r.touches, dt, (double)r.touches / dt / 1e6, sim / dt,
 	       (unsigned long long)r.events);
@@ -49,11 +50,12 @@ int main(int argc, char **argv)
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	uint64_t frames = cfg.ram / 4096, mapped = cfg.usemem.size / 4096;
-	printf("peak RSS %ld KiB for %llu frames and %llu mapped pages: %.1f bytes per frame if all "
-	       "charged to frames (budget 64 per frame + 16 per mapped page = %.1f)\n",
-	       ru.ru_maxrss, (unsigned long long)frames, (unsigned long long)mapped,
-	       (double)ru.ru_maxrss * 1024 / (double)frames,
-	       (64.0 * (double)frames + 16.0 * (double)mapped) / (double)frames);
+	printf(
+	    "peak RSS %ld KiB for %llu frames and %llu mapped pages: %.1f bytes per frame if all "
+	    "charged to frames (budget 64 per frame + 16 per mapped page = %.1f)\n",
+	    ru.ru_maxrss, (unsigned long long)frames, (unsigned long long)mapped,
+	    (double)ru.ru_maxrss * 1024 / (double)frames,
+	    (64.0 * (double)frames + 16.0 * (double)mapped) / (double)frames);
 
 	/* random touches in RAM */
 	cfg.usemem.pattern = USEMEM_RANDOM;

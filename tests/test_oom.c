@@ -96,10 +96,10 @@ static void kernel_threads_and_dead_are_skipped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(badness_arithmetic),
-		cmocka_unit_test(biggest_is_chosen),
-		cmocka_unit_test(cpu_time_and_oom_disable),
-		cmocka_unit_test(kernel_threads_and_dead_are_skipped),
+	    cmocka_unit_test(badness_arithmetic),
+	    cmocka_unit_test(biggest_is_chosen),
+	    cmocka_unit_test(cpu_time_and_oom_disable),
+	    cmocka_unit_test(kernel_threads_and_dead_are_skipped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

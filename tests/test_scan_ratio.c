@@ -111,11 +111,11 @@ static void swappiness_extremes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(balanced_by_rotation),
-		cmocka_unit_test(decay_halves_history),
-		cmocka_unit_test(no_swap_means_file_only),
-		cmocka_unit_test(little_file_means_anon_only),
-		cmocka_unit_test(swappiness_extremes),
+	    cmocka_unit_test(balanced_by_rotation),
+	    cmocka_unit_test(decay_halves_history),
+	    cmocka_unit_test(no_swap_means_file_only),
+	    cmocka_unit_test(little_file_means_anon_only),
+	    cmocka_unit_test(swappiness_extremes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

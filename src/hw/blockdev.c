@@ -298,7 +298,8 @@ void submit_bio(struct blockdev *bd, struct bio *bio)
 		/* raid0_make_request: chunk c lives on member c mod n, at chunk c / n there */
 		uint64_t c = bio->sector / bd->chunk_sectors;
 		struct blockdev *m = &bd->members[c % bd->nr_members];
-		bio->sector = c / bd->nr_members * bd->chunk_sectors + bio->sector % bd->chunk_sectors;
+		bio->sector =
+		    c / bd->nr_members * bd->chunk_sectors + bio->sector % bd->chunk_sectors;
 		submit_bio(m, bio);
 		return;
 	}

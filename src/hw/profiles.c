@@ -225,31 +225,36 @@ static const struct hw_profile profiles[] = {
 		.nr_requests = 128,		/* block layer default BLKDEV_MAX_RQ */
 	    },
     },
-    /* The machine of Mel Gorman's 2011 writeback series (kernel-reclaim.md §5.3): v2 names
-     * "an older 4-core AMD" with 4 disks in RAID-0 and swap on a separate disk; v1 names no
-     * hardware. The CPU is of the x86_64-2008 class (a 2.5-3 GHz K10 Phenom/Opteron), so
-     * those estimates are used unchanged. The disks are 2009-2011 7200 rpm SATA drives. */
+/* The machine of Mel Gorman's 2011 writeback series (kernel-reclaim.md §5.3): v2 names
+ * "an older 4-core AMD" with 4 disks in RAID-0 and swap on a separate disk; v1 names no
+ * hardware. The CPU is of the x86_64-2008 class (a 2.5-3 GHz K10 Phenom/Opteron), so
+ * those estimates are used unchanged. The disks are 2009-2011 7200 rpm SATA drives. */
 #define AMD_2011                                                                                   \
 	.layout = LAYOUT_X86_64, .page_size = 4096, .cpu_mhz = 2800, /* K10 quad [estimate] */     \
-	    .kernel_reserved_kb = 12 * 1024, /* x86-64 kernel image + bootmem [estimate] */        \
-	    .struct_page_bytes = 56,	     /* sizeof(struct page), 64-bit 2.6.3x-3.0 */          \
-	    .thread_size = 8192,	     /* THREAD_SIZE, x86-64: order-1 */                    \
+	    .kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */      \
+	    .struct_page_bytes = 56,	       /* sizeof(struct page), 64-bit 2.6.3x-3.0 */        \
+	    .thread_size = 8192,	       /* THREAD_SIZE, x86-64: order-1 */                  \
 	    .timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */                     \
-	    .quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */         \
-	    /* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */       \
+	    .quantum_ns =                                                                          \
+		50 *                                                                               \
+		NSEC_PER_USEC, /* model knob, as x86_64-2008 [estimate] */ /* CPU costs: the       \
+									      x86_64-2008 figures, \
+									      a machine of the     \
+									      same class           \
+									      [estimate] */        \
 	    .ctxsw_ns = 3000, .tick_ns = 1500, .touch_ns = 2, .syscall_ns = 150, .fault_ns = 1000, \
-	    .page_zero_ns = 700, .page_copy_ns = 1000, .page_alloc_ns = 150, .page_free_ns = 100,  \
-	    .lru_add_ns = 50, .isolate_ns = 60, .scan_page_ns = 300, .rmap_pte_ns = 150,           \
-	    .swap_alloc_ns = 400, .io_submit_ns = 1500, .fork_ns = 60000, .exec_ns = 200000,       \
-	    .disk = {                                                                              \
-		.capacity_bytes = 500ULL << 30, /* 500 GB, the era's common size */                \
-		.rpm = 7200,			/* data sheet class (Barracuda 7200.12) */         \
-		.seek_t2t_ns = 800000,		/* data sheet class */                             \
-		.seek_full_ns = 17000000,	/* data sheet class */                             \
-		.bandwidth_Bps = 100000000, /* data sheet: 125 MB/s outer, ~100 over the platter */ \
-		.request_ns = 100000,		/* [estimate], as x86_64-2008 */                   \
-		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */                          \
-		.nr_requests = 128,		 /* block layer default BLKDEV_MAX_RQ */           \
+	.page_zero_ns = 700, .page_copy_ns = 1000, .page_alloc_ns = 150, .page_free_ns = 100,      \
+	.lru_add_ns = 50, .isolate_ns = 60, .scan_page_ns = 300, .rmap_pte_ns = 150,               \
+	.swap_alloc_ns = 400, .io_submit_ns = 1500, .fork_ns = 60000, .exec_ns = 200000,           \
+	.disk = {                                                                                  \
+	    .capacity_bytes = 500ULL << 30, /* 500 GB, the era's common size */                    \
+	    .rpm = 7200,		    /* data sheet class (Barracuda 7200.12) */             \
+	    .seek_t2t_ns = 800000,	    /* data sheet class */                                 \
+	    .seek_full_ns = 17000000,	    /* data sheet class */                                 \
+	    .bandwidth_Bps = 100000000, /* data sheet: 125 MB/s outer, ~100 over the platter */    \
+	    .request_ns = 100000,	/* [estimate], as x86_64-2008 */                           \
+	    .max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */                              \
+	    .nr_requests = 128,		     /* block layer default BLKDEV_MAX_RQ */               \
 	}
     {
 	AMD_2011,
@@ -258,13 +263,13 @@ static const struct hw_profile profiles[] = {
 		       "partition on it",
     },
     {
-	AMD_2011,
-	.name = "amd-2011-raid0",
+	AMD_2011, .name = "amd-2011-raid0",
 	.description = "2011 4-core AMD (x86-64, K10 class), filesystem on a 4-disk md RAID-0 of "
 		       "7200 rpm SATA disks, swap on a separate disk (Mel Gorman's v2 machine)",
-	.fs_disks = 4,			/* v2 cover letter: "4 disks in RAID-0" */
-	.raid_chunk_bytes = 512 * 1024, /* mdadm >= 3.1 default chunk [estimate: array age unknown] */
-	.swap_own_disk = true,		/* v2: "swap on a separate disk" */
+	.fs_disks = 4, /* v2 cover letter: "4 disks in RAID-0" */
+	.raid_chunk_bytes =
+	    512 * 1024,	       /* mdadm >= 3.1 default chunk [estimate: array age unknown] */
+	.swap_own_disk = true, /* v2: "swap on a separate disk" */
     },
 #undef AMD_2011
 };

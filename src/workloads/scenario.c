@@ -148,10 +148,11 @@ int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)
 	uint64_t reserved = ((uint64_t)hw->kernel_reserved_kb << 10) +
 			    c->ram / hw->page_size * hw->struct_page_bytes;
 	if (c->ram / hw->page_size < 1024 || c->ram < reserved + 1024ULL * hw->page_size) {
-		snprintf(err, errlen,
-			 "machine.ram %llu is too small for profile %s: its kernel and mem_map take "
-			 "%llu bytes, and at least 1024 pages must be left",
-			 (unsigned long long)c->ram, c->profile, (unsigned long long)reserved);
+		snprintf(
+		    err, errlen,
+		    "machine.ram %llu is too small for profile %s: its kernel and mem_map take "
+		    "%llu bytes, and at least 1024 pages must be left",
+		    (unsigned long long)c->ram, c->profile, (unsigned long long)reserved);
 		return -1;
 	}
 	if (c->swap > hw->disk.capacity_bytes / 2) {

@@ -16,18 +16,9 @@
 #include <string.h>
 
 static const struct workload *const all[] = {
-    &usemem_workload,
-    &filestream_workload,
-    &hackbench_workload,
-    &fsmark_workload,
-    &mapstream_workload,
-    &desktop_workload,
-    &iotrace_workload,
-    &qsbench_workload,
-    &kbuild_workload,
-    &contest_workload,
-    &trace_workload,
-    NULL,
+    &usemem_workload,	 &filestream_workload, &hackbench_workload, &fsmark_workload,
+    &mapstream_workload, &desktop_workload,    &iotrace_workload,   &qsbench_workload,
+    &kbuild_workload,	 &contest_workload,    &trace_workload,	    NULL,
 };
 
 const struct workload *workload_find(const char *name)
