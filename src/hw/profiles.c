@@ -229,33 +229,45 @@ static const struct hw_profile profiles[] = {
  * "an older 4-core AMD" with 4 disks in RAID-0 and swap on a separate disk; v1 names no
  * hardware. The CPU is of the x86_64-2008 class (a 2.5-3 GHz K10 Phenom/Opteron), so
  * those estimates are used unchanged. The disks are 2009-2011 7200 rpm SATA drives. */
-#define AMD_2011                                                                                   \
-	.layout = LAYOUT_X86_64, .page_size = 4096, .cpu_mhz = 2800, /* K10 quad [estimate] */     \
-	    .kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */      \
-	    .struct_page_bytes = 56,	       /* sizeof(struct page), 64-bit 2.6.3x-3.0 */        \
-	    .thread_size = 8192,	       /* THREAD_SIZE, x86-64: order-1 */                  \
-	    .timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */                     \
-	    .quantum_ns =                                                                          \
-		50 *                                                                               \
-		NSEC_PER_USEC, /* model knob, as x86_64-2008 [estimate] */ /* CPU costs: the       \
-									      x86_64-2008 figures, \
-									      a machine of the     \
-									      same class           \
-									      [estimate] */        \
-	    .ctxsw_ns = 3000, .tick_ns = 1500, .touch_ns = 2, .syscall_ns = 150, .fault_ns = 1000, \
-	.page_zero_ns = 700, .page_copy_ns = 1000, .page_alloc_ns = 150, .page_free_ns = 100,      \
-	.lru_add_ns = 50, .isolate_ns = 60, .scan_page_ns = 300, .rmap_pte_ns = 150,               \
-	.swap_alloc_ns = 400, .io_submit_ns = 1500, .fork_ns = 60000, .exec_ns = 200000,           \
-	.disk = {                                                                                  \
-	    .capacity_bytes = 500ULL << 30, /* 500 GB, the era's common size */                    \
-	    .rpm = 7200,		    /* data sheet class (Barracuda 7200.12) */             \
-	    .seek_t2t_ns = 800000,	    /* data sheet class */                                 \
-	    .seek_full_ns = 17000000,	    /* data sheet class */                                 \
-	    .bandwidth_Bps = 100000000, /* data sheet: 125 MB/s outer, ~100 over the platter */    \
-	    .request_ns = 100000,	/* [estimate], as x86_64-2008 */                           \
-	    .max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */                              \
-	    .nr_requests = 128,		     /* block layer default BLKDEV_MAX_RQ */               \
+/* clang-format off */
+#define AMD_2011                                                                    \
+	.layout = LAYOUT_X86_64,                                                    \
+	.page_size = 4096,                                                          \
+	.cpu_mhz = 2800,                   /* K10 quad [estimate] */                \
+	.kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */ \
+	.struct_page_bytes = 56,           /* sizeof(struct page), 64-bit 2.6.3x-3.0 */ \
+	.thread_size = 8192,               /* THREAD_SIZE, x86-64: order-1 */       \
+	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
+	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \
+	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */ \
+	.ctxsw_ns = 3000,                                                           \
+	.tick_ns = 1500,                                                            \
+	.touch_ns = 2,                                                              \
+	.syscall_ns = 150,                                                          \
+	.fault_ns = 1000,                                                           \
+	.page_zero_ns = 700,                                                        \
+	.page_copy_ns = 1000,                                                       \
+	.page_alloc_ns = 150,                                                       \
+	.page_free_ns = 100,                                                        \
+	.lru_add_ns = 50,                                                           \
+	.isolate_ns = 60,                                                           \
+	.scan_page_ns = 300,                                                        \
+	.rmap_pte_ns = 150,                                                         \
+	.swap_alloc_ns = 400,                                                       \
+	.io_submit_ns = 1500,                                                       \
+	.fork_ns = 60000,                                                           \
+	.exec_ns = 200000,                                                          \
+	.disk = {                                                                   \
+		.capacity_bytes = 500ULL << 30,  /* 500 GB, the era's common size */ \
+		.rpm = 7200,                     /* data sheet class (Barracuda 7200.12) */ \
+		.seek_t2t_ns = 800000,           /* data sheet class */             \
+		.seek_full_ns = 17000000,        /* data sheet class */             \
+		.bandwidth_Bps = 100000000,      /* data sheet: 125 MB/s outer, ~100 over the platter */ \
+		.request_ns = 100000,            /* [estimate], as x86_64-2008 */   \
+		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */           \
+		.nr_requests = 128,              /* block layer default BLKDEV_MAX_RQ */ \
 	}
+    /* clang-format on */
     {
 	AMD_2011,
 	.name = "amd-2011",
