@@ -413,6 +413,21 @@ void free_kernel_page(pfn_t pfn)
 
 /* ---- machine setup ---- */
 
+/* Takes up to n free pages of z for good; returns how many are still wanted. */
+static uint64_t reserve_boot_pages(struct zone *z, uint64_t n)
+{
+	while (n && z->free.nr) {
+		pfn_t pfn = pagelist_pop_tail(&z->free);
+		struct page *p = pfn_to_page(pfn);
+		p->flags = PG_slab;
+		p->owner = OWNER_OTHER_KERNEL;
+		z->stat[NR_FREE_PAGES]--;
+		z->stat[NR_SLAB_UNRECLAIMABLE]++;
+		n--;
+	}
+	return n;
+}
+
 static void zone_setup(int idx, const char *name, pfn_t start, pfn_t end)
 {
 	struct zone *z = &MM->zones[idx];
@@ -488,22 +503,17 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 		break;
 	}
 	}
-	/* The kernel image, bootmem and mem_map never reach the free lists: take them from the
-	 * lowest zones first, as early boot does. */
-	uint64_t reserved = ((uint64_t)cfg->hw->kernel_reserved_kb << 10) >> MM->page_shift;
-	reserved += (nr * cfg->hw->struct_page_bytes + MM->page_size - 1) >> MM->page_shift;
-	for (int i = 0; i < MM->nr_zones && reserved; i++) {
-		struct zone *z = &MM->zones[i];
-		while (reserved && z->free.nr) {
-			pfn_t pfn = pagelist_pop_tail(&z->free);
-			struct page *p = pfn_to_page(pfn);
-			p->flags = PG_slab;
-			p->owner = OWNER_OTHER_KERNEL;
-			z->stat[NR_FREE_PAGES]--;
-			z->stat[NR_SLAB_UNRECLAIMABLE]++;
-			reserved--;
-		}
-	}
+	/* The kernel image, bootmem and mem_map never reach the free lists. The image sits low
+	 * in memory (the lowest zone); bootmem allocations such as mem_map aim above the DMA
+	 * zone (alloc_bootmem's goal is MAX_DMA_ADDRESS) and fall back below it. */
+	uint64_t image = ((uint64_t)cfg->hw->kernel_reserved_kb << 10) >> MM->page_shift;
+	uint64_t memmap = (nr * cfg->hw->struct_page_bytes + MM->page_size - 1) >> MM->page_shift;
+	for (int i = 0; i < MM->nr_zones && image; i++)
+		image = reserve_boot_pages(&MM->zones[i], image);
+	for (int i = ZONE_DMA + 1; i < MM->nr_zones && memmap; i++)
+		memmap = reserve_boot_pages(&MM->zones[i], memmap);
+	for (int i = 0; i < MM->nr_zones && memmap; i++)
+		memmap = reserve_boot_pages(&MM->zones[i], memmap);
 	MM->totalram_pages = 0;
 	for (int i = 0; i < MM->nr_zones; i++)
 		MM->totalram_pages += (unsigned long)MM->zones[i].stat[NR_FREE_PAGES];
