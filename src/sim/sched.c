@@ -50,7 +50,6 @@ static struct {
 	void (*check)(void);
 	uint64_t check_every, check_count;
 	struct sched_stats stats;
-	struct task *reap; /* a dead task whose stack is freed once we are off it */
 } S;
 
 struct task *current;

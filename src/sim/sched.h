@@ -68,8 +68,6 @@ struct task {
 	void *proc;	      /* the kernel layer's process state */
 	bool is_kthread;
 	struct task *next_all;
-	/* per-task reclaim bookkeeping used by mm (kept here so mm needs no allocation) */
-	uint64_t reclaim_state_freed;
 };
 
 struct spinlock {
