@@ -28,17 +28,14 @@ int cmd_convert(int argc, char **argv)
 			return 2;
 		if (r)
 			continue;
+		r = ropt_limit("convert", argc, argv, &i, &limit);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--limit") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &limit, 0)) {
-				fprintf(stderr,
-					"mmsim convert: --limit: expected a positive integer, "
-					"got '%s'\n",
-					argv[i]);
-				return 2;
-			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(
 			    stderr,

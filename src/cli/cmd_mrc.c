@@ -99,6 +99,11 @@ int cmd_mrc(int argc, char **argv)
 			return 2;
 		if (r)
 			continue;
+		r = ropt_limit("mrc", argc, argv, &i, &limit);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
@@ -125,14 +130,6 @@ int cmd_mrc(int argc, char **argv)
 			png = argv[++i];
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
-		} else if (!strcmp(a, "--limit") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &limit, 0)) {
-				fprintf(stderr,
-					"mmsim mrc: --limit: expected a positive integer, got "
-					"'%s'\n",
-					argv[i]);
-				return 2;
-			}
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(
 			    stderr,

@@ -58,6 +58,11 @@ int cmd_replay(int argc, char **argv)
 			return 2;
 		if (r)
 			continue;
+		r = ropt_limit("replay", argc, argv, &i, &limit);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
@@ -67,14 +72,6 @@ int cmd_replay(int argc, char **argv)
 			cache_arg = argv[++i];
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
-		} else if (!strcmp(a, "--limit") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &limit, 0)) {
-				fprintf(stderr,
-					"mmsim replay: --limit: expected a positive integer, "
-					"got '%s'\n",
-					argv[i]);
-				return 2;
-			}
 		} else if (!strcmp(a, "--inactive-ratio") && i + 1 < argc) {
 			if (ropt_u64(argv[++i], &v, 1) || v > 1000) {
 				fprintf(stderr,

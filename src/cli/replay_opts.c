@@ -70,6 +70,19 @@ int ropt_trace_option(const char *cmd, int argc, char **argv, int *i, struct tra
 	return 1;
 }
 
+int ropt_limit(const char *cmd, int argc, char **argv, int *i, uint64_t *limit)
+{
+	if (strcmp(argv[*i], "--limit") || *i + 1 >= argc)
+		return 0;
+	if (ropt_u64(argv[*i + 1], limit, 0)) {
+		fprintf(stderr, "mmsim %s: --limit: expected a positive integer, got '%s'\n", cmd,
+			argv[*i + 1]);
+		return -1;
+	}
+	(*i)++;
+	return 1;
+}
+
 void ropt_json_str(FILE *out, const char *s)
 {
 	fputc('"', out);

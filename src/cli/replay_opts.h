@@ -10,6 +10,8 @@
 /* Handles --format, --page-shift, --csv-col, --csv-delim at argv[*i] (advancing *i past a
  * value). Returns 1 if consumed, 0 if not a trace option, -1 after printing an error. */
 int ropt_trace_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o);
+/* Handles --limit N (references to read) the same way. */
+int ropt_limit(const char *cmd, int argc, char **argv, int *i, uint64_t *limit);
 /* The help text for the options above. */
 void ropt_trace_help(FILE *out);
 /* s as a JSON string literal, quotes included. */
