@@ -23,12 +23,7 @@ int cmd_convert(int argc, char **argv)
 	uint64_t limit = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int r = ropt_trace_option("convert", argc, argv, &i, &to);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		r = ropt_limit("convert", argc, argv, &i, &limit);
+		int r = ropt_input_option("convert", argc, argv, &i, &to, &limit);
 		if (r < 0)
 			return 2;
 		if (r)

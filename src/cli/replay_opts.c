@@ -83,6 +83,13 @@ int ropt_limit(const char *cmd, int argc, char **argv, int *i, uint64_t *limit)
 	return 1;
 }
 
+int ropt_input_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o,
+		      uint64_t *limit)
+{
+	int r = ropt_trace_option(cmd, argc, argv, i, o);
+	return r ? r : ropt_limit(cmd, argc, argv, i, limit);
+}
+
 void ropt_json_str(FILE *out, const char *s)
 {
 	fputc('"', out);

@@ -12,6 +12,9 @@
 int ropt_trace_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o);
 /* Handles --limit N (references to read) the same way. */
 int ropt_limit(const char *cmd, int argc, char **argv, int *i, uint64_t *limit);
+/* Both of the above: every option about the input trace. */
+int ropt_input_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o,
+		      uint64_t *limit);
 /* The help text for the options above. */
 void ropt_trace_help(FILE *out);
 /* s as a JSON string literal, quotes included. */
