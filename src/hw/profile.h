@@ -30,9 +30,14 @@ struct hw_profile {
 	const char *description;
 	uint32_t page_size;
 	uint32_t cpu_mhz;
+	uint32_t l1_cache_bytes;     /* L1_CACHE_BYTES: SKB_DATA_ALIGN and SLAB_HWCACHE_ALIGN */
 	uint32_t kernel_reserved_kb; /* kernel image, bootmem and early allocations never freed */
 	uint32_t struct_page_bytes;  /* mem_map cost per frame, taken from present pages */
 	uint32_t thread_size;	     /* THREAD_SIZE: kernel stack (+ thread_info) per task */
+	/* Page-table pages above the PTE level an address space holds: the pgd plus the
+	 * pud/pmd pages a process's text, heap, mmap area and stack reach (the PTE pages
+	 * themselves are allocated by the mm model as mappings are touched). */
+	uint32_t pt_upper_pages;
 	/* scheduler */
 	sim_time_t timeslice_ns;
 	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */

@@ -17,9 +17,13 @@ static const struct hw_profile profiles[] = {
 	.description = "2008 x86-64 server: 2-4 cores at ~2.5 GHz, DDR2, one 7200 rpm SATA disk",
 	.page_size = 4096,
 	.cpu_mhz = 2500,
-	.kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */
-	.struct_page_bytes = 56,	   /* sizeof(struct page), 64-bit 2.6.2x */
-	.thread_size = 8192,		   /* THREAD_SIZE, x86-64: order-1 */
+	.l1_cache_bytes = 64,		 /* x86-64 */
+	.kernel_reserved_kb = 12 * 1024, /* x86-64 kernel image + bootmem [estimate] */
+	.struct_page_bytes = 56,	 /* sizeof(struct page), 64-bit 2.6.2x */
+	.thread_size = 8192,		 /* THREAD_SIZE, x86-64: order-1 */
+	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
+	 * half (libraries, stack) [estimate from the x86-64 layout] */
+	.pt_upper_pages = 5,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
 	.ctxsw_ns = 3000,		   /* lmbench lat_ctx, small working set [estimate] */
@@ -58,9 +62,11 @@ static const struct hw_profile profiles[] = {
 		       "test box class)",
 	.page_size = 4096,
 	.cpu_mhz = 933,
+	.l1_cache_bytes = 32,		     /* Pentium III */
 	.kernel_reserved_kb = 6 * 1024,	     /* i386 kernel image + bootmem [estimate] */
 	.struct_page_bytes = 32,	     /* sizeof(struct page), 32-bit */
 	.thread_size = 8192,		     /* THREAD_SIZE, i386 without CONFIG_4KSTACKS */
+	.pt_upper_pages = 1,		     /* 2 levels without PAE: the pgd page */
 	.timeslice_ns = 100 * NSEC_PER_MSEC, /* O(1) scheduler default timeslice */
 	.quantum_ns = 100 * NSEC_PER_USEC,   /* model knob [estimate] */
 	.ctxsw_ns = 6000,		     /* [estimate] */
@@ -99,9 +105,11 @@ static const struct hw_profile profiles[] = {
 		       "Kim's board class)",
 	.page_size = 4096,
 	.cpu_mhz = 200,
+	.l1_cache_bytes = 32,	    /* ARM926EJ-S */
 	.kernel_reserved_kb = 2500, /* ARM kernel image + bootmem on a 32 MB board [estimate] */
 	.struct_page_bytes = 32,    /* sizeof(struct page), 32-bit */
 	.thread_size = 8192,	    /* THREAD_SIZE, ARM: order-1 */
+	.pt_upper_pages = 4,	    /* the 16 KiB first-level table (order-2), benchmarks.md §1 */
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
 	.quantum_ns = 200 * NSEC_PER_USEC, /* model knob [estimate] */
 	.ctxsw_ns = 30000,		   /* ARMv5 with VIVT cache flush on switch [estimate] */
@@ -137,24 +145,35 @@ static const struct hw_profile profiles[] = {
 	.name = "ia64-2008",
 	.layout = LAYOUT_X86_64, /* IA64 has DMA (< 4 GiB) and NORMAL; the model's x86-64 layout
 				  * adds a 16 MiB DMA zone below DMA32, otherwise the same split */
-	.description = "2008 8-way Itanium 2 server, 16 KiB pages, 8 GB, SCSI disk (KOSAKI "
-		       "Motohiro's test box class, kernel-reclaim.md §2.2)",
-	.page_size = 16384,	     /* IA64 CONFIG_IA64_PAGE_SIZE_16KB, the distribution default */
+	.description = "2008 8-way Itanium 2 server, 64 KiB pages, 8 GB, SCSI disk (KOSAKI "
+		       "Motohiro's test box, kernel-reclaim.md §2.2)",
+	/* CONFIG_IA64_PAGE_SIZE_64KB. Not stated in the threads; deduced from KOSAKI's OOM
+	 * reports on this box ("IA64 x8 CPU, MEM 8GB", hackbench 140, July 2009): isolated
+	 * ~49,400 + pagetables ~28,200 + slab ~5,800 + kernel_stack 5,758 tasks + LRU and free
+	 * ~600 pages. In 16 KiB pages that is 1.5 GB of 8 GB at OOM time; in 64 KiB pages it
+	 * is 5.8 GB, and the pgd/pmd pages NR_PAGETABLE does not count (5 per task, below)
+	 * bring it to 7.6 GB. Only 64 KiB pages make the reported OOM possible. */
+	.page_size = 65536,
 	.cpu_mhz = 1600,	     /* Itanium 2 (Montecito) 1.6 GHz [estimate of the model] */
+	.l1_cache_bytes = 128,	     /* IA64 L1_CACHE_SHIFT 7 */
 	.kernel_reserved_kb = 65536, /* IA64 kernel image, per-CPU areas, bootmem [estimate] */
 	.struct_page_bytes = 56,     /* sizeof(struct page), 64-bit 2.6.2x */
-	.thread_size = 32768, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 1 of 16 KiB */
+	.thread_size = 65536, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 0 at 64 KiB */
+	/* 3 levels, the pgd split per region: the pgd and one pmd page each for region 1
+	 * (mmap: ld.so, libc), region 2 (text), and the bottom (data, heap) and top (stack,
+	 * register backing store) of region 3 */
+	.pt_upper_pages = 5,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: the x86_64-2008 estimates scaled by the clock ratio 2500/1600; page-sized
-	 * operations also by the page size (x4) [estimate] */
+	 * operations also by the page size (x16) [estimate] */
 	.ctxsw_ns = 4700,
 	.tick_ns = 2300,
 	.touch_ns = 3,
 	.syscall_ns = 230,
 	.fault_ns = 1600,
-	.page_zero_ns = 4400,
-	.page_copy_ns = 6200,
+	.page_zero_ns = 17600,
+	.page_copy_ns = 24800,
 	.page_alloc_ns = 230,
 	.page_free_ns = 160,
 	.lru_add_ns = 80,
@@ -184,12 +203,16 @@ static const struct hw_profile profiles[] = {
 	    "2009 x86-64 desktop booted from an NFS root (Wu Fengguang's GNOME test box, "
 	    "benchmarks.md §5); files and swap on one network-like device",
 	.page_size = 4096,
-	.cpu_mhz = 2500, /* not stated; the x86_64-2008 class [estimate] */
+	.cpu_mhz = 2500,      /* not stated; the x86_64-2008 class [estimate] */
+	.l1_cache_bytes = 64, /* x86-64 */
 	/* free(1) in the thread shows 474 MB total of 512 MB: 38 MB never reaches the page
 	 * allocator; the mem_map (struct_page_bytes per frame, 7 MB) is counted separately */
 	.kernel_reserved_kb = 31 * 1024,
-	.struct_page_bytes = 56,	   /* sizeof(struct page), 64-bit 2.6.3x */
-	.thread_size = 8192,		   /* THREAD_SIZE, x86-64: order-1 */
+	.struct_page_bytes = 56, /* sizeof(struct page), 64-bit 2.6.3x */
+	.thread_size = 8192,	 /* THREAD_SIZE, x86-64: order-1 */
+	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
+	 * half (libraries, stack) [estimate from the x86-64 layout] */
+	.pt_upper_pages = 5,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */
@@ -234,9 +257,11 @@ static const struct hw_profile profiles[] = {
 	.layout = LAYOUT_X86_64,                                                    \
 	.page_size = 4096,                                                          \
 	.cpu_mhz = 2800,                   /* K10 quad [estimate] */                \
+	.l1_cache_bytes = 64,              /* x86-64 */                             \
 	.kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */ \
 	.struct_page_bytes = 56,           /* sizeof(struct page), 64-bit 2.6.3x-3.0 */ \
 	.thread_size = 8192,               /* THREAD_SIZE, x86-64: order-1 */       \
+	.pt_upper_pages = 5,               /* as x86_64-2008 [estimate] */          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \
 	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */ \

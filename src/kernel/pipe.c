@@ -51,9 +51,10 @@ void kmem_pool_release(struct kmem_pool *pool)
 	pool->bytes = 0;
 }
 
-void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize)
+void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize, uint32_t memsize)
 {
-	*p = (struct kpipe){.kind = kind, .sndbuf = sndbuf, .truesize = truesize};
+	*p = (struct kpipe){
+	    .kind = kind, .sndbuf = sndbuf, .truesize = truesize, .memsize = memsize};
 	p->readers = p->writers = 1;
 }
 
@@ -91,7 +92,7 @@ static int socket_write(struct kpipe *p, uint32_t len)
 	}
 	if (!p->readers)
 		return -1;
-	if (!kmem_charge(&skb_pool, p->truesize, GFP_KERNEL))
+	if (!kmem_charge(&skb_pool, p->memsize, GFP_KERNEL))
 		return -1;
 	p->wmem += p->truesize;
 	p->bytes += len;
@@ -195,9 +196,8 @@ int kpipe_read(struct kpipe *p, uint32_t len)
 		if (!p->bytes)
 			n = p->nr_msgs;
 		p->nr_msgs -= n;
-		uint64_t freed = (uint64_t)p->truesize * n;
-		p->wmem -= freed;
-		kmem_uncharge(&skb_pool, freed);
+		p->wmem -= (uint64_t)p->truesize * n;
+		kmem_uncharge(&skb_pool, (uint64_t)p->memsize * n);
 		if (waitqueue_active(&p->wr_wait) && (p->wmem << 2) <= p->sndbuf)
 			wake_up_all(&p->wr_wait);
 	} else {
@@ -222,8 +222,8 @@ void kpipe_close_read(struct kpipe *p)
 void kpipe_release(struct kpipe *p)
 {
 	if (p->kind == KPIPE_SOCKET) {
-		if (p->wmem)
-			kmem_uncharge(&skb_pool, p->wmem);
+		if (p->nr_msgs)
+			kmem_uncharge(&skb_pool, (uint64_t)p->memsize * p->nr_msgs);
 		p->wmem = 0;
 		p->nr_msgs = 0;
 	} else {

@@ -2,7 +2,8 @@
  * writer blocks while the buffer is full, a reader while it is empty. The data in flight
  * is unreclaimable kernel memory taken from the zones: pipe buffers are whole pages
  * (PIPE_BUFFERS of them at most), socket buffers are skbs charged by truesize against the
- * sender's sk_sndbuf and packed into slab pages. Sends and receives are O(1) and allocate
+ * sender's sk_sndbuf, while their slab objects (which truesize undercounts) are packed into
+ * slab pages. Sends and receives are O(1) and allocate
  * no host memory. */
 #ifndef MMSIM_KERNEL_PIPE_H
 #define MMSIM_KERNEL_PIPE_H
@@ -34,7 +35,8 @@ struct kpipe {
 	uint32_t nr_msgs;   /* skbs queued (socket) */
 	uint64_t wmem;	    /* socket: truesize charged to the sender (sk_wmem_alloc) */
 	uint64_t sndbuf;    /* socket: sk_sndbuf */
-	uint32_t truesize;  /* socket: memory one small write costs */
+	uint32_t truesize;  /* socket: skb->truesize of one write, charged to sk_wmem_alloc */
+	uint32_t memsize;   /* socket: slab memory one write's skb occupies */
 	uint32_t nr_bufs;   /* pipe: page buffers in use */
 	uint32_t head;	    /* pipe: index of the oldest buffer */
 	uint32_t first_off; /* pipe: bytes already read from the oldest buffer */
@@ -47,7 +49,7 @@ struct kpipe {
 /* The shared pool skbs are charged to (kmalloc/skbuff_head_cache). */
 extern struct kmem_pool skb_pool;
 
-void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize);
+void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize, uint32_t memsize);
 /* write(2) of len bytes (len <= one page): 0, or -1 (EPIPE, ENOMEM or a fatal signal). */
 int kpipe_write(struct kpipe *p, uint32_t len);
 /* read(2) of up to len bytes: the bytes read, 0 at end of file, -1 on a fatal signal. */

@@ -212,7 +212,7 @@ int mm_check_invariants(void)
 				if (pfn >= n || pfn_to_page(pfn)->mapcount <= 0)
 					ret = fail("vma %u off %llu maps pfn %u with no mapcount",
 						   id, (unsigned long long)off, pfn);
-				else if (v->ptpage[off >> PTRS_PER_PTE_SHIFT] == NO_PFN)
+				else if (v->ptpage[off >> MM->pte_shift] == NO_PFN)
 					ret = fail("vma %u off %llu: PTE without a page-table page",
 						   id, (unsigned long long)off);
 			} else if (pte & PTE_SWAP) {

@@ -1,7 +1,10 @@
 /* Address spaces, VMAs, page tables and page faults: anonymous, file, swap and
  * copy-on-write (mm/memory.c and mm/mmap.c of the kernel, at the level the reclaim model
- * needs). PTEs are a flat array per VMA; each 512-entry chunk that holds a PTE costs one
- * page-table page, allocated at first use like a kernel pte_alloc. */
+ * needs). PTEs are a flat array per VMA; each chunk of page_size / 8 entries (64-bit PTEs)
+ * that holds a PTE costs one page-table page, allocated at first use like a kernel
+ * pte_alloc. The levels above are a fixed number of pages per address space
+ * (hw_profile.pt_upper_pages), allocated with it as pgd_alloc and the first pud/pmd
+ * allocations would be. */
 #include "mm/mm.h"
 #include "mm/thrash.h"
 
@@ -9,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PTE_CHUNK (1u << PTRS_PER_PTE_SHIFT)
+#define PTE_CHUNK (1u << MM->pte_shift)
 
 struct mm_struct *mm_alloc(void)
 {
@@ -25,6 +28,17 @@ struct mm_struct *mm_alloc(void)
 	if (MM->all_mms)
 		MM->all_mms->all_prev = mm;
 	MM->all_mms = mm;
+	/* pgd_alloc and the upper levels: GFP_KERNEL, so this may reclaim. A failure (the
+	 * caller was OOM-killed meanwhile) leaves the mm with fewer pages, nothing worse. */
+	int n = MM->hw->pt_upper_pages;
+	if (n > (int)(sizeof(mm->upper_pt) / sizeof(mm->upper_pt[0])))
+		n = (int)(sizeof(mm->upper_pt) / sizeof(mm->upper_pt[0]));
+	for (int i = 0; i < n; i++) {
+		pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
+		if (pt == NO_PFN)
+			break;
+		mm->upper_pt[mm->nr_upper_pt++] = pt;
+	}
 	return mm;
 }
 
@@ -176,6 +190,8 @@ void exit_mmap(struct mm_struct *mm)
 		vma_free(vma);
 	}
 	mm->mmap_cache = NULL;
+	while (mm->nr_upper_pt)
+		free_kernel_page(mm->upper_pt[--mm->nr_upper_pt]);
 	if (mm->all_prev)
 		mm->all_prev->all_next = mm->all_next;
 	else
@@ -188,7 +204,7 @@ void exit_mmap(struct mm_struct *mm)
 /* pte_alloc: the page-table page covering off. false when memory could not be had. */
 static bool pte_alloc(struct vm_area_struct *vma, uint64_t off)
 {
-	uint64_t c = off >> PTRS_PER_PTE_SHIFT;
+	uint64_t c = off >> MM->pte_shift;
 	if (vma->ptpage[c] != NO_PFN)
 		return true;
 	pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
@@ -402,11 +418,11 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			uint32_t v = ov->pte[off];
 			if (!v)
 				continue;
-			if (nv->ptpage[off >> PTRS_PER_PTE_SHIFT] == NO_PFN) {
+			if (nv->ptpage[off >> MM->pte_shift] == NO_PFN) {
 				pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
 				if (pt == NO_PFN)
 					continue; /* leave it unmapped: the child faults it later */
-				nv->ptpage[off >> PTRS_PER_PTE_SHIFT] = pt;
+				nv->ptpage[off >> MM->pte_shift] = pt;
 				mm->nr_ptes++;
 				v = ov->pte[off]; /* may have changed while we reclaimed */
 				if (!v)

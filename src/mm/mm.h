@@ -103,6 +103,7 @@ struct mm_task_ops {
 struct mm_machine {
 	const struct hw_profile *hw;
 	uint32_t page_size, page_shift;
+	uint32_t pte_shift; /* log2 of PTEs per page-table page: page_shift - 3 (64-bit PTEs) */
 	int ncpus;
 	struct page *pages;
 	pfn_t nr_frames;

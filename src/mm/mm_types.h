@@ -129,13 +129,12 @@ struct zone {
 #define VM_LOCKED 0x2000u
 
 /* A PTE in 32 bits: present/young/dirty/swap/COW bits and a frame or swap slot number. */
-#define PTE_PRESENT	   (1u << 31)
-#define PTE_YOUNG	   (1u << 30)
-#define PTE_DIRTY	   (1u << 29)
-#define PTE_SWAP	   (1u << 28)
-#define PTE_RDONLY	   (1u << 27) /* write-protected for copy-on-write */
-#define PTE_PFN_MASK	   ((1u << 27) - 1)
-#define PTRS_PER_PTE_SHIFT 9 /* 512 PTEs per page-table page (4 KiB pages, 64-bit PTEs) */
+#define PTE_PRESENT  (1u << 31)
+#define PTE_YOUNG    (1u << 30)
+#define PTE_DIRTY    (1u << 29)
+#define PTE_SWAP     (1u << 28)
+#define PTE_RDONLY   (1u << 27) /* write-protected for copy-on-write */
+#define PTE_PFN_MASK ((1u << 27) - 1)
 
 struct vm_area_struct {
 	struct mm_struct *mm;
@@ -158,6 +157,8 @@ struct mm_struct {
 	unsigned long total_vm; /* pages */
 	unsigned long rss_anon, rss_file;
 	unsigned long nr_ptes;
+	pfn_t upper_pt[8]; /* pgd and pud/pmd pages (hw_profile.pt_upper_pages) */
+	int nr_upper_pt;
 	int users;     /* tasks sharing it (threads) */
 	bool in_fault; /* mmap_sem held for a fault: the swap token's "busy" test */
 	int oomkilladj;

@@ -618,6 +618,7 @@ static void run_on_cpu(int c)
 	}
 	if (t->state == TASK_RUNNABLE && t->co.sp) {
 		S.stats.context_switches++;
+		t->nr_switched_in++;
 		t->pending += S.ctxsw;
 		t->stime += S.ctxsw;
 	}

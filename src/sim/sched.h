@@ -42,11 +42,12 @@ struct task {
 	enum task_state state;
 	unsigned flags;
 	unsigned tif;
-	int cpu;	       /* CPU running it, -1 if none */
-	sim_time_t pending;    /* CPU time consumed ahead of the clock */
-	sim_time_t slice_used; /* CPU time since it last got the CPU */
-	uint64_t utime, stime; /* ns of CPU, user and system */
-	int in_kernel;	       /* >0: CPU work counts as system time */
+	int cpu;		 /* CPU running it, -1 if none */
+	sim_time_t pending;	 /* CPU time consumed ahead of the clock */
+	sim_time_t slice_used;	 /* CPU time since it last got the CPU */
+	uint64_t utime, stime;	 /* ns of CPU, user and system */
+	uint64_t nr_switched_in; /* times it got a CPU back after being switched out */
+	int in_kernel;		 /* >0: CPU work counts as system time */
 	sim_time_t start_time;
 	sim_time_t exit_time;
 

@@ -9,8 +9,9 @@
  * (the OOM killer) makes the parent exit without printing a time, as hackbench does.
  *
  * Memory per task, as parameters (benchmarks.md §1): the kernel stack (process.c), the
- * task's slab objects, the page directory plus the page-table pages the mm model allocates
- * for each mapped region, the copy-on-write pages, and the skbs or pipe pages in flight. */
+ * task's slab objects, the page tables (the mm model: the profile's upper levels per address
+ * space plus a PTE page per mapped region), the copy-on-write pages, and the skbs or pipe
+ * pages in flight. */
 #include "workloads/hackbench.h"
 
 #include "kernel/pipe.h"
@@ -35,8 +36,6 @@ static const struct param_desc params[] = {
     {"hackbench.msg_size", P_INT, HP(msg_size), 1, 4096, NULL, "bytes per message"},
     {"hackbench.task_slab", P_SIZE, HP(task_slab), 0, 1 << 20, NULL,
      "slab objects per task (task_struct, files, mm_struct, VMAs...)"},
-    {"hackbench.pgd", P_SIZE, HP(pgd), 0, 1 << 20, NULL,
-     "page directory per process; 0 = the architecture's"},
     {"hackbench.cow_pages", P_INT, HP(cow_pages), 1, 100000, NULL,
      "private pages each child dirties after fork"},
     {"hackbench.text", P_SIZE, HP(text), 4096, 1LL << 30, NULL, "shared program text touched"},
@@ -44,8 +43,10 @@ static const struct param_desc params[] = {
      "user stack per thread (thread mode)"},
     {"hackbench.sndbuf", P_SIZE, HP(sndbuf), 0, 1LL << 30, NULL,
      "socket send buffer limit; 0 = the 2.6 default for the word size"},
-    {"hackbench.skb_truesize", P_INT, HP(skb_truesize), 1, 1 << 20, NULL,
-     "memory one small write costs in a socket"},
+    {"hackbench.skb_truesize", P_INT, HP(skb_truesize), 0, 1 << 20, NULL,
+     "skb->truesize of one write, charged against sndbuf; 0 = from the profile"},
+    {"hackbench.skb_memory", P_INT, HP(skb_memory), 0, 1 << 20, NULL,
+     "slab memory one write's skb occupies; 0 = from the profile"},
 };
 
 void hackbench_defaults(struct hackbench_params *p)
@@ -55,15 +56,15 @@ void hackbench_defaults(struct hackbench_params *p)
 	    .loops = 100, /* hackbench's default */
 	    .mode = HACKBENCH_PROCESS,
 	    .ipc = HACKBENCH_SOCKETS,
-	    .fds = 20,		  /* num_fds */
-	    .msg_size = 100,	  /* DATASIZE */
-	    .task_slab = 6 << 10, /* benchmarks.md: ~4-8 KiB [estimate] */
-	    .pgd = 0,
+	    .fds = 20,		      /* num_fds */
+	    .msg_size = 100,	      /* DATASIZE */
+	    .task_slab = 6 << 10,     /* benchmarks.md: ~4-8 KiB [estimate] */
 	    .cow_pages = 6,	      /* benchmarks.md: ~2-10 pages [estimate] */
 	    .text = 160 << 10,	      /* hackbench + the libc/ld.so pages it runs [estimate] */
 	    .thread_stack = 16 << 10, /* PTHREAD_STACK_MIN, x86 */
 	    .sndbuf = 0,
-	    .skb_truesize = 768, /* benchmarks.md: ~0.5-1 KiB [estimate] */
+	    .skb_truesize = 0,
+	    .skb_memory = 0,
 	};
 }
 
@@ -74,9 +75,8 @@ struct worker {
 	int index;	     /* receiver: its connection; sender: its number */
 	bool sender;
 	struct process *proc;
-	pfn_t pgd[8];
-	int nr_pgd;
 	uint64_t stack_vpn; /* thread mode: its own stack */
+	uint64_t seen_run;  /* nr_switched_in when it last read all its private pages */
 	bool reaped;
 };
 
@@ -99,16 +99,29 @@ static struct {
 	sim_time_t t_start, t_end;
 	int killed;
 	const char *why;
+	long at_start[5]; /* free, anon, page tables, kernel stacks, slab pages at the start */
 } H;
 
-/* One message's user-mode accesses: the buffer on the stack, the program's loop and the
- * libc write()/read() wrapper. */
+/* One message's user-mode accesses: the program's loop and the libc write()/read()
+ * wrapper (text), the buffer on the stack, and the private data the loop reads: globals
+ * and GOT in data+bss, the context structure on the heap, libc's data and the TLS block
+ * (all among the data, heap and stack pages here). Little memory, but every page of it is
+ * referenced on every message, which is what reclaim sees. Reading a page again while its
+ * young bit is set changes nothing, so the reads are done once each time the worker gets
+ * a CPU back (a page unmapped by a reclaimer on another CPU during the same run is thus
+ * faulted back at the worker's next run, not at its next message: see docs/model.md). */
 static void worker_touch(struct worker *w, uint64_t libc_off)
 {
 	if (H.p.mode == HACKBENCH_PROCESS)
 		sys_touch(H.vpn[R_STACK], TOUCH_WRITE);
 	else
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
+	if (current->nr_switched_in != w->seen_run) {
+		w->seen_run = current->nr_switched_in;
+		for (int r = R_DATA; r <= R_STACK; r++)
+			for (uint64_t i = r == R_STACK ? 1 : 0; i < H.npages[r]; i++)
+				sys_touch(H.vpn[r] + i, TOUCH_READ);
+	}
 	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);
 	sys_touch(H.vpn[R_LIBC] + libc_off % H.npages[R_LIBC], TOUCH_EXEC);
 }
@@ -124,6 +137,7 @@ static void touch_private(void)
 static void worker_main(void *arg)
 {
 	struct worker *w = arg;
+	w->seen_run = UINT64_MAX; /* the first message reads everything */
 	/* start-up: the child's copy-on-write faults and its first text pages */
 	if (H.p.mode == HACKBENCH_PROCESS) {
 		touch_private();
@@ -165,31 +179,16 @@ static void worker_main(void *arg)
 	sys_exit(0);
 }
 
-/* The fork path's kernel memory beyond the stack: slab objects and the page directory. */
-static bool worker_kmem(struct worker *w)
+/* The fork path's slab objects (task_struct, files, mm_struct, VMAs...). The kernel stack
+ * (process.c) and the page tables (the mm model) are charged where they are allocated. */
+static bool worker_kmem(void)
 {
-	if (!kmem_charge(&H.task_pool, H.p.task_slab, GFP_KERNEL))
-		return false;
-	if (H.p.mode == HACKBENCH_PROCESS) {
-		uint64_t pgd = H.p.pgd;
-		if (!pgd) /* ARM: a 16 KiB (order-2) first-level table; others: one page */
-			pgd = MM->hw->layout == LAYOUT_FLAT ? 16384 : MM->page_size;
-		int n = (int)((pgd + MM->page_size - 1) / MM->page_size);
-		for (int i = 0; i < n && i < 8; i++) {
-			pfn_t pfn = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
-			if (pfn == NO_PFN)
-				return false;
-			w->pgd[w->nr_pgd++] = pfn;
-		}
-	}
-	return true;
+	return kmem_charge(&H.task_pool, H.p.task_slab, GFP_KERNEL);
 }
 
-static void worker_free_kmem(struct worker *w)
+static void worker_free_kmem(void)
 {
 	kmem_uncharge(&H.task_pool, H.p.task_slab);
-	while (w->nr_pgd)
-		free_kernel_page(w->pgd[--w->nr_pgd]);
 }
 
 static void map_pid(int pid, int idx)
@@ -219,7 +218,7 @@ static _Noreturn void parent_fail(const char *why)
 
 static void create_worker(struct worker *w)
 {
-	if (!worker_kmem(w))
+	if (!worker_kmem())
 		parent_fail("fork() failed");
 	if (H.p.mode == HACKBENCH_THREAD) {
 		w->stack_vpn = sys_mmap_anon(H.p.thread_stack / MM->page_size, VM_READ | VM_WRITE);
@@ -229,7 +228,7 @@ static void create_worker(struct worker *w)
 		w->proc = sys_fork(w->sender ? "hackbench-s" : "hackbench-r", worker_main, w);
 	}
 	if (!w->proc) {
-		worker_free_kmem(w);
+		worker_free_kmem();
 		parent_fail("fork() failed");
 	}
 	map_pid(w->proc->task->pid, (int)(w - H.workers));
@@ -284,6 +283,11 @@ static void parent_main(void *arg)
 	}
 	H.t_start = local_now();
 	H.started = true;
+	H.at_start[0] = global_page_state(NR_FREE_PAGES);
+	H.at_start[1] = global_page_state(NR_ANON_PAGES);
+	H.at_start[2] = global_page_state(NR_PAGETABLE);
+	H.at_start[3] = global_page_state(NR_KERNEL_STACK);
+	H.at_start[4] = global_page_state(NR_SLAB_UNRECLAIMABLE);
 	cpu_work_sys(MM->hw->syscall_ns); /* write(wakefds[1]) */
 	wake_up_all(&H.start_wait);
 	int code;
@@ -295,7 +299,7 @@ static void parent_main(void *arg)
 		if (off >= 0 && off < H.pid_span && H.pid_map[off]) {
 			struct worker *w = &H.workers[H.pid_map[off] - 1];
 			w->reaped = true;
-			worker_free_kmem(w);
+			worker_free_kmem();
 		}
 		if (code != 0) { /* reap_worker: !WIFEXITED(status) -> exit(1) */
 			H.killed++;
@@ -305,6 +309,44 @@ static void parent_main(void *arg)
 	H.t_end = local_now();
 	H.done = true;
 	sys_exit(0);
+}
+
+static uint32_t align_up(uint32_t n, uint32_t a)
+{
+	return (n + a - 1) / a * a;
+}
+
+/* The kmalloc cache an object of n bytes comes from (2.6.25 size classes). */
+static uint32_t kmalloc_size(uint32_t n)
+{
+	if (n <= 96 && n > 64)
+		return 96;
+	if (n <= 192 && n > 128)
+		return 192;
+	uint32_t s = 32;
+	while (s < n)
+		s <<= 1;
+	return s;
+}
+
+/* One unix_stream_sendmsg of len bytes (2.6.25): alloc_skb takes an sk_buff from
+ * skbuff_head_cache (SLAB_HWCACHE_ALIGN) and kmallocs SKB_DATA_ALIGN(len) plus the
+ * skb_shared_info; truesize counts the sk_buff and the aligned data only, so a socket
+ * holds sndbuf/truesize skbs whose slab memory is larger than sndbuf. Struct sizes are
+ * [estimate]s of the 2.6.25 layouts: sk_buff 180 bytes (32-bit) or 232 (64-bit);
+ * skb_shared_info 20 + 12 per fragment (32-bit) or 24 + 16 (64-bit), with
+ * MAX_SKB_FRAGS = 65536 / PAGE_SIZE + 2. */
+static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *memory)
+{
+	const struct hw_profile *hw = MM->hw;
+	bool wide = hw->struct_page_bytes > 32;
+	uint32_t line = hw->l1_cache_bytes ? hw->l1_cache_bytes : 32;
+	uint32_t head = wide ? 232 : 180;
+	uint32_t frags = 65536 / MM->page_size + 2;
+	uint32_t shinfo = wide ? 24 + 16 * frags : 20 + 12 * frags;
+	uint32_t data = align_up(len, line);
+	*truesize = data + head;
+	*memory = align_up(head, line) + kmalloc_size(data + shinfo);
 }
 
 static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
@@ -322,9 +364,15 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 	H.conns = calloc((size_t)H.p.groups * (size_t)H.p.fds, sizeof(*H.conns));
 	if (!H.workers || !H.conns)
 		return -1;
+	uint32_t truesize, memory;
+	skb_sizes((uint32_t)H.p.msg_size, &truesize, &memory);
+	if (H.p.skb_truesize)
+		truesize = (uint32_t)H.p.skb_truesize;
+	if (H.p.skb_memory)
+		memory = (uint32_t)H.p.skb_memory;
 	for (int i = 0; i < H.p.groups * H.p.fds; i++)
 		kpipe_init(&H.conns[i], H.p.ipc == HACKBENCH_PIPES ? KPIPE_PIPE : KPIPE_SOCKET,
-			   H.p.sndbuf, (uint32_t)H.p.skb_truesize);
+			   H.p.sndbuf, truesize, memory);
 	H.text_pages = (H.p.text + MM->page_size - 1) / MM->page_size;
 	H.text = file_create("hackbench", H.text_pages, H.text_pages, true);
 	struct process *parent = process_spawn("hackbench", parent_main, NULL);
@@ -359,6 +407,12 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 	    "hackbench: peak socket buffers %u pages, task slab %u pages; %llu context switches\n",
 	    skb_pool.peak_pages, H.task_pool.peak_pages,
 	    (unsigned long long)sched_get_stats()->context_switches);
+	if (H.started)
+		result_printf(
+		    r,
+		    "hackbench: at the start signal: free %ld, anon %ld, page tables %ld, "
+		    "kernel stacks %ld, slab %ld pages\n",
+		    H.at_start[0], H.at_start[1], H.at_start[2], H.at_start[3], H.at_start[4]);
 	/* KOSAKI's debug figures: tasks inside shrink_zone at once (kswapd included) and the
 	 * longest try_to_free_pages call, in jiffies (HZ=1000) */
 	result_printf(r, "       max parallel reclaim tasks:     %d\n", rs->max_shrinking);

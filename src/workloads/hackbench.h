@@ -19,12 +19,12 @@ struct hackbench_params {
 	int msg_size; /* bytes per message (100) */
 	/* per-task footprint, benchmarks.md §1 "Memory footprint" */
 	uint64_t task_slab;    /* task_struct, signal, files, mm_struct, VMAs... */
-	uint64_t pgd;	       /* page directory per process; 0 = the architecture's */
 	int cow_pages;	       /* private anon pages each child dirties after fork */
 	uint64_t text;	       /* shared program text (hackbench, libc, ld.so) */
 	uint64_t thread_stack; /* user stack of a thread (PTHREAD_STACK_MIN) */
 	uint64_t sndbuf;       /* sk_sndbuf of a socket (net.core.wmem_default) */
-	int skb_truesize;      /* memory charged for one small write (skb head + data) */
+	int skb_truesize;      /* skb->truesize of one write; 0 = computed (hackbench.c) */
+	int skb_memory;	       /* slab bytes one write's skb occupies; 0 = computed */
 };
 
 void hackbench_defaults(struct hackbench_params *p);

@@ -108,7 +108,7 @@ pfn_t test_file_page(struct address_space *f, uint64_t idx)
 
 void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young)
 {
-	uint64_t c = off >> PTRS_PER_PTE_SHIFT;
+	uint64_t c = off >> MM->pte_shift;
 	if (vma->ptpage[c] == NO_PFN) {
 		vma->ptpage[c] = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
 		vma->mm->nr_ptes++;
