@@ -64,6 +64,9 @@ void run_print_text(FILE *out, const struct run_meta *meta, const struct scenari
 		if (!strcmp(r->vmstat[i].name, "allocstall"))
 			allocstall = r->vmstat[i].value;
 	fprintf(out, "allocstall: %llu\n", (unsigned long long)allocstall);
+	fprintf(out, "zone lru_lock: %llu acquisitions, %llu contended, %.6f s spinning\n",
+		(unsigned long long)r->rstats.lru_lock_acquisitions,
+		(unsigned long long)r->rstats.lru_lock_contended, secs(r->rstats.lru_lock_spin_ns));
 	fprintf(out, "OOM kills: %llu\n", (unsigned long long)r->rstats.oom_kills);
 	for (unsigned i = 0; i < r->nr_oom; i++)
 		fprintf(out, "  OOM victim: pid %d (%s) at %.6f s, badness %lu, rss %lu pages\n",
@@ -144,6 +147,9 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	add_u64(rc, "max_parallel_reclaimers_incl_kswapd",
 		(uint64_t)r->rstats.max_reclaimers_incl_kswapd);
 	cJSON_AddNumberToObject(rc, "max_try_to_free_pages_s", secs(r->rstats.max_ttfp_ns));
+	add_u64(rc, "lru_lock_acquisitions", r->rstats.lru_lock_acquisitions);
+	add_u64(rc, "lru_lock_contended", r->rstats.lru_lock_contended);
+	cJSON_AddNumberToObject(rc, "lru_lock_spin_s", secs(r->rstats.lru_lock_spin_ns));
 	uint64_t allocstall = 0;
 	for (int i = 0; i < r->nr_vmstat; i++)
 		if (!strcmp(r->vmstat[i].name, "allocstall"))

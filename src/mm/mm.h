@@ -80,6 +80,9 @@ struct reclaim_stats {
 	int max_shrinking;
 	uint64_t oom_kills;
 	uint64_t alloc_failures;
+	/* zone->lru_lock over all zones, filled in at the end of a run */
+	uint64_t lru_lock_acquisitions, lru_lock_contended;
+	sim_time_t lru_lock_spin_ns;
 };
 
 struct oom_victim {

@@ -265,6 +265,11 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	res->minor_faults = vm_events[PGFAULT] - vm_events[PGMAJFAULT];
 	running->report(cfg, &res->wl);
 	res->rstats = MM->rstats;
+	for (int i = 0; i < MM->nr_zones; i++) {
+		res->rstats.lru_lock_acquisitions += MM->zones[i].lru_lock.acquisitions;
+		res->rstats.lru_lock_contended += MM->zones[i].lru_lock.contended;
+		res->rstats.lru_lock_spin_ns += MM->zones[i].lru_lock.spin_ns;
+	}
 	res->nr_oom = MM->nr_oom_records;
 	memcpy(res->oom, MM->oom_records, sizeof(res->oom));
 	struct vm_collect vc = {res, 0};
