@@ -51,6 +51,9 @@ struct vm_sysctl {
 	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */
 	int reclaim_immediate;		   /* PG_reclaim on skipped dirty file pages */
 	int reclaim_throttle_writeback;	   /* wait_iff_congested on batches under writeback */
+	/* The global reclaim algorithm: RECLAIM_LRU_2628 (the split LRU, the default) or
+	 * RECLAIM_LRU_2625 (one active and one inactive list per zone, §1.8/§1.10/§1.11) */
+	int reclaim_lru;
 	/* the swap token (§4), off in mmsim's vanilla */
 	int swap_token;		     /* enum swap_token_variant */
 	int swap_token_timeout;	     /* seconds (2004/2005 variants) */
@@ -58,6 +61,8 @@ struct vm_sysctl {
 	int swap_token_refractory;   /* Con Kolivas' refractory bit */
 	int swap_token_aging;	     /* KOSAKI's priority aging (2.6.3x) */
 };
+
+enum { RECLAIM_LRU_2628, RECLAIM_LRU_2625 };
 
 void vm_sysctl_defaults(struct vm_sysctl *s);
 
@@ -191,12 +196,14 @@ static inline struct address_space *page_mapping(const struct page *p)
 {
 	return p->mapping ? MM->files[p->mapping - 1] : NULL;
 }
+/* The list a page belongs on. With vm.reclaim_lru = 2.6.25 every evictable page uses the
+ * file lists, which then stand for 2.6.25's single active and inactive lists. */
 static inline enum lru_list page_lru(const struct page *p)
 {
 	if (p->flags & PG_unevictable)
 		return LRU_UNEVICTABLE;
 	return (enum lru_list)(((p->flags & PG_active) ? LRU_ACTIVE : 0) +
-			       (page_is_file_cache(p) ? LRU_FILE : 0));
+			       ((page_is_file_cache(p) || MM->sysctl.reclaim_lru) ? LRU_FILE : 0));
 }
 static inline void zone_stat_add(struct zone *z, enum zone_stat_item item, long delta)
 {

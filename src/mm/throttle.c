@@ -76,6 +76,9 @@ bool too_many_isolated(struct zone *z, int file, struct scan_control *sc, bool v
 		return false;
 	long inactive = zone_page_state(z, file ? NR_INACTIVE_FILE : NR_INACTIVE_ANON);
 	long isolated = zone_page_state(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON);
+	if (MM->sysctl.reclaim_lru == RECLAIM_LRU_2625) /* one inactive list: compare totals */
+		isolated =
+		    zone_page_state(z, NR_ISOLATED_FILE) + zone_page_state(z, NR_ISOLATED_ANON);
 	if (v516 && (sc->gfp_mask & (__GFP_IO | __GFP_FS)) == (__GFP_IO | __GFP_FS))
 		inactive >>= 3;
 	return isolated > inactive;

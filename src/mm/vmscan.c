@@ -417,6 +417,11 @@ unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 	if (++rs->shrinking > rs->max_shrinking)
 		rs->max_shrinking = rs->shrinking;
 	cpu_work_sys(MM->hw->scan_page_ns); /* entry overhead: no pass is free */
+	if (MM->sysctl.reclaim_lru == RECLAIM_LRU_2625) {
+		nr_reclaimed = shrink_zone_2625(priority, z, sc);
+		rs->shrinking--;
+		return nr_reclaimed;
+	}
 	get_scan_ratio(z, sc, percent);
 	for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
 		int file = l >= LRU_INACTIVE_FILE;
@@ -531,6 +536,10 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 	}
 	if (!sc->all_unreclaimable)
 		ret = nr_reclaimed;
+	/* 2.6.25 returned 1 ("progress") unless every zone was all_unreclaimable; 2.6.26 made
+	 * it the number reclaimed, so a pass that freed nothing now means OOM (§1.6) */
+	if (MM->sysctl.reclaim_lru == RECLAIM_LRU_2625 && !sc->all_unreclaimable && !ret)
+		ret = 1;
 out:
 	if (priority < 0)
 		priority = 0;

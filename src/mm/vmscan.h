@@ -63,5 +63,8 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 			int priority, int file);
 void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long percent[2]);
 unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc);
+/* vm.reclaim_lru = 2.6.25 (vmscan_2625.c): the two-list shrink_zone, and §1.10's test */
+unsigned long shrink_zone_2625(int priority, struct zone *z, struct scan_control *sc);
+int calc_reclaim_mapped(const struct scan_control *sc, const struct zone *z, int priority);
 
 #endif

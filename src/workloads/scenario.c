@@ -15,6 +15,7 @@
 #define TiB   (1LL << 40)
 
 static const char *const swap_token_variants[] = {"off", "original", "fault", "priority", NULL};
+static const char *const reclaim_lru_variants[] = {"2.6.28", "2.6.25", NULL};
 
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
@@ -62,6 +63,8 @@ static const struct param_desc base_params[] = {
      "skipped dirty file pages get PG_reclaim for immediate reclaim after writeback"},
     {"vm.reclaim_throttle_writeback", P_INT, VM(reclaim_throttle_writeback), 0, 1, NULL,
      "throttle reclaimers when isolated pages are under writeback"},
+    {"vm.reclaim_lru", P_ENUM, VM(reclaim_lru), 0, 0, reclaim_lru_variants,
+     "global reclaim: 2.6.28 split LRU, or 2.6.25 one active and one inactive list"},
     {"vm.swap_token", P_ENUM, VM(swap_token), 0, 0, swap_token_variants,
      "swap token variant (Rik van Riel 2004, 2005 fault-only, 2.6.20 priority)"},
     {"vm.swap_token_timeout", P_INT, VM(swap_token_timeout), 0, 1000000, NULL,

@@ -1,0 +1,120 @@
+/* Global reclaim as 2.6.25-2.6.27 did it (kernel-reclaim.md §1.8, §1.10, §1.11; switch
+ * vm.reclaim_lru = 2.6.25): one active and one inactive list per zone holding anon and
+ * file pages together, both sifted every pass (the "+1"), and mapped pages protected on
+ * the active list until calc_reclaim_mapped says otherwise. The lists are the model's file
+ * lists (page_lru() puts every evictable page there in this mode); shrink_inactive_list and
+ * shrink_page_list are shared with 2.6.28, whose order of decisions differs from 2.6.27
+ * only in the unevictable culling that has nothing to cull here. */
+#include "mm/vmscan.h"
+
+#define NR_ACTIVE   NR_ACTIVE_FILE
+#define NR_INACTIVE NR_INACTIVE_FILE
+
+/* zone_is_near_oom (2.6.24-2.6.27): scanning has gone three times round the lists. */
+static bool zone_is_near_oom(const struct zone *z)
+{
+	return z->pages_scanned >= (unsigned long)(z->stat[NR_ACTIVE] + z->stat[NR_INACTIVE]) * 3;
+}
+
+/* calc_reclaim_mapped (§1.10), integer arithmetic as the kernel's. */
+int calc_reclaim_mapped(const struct scan_control *sc, const struct zone *z, int priority)
+{
+	if (zone_is_near_oom(z))
+		return 1;
+	int prio = z->prev_priority < priority ? z->prev_priority : priority;
+	long distress = 100 >> prio;
+	unsigned long total = MM->totalram_pages ? MM->totalram_pages : 1;
+	long mapped_ratio = (global_page_state(NR_FILE_MAPPED) + global_page_state(NR_ANON_PAGES)) *
+			    100 / (long)total;
+	long swap_tendency = mapped_ratio / 2 + distress + sc->swappiness;
+	long imbalance = z->stat[NR_ACTIVE] / (z->stat[NR_INACTIVE] + 1);
+	imbalance = imbalance * (MM->sysctl.swappiness + 1) / 100;
+	imbalance = imbalance * mapped_ratio / 100;
+	swap_tendency += imbalance;
+	return swap_tendency >= 100;
+}
+
+/* shrink_active_list, 2.6.25-2.6.27 (§1.11): unmapped pages always go inactive; mapped ones
+ * stay active unless reclaim_mapped, and then only if not referenced (anon pages stay
+ * whenever there is no swap at all). */
+static void shrink_active_list_2625(unsigned long nr_pages, struct zone *z, struct scan_control *sc,
+				    int priority)
+{
+	struct pagelist hold, inactive, active;
+	unsigned long pgscanned, nr_deact = 0;
+	pagelist_init(&hold);
+	pagelist_init(&inactive);
+	pagelist_init(&active);
+	int reclaim_mapped = sc->may_swap ? calc_reclaim_mapped(sc, z, priority) : 0;
+	unsigned long taken = isolate_lru_pages(nr_pages, z, LRU_ACTIVE_FILE, &hold, &pgscanned);
+	z->pages_scanned += pgscanned;
+	count_zone_event(z, PGREFILL, pgscanned);
+
+	while (hold.nr) {
+		cond_resched();
+		pfn_t pfn = pagelist_pop_tail(&hold);
+		struct page *p = pfn_to_page(pfn);
+		unsigned long vm_flags = 0;
+		cpu_work_sys(MM->hw->scan_page_ns / 2);
+		if (page_mapped(p) && (!reclaim_mapped || (MM->swap.nr_slots == 0 && PageAnon(p)) ||
+				       page_referenced(pfn, false, &vm_flags))) {
+			pagelist_add(&active, pfn);
+			continue;
+		}
+		pagelist_add(&inactive, pfn);
+	}
+	while (inactive.nr) {
+		pfn_t pfn = pagelist_pop_tail(&inactive);
+		pfn_to_page(pfn)->flags &= ~PG_active;
+		putback_lru_page(pfn);
+		nr_deact++;
+		if (vm_swap_full() && (pfn_to_page(pfn)->flags & PG_swapcache) &&
+		    (pfn_to_page(pfn)->flags & PG_lru))
+			try_to_free_swap(pfn); /* pagevec_swap_free */
+	}
+	while (active.nr)
+		putback_lru_page(pagelist_pop_tail(&active));
+	count_vm_events(PGDEACTIVATE, nr_deact);
+	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns * (taken ? taken : 1));
+}
+
+/* Takes what the accumulator holds once it reaches a cluster (§1.8). */
+static unsigned long take_scan(struct zone *z, enum lru_list l, unsigned long add,
+			       const struct scan_control *sc)
+{
+	z->nr_scan[l] += add;
+	unsigned long nr = z->nr_scan[l];
+	if (nr >= (unsigned long)sc->swap_cluster_max) {
+		z->nr_scan[l] = 0;
+		return nr;
+	}
+	return 0;
+}
+
+/* shrink_zone, 2.6.25-2.6.27 (§1.8): both lists sifted, chunk by chunk in turn. */
+unsigned long shrink_zone_2625(int priority, struct zone *z, struct scan_control *sc)
+{
+	unsigned long nr_reclaimed = 0;
+	unsigned long nr_active =
+	    take_scan(z, LRU_ACTIVE_FILE, ((unsigned long)z->stat[NR_ACTIVE] >> priority) + 1, sc);
+	unsigned long nr_inactive = take_scan(
+	    z, LRU_INACTIVE_FILE, ((unsigned long)z->stat[NR_INACTIVE] >> priority) + 1, sc);
+	unsigned long max = (unsigned long)sc->swap_cluster_max;
+	while (nr_active || nr_inactive) {
+		if (nr_active) {
+			unsigned long chunk = nr_active < max ? nr_active : max;
+			nr_active -= chunk;
+			shrink_active_list_2625(chunk, z, sc, priority);
+		}
+		if (nr_inactive) {
+			unsigned long chunk = nr_inactive < max ? nr_inactive : max;
+			nr_inactive -= chunk;
+			nr_reclaimed += shrink_inactive_list(chunk, z, sc, priority, 1);
+		}
+		if (reclaim_hooks.shrink_zone_bail &&
+		    reclaim_hooks.shrink_zone_bail(sc, priority, nr_reclaimed))
+			break;
+	}
+	throttle_vm_writeout(sc->gfp_mask);
+	return nr_reclaimed;
+}

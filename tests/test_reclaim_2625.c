@@ -1,0 +1,204 @@
+/* vm.reclaim_lru = 2.6.25, the two-list global reclaim of 2.6.25-2.6.27
+ * (kernel-reclaim.md §1.8, §1.10, §1.11): calc_reclaim_mapped's integer arithmetic,
+ * anon and file pages on one pair of lists, shrink_zone's "+1" accumulators, and
+ * shrink_active_list keeping mapped pages active until reclaim_mapped. */
+#include "util/testutil.h"
+
+#include <string.h>
+
+struct fixture {
+	struct mm_struct *mm;
+	struct vm_area_struct *anon;
+	struct address_space *plain; /* page cache nobody maps */
+};
+
+static void boot(struct fixture *fx)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 64ULL << 20, 0);
+	MM->sysctl.reclaim_lru = RECLAIM_LRU_2625;
+	fx->mm = mm_alloc();
+	fx->anon = find_vma(fx->mm, do_mmap(fx->mm, 64, VM_READ | VM_WRITE, NULL, 0));
+	fx->plain = file_create("plain", 64, 64, false);
+}
+
+static void finish(struct fixture *fx)
+{
+	assert_int_equal(mm_check_invariants(), 0);
+	exit_mmap(fx->mm);
+	test_machine_shutdown();
+}
+
+static struct zone *zone_of(pfn_t pfn)
+{
+	return page_zone(pfn_to_page(pfn));
+}
+
+/* §1.10 by hand: mapped_ratio 40, swappiness 60, active/inactive 3000/999. */
+static void reclaim_mapped_arithmetic(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	boot(&fx);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	long saved[NR_VM_ZONE_STAT_ITEMS];
+	memcpy(saved, z->stat, sizeof(saved));
+	unsigned long saved_total = MM->totalram_pages, saved_scanned = z->pages_scanned;
+	int saved_prev = z->prev_priority;
+	for (int i = 0; i < MM->nr_zones; i++)
+		if (&MM->zones[i] != z) {
+			MM->zones[i].stat[NR_FILE_MAPPED] = 0;
+			MM->zones[i].stat[NR_ANON_PAGES] = 0;
+		}
+	MM->totalram_pages = 10000;
+	z->stat[NR_FILE_MAPPED] = 1000;
+	z->stat[NR_ANON_PAGES] = 3000;
+	z->stat[NR_ACTIVE_FILE] = 3000;
+	z->stat[NR_INACTIVE_FILE] = 999;
+	z->pages_scanned = 0;
+	z->prev_priority = DEF_PRIORITY;
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	sc.swappiness = 60;
+	/* distress 100>>12 = 0; tendency 40/2 + 0 + 60 = 80; imbalance 3000/1000 = 3,
+	 * 3*61/100 = 1, 1*40/100 = 0: 80 < 100 */
+	assert_int_equal(calc_reclaim_mapped(&sc, z, DEF_PRIORITY), 0);
+	/* priority 2: distress 25, tendency 105 */
+	assert_int_equal(calc_reclaim_mapped(&sc, z, 2), 1);
+	/* prev_priority lower than the call's counts: distress 100>>2 at priority 12 */
+	z->prev_priority = 2;
+	assert_int_equal(calc_reclaim_mapped(&sc, z, DEF_PRIORITY), 1);
+	z->prev_priority = DEF_PRIORITY;
+	/* priority 3: distress 12, tendency 92; a big imbalance tips it: 30000/1000 = 30,
+	 * 30*61/100 = 18, 18*40/100 = 7 -> 99, still below */
+	assert_int_equal(calc_reclaim_mapped(&sc, z, 3), 0);
+	z->stat[NR_ACTIVE_FILE] = 40000;
+	/* 40000/1000 = 40, 40*61/100 = 24, 24*40/100 = 9 -> 101 */
+	assert_int_equal(calc_reclaim_mapped(&sc, z, 3), 1);
+	/* near OOM: scanning three times round the lists forces it at any priority */
+	z->stat[NR_ACTIVE_FILE] = 3000;
+	z->pages_scanned = 3 * (3000 + 999);
+	assert_int_equal(calc_reclaim_mapped(&sc, z, DEF_PRIORITY), 1);
+	z->pages_scanned = 3 * (3000 + 999) - 1;
+	assert_int_equal(calc_reclaim_mapped(&sc, z, DEF_PRIORITY), 0);
+	memcpy(z->stat, saved, sizeof(saved));
+	MM->totalram_pages = saved_total;
+	z->pages_scanned = saved_scanned;
+	z->prev_priority = saved_prev;
+	exit_mmap(fx.mm);
+	sched_destroy();
+	mm_destroy();
+}
+
+/* Anon and file pages share one active and one inactive list: the anon gauges stay 0. */
+static void one_pair_of_lists(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	boot(&fx);
+	pfn_t a = test_anon_page(fx.anon, 0, true, true);
+	struct zone *z = zone_of(a);
+	pfn_t f = test_file_page(fx.plain, 0);
+	assert_int_equal(page_lru(pfn_to_page(a)), LRU_ACTIVE_FILE);
+	assert_int_equal(page_lru(pfn_to_page(f)), LRU_INACTIVE_FILE);
+	assert_int_equal(z->stat[NR_ACTIVE_ANON] + z->stat[NR_INACTIVE_ANON], 0);
+	assert_true(z->stat[NR_ACTIVE_FILE] >= 1);
+	finish(&fx);
+}
+
+/* The "+1": a list too short to give a cluster at priority 12 is still sifted once the
+ * accumulator has gathered 32 calls' worth. */
+static void plus_one_accumulates(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	boot(&fx);
+	pfn_t first = NO_PFN;
+	for (uint64_t i = 0; i < 20; i++) {
+		pfn_t pfn = test_file_page(fx.plain, i);
+		activate_page(pfn);
+		if (first == NO_PFN)
+			first = pfn;
+	}
+	struct zone *z = zone_of(first);
+	z->nr_scan[LRU_ACTIVE_FILE] = 0;
+	z->nr_scan[LRU_INACTIVE_FILE] = 0;
+	uint64_t deact = vm_events[PGDEACTIVATE];
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	for (int i = 0; i < 31; i++)
+		shrink_zone(DEF_PRIORITY, z, &sc);
+	assert_int_equal(z->nr_scan[LRU_ACTIVE_FILE], 31); /* (20 >> 12) + 1 per call */
+	assert_int_equal(vm_events[PGDEACTIVATE], deact);
+	shrink_zone(DEF_PRIORITY, z, &sc);
+	assert_int_equal(z->nr_scan[LRU_ACTIVE_FILE], 0);
+	/* 32 taken off the accumulator, the 20 pages there scanned; unmapped: all inactive */
+	assert_int_equal(vm_events[PGDEACTIVATE], deact + 20);
+	assert_int_equal(z->stat[NR_ACTIVE_FILE], 0);
+	finish(&fx);
+}
+
+/* Mapped pages stay active while reclaim_mapped is 0 (priority 12, little mapped) and are
+ * deactivated when it is 1 (priority 0: distress 100) unless referenced. */
+static void mapped_pages_protected(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	boot(&fx);
+	pfn_t anon[16];
+	for (uint64_t i = 0; i < 16; i++)
+		anon[i] = test_anon_page(fx.anon, i, false, true);
+	struct zone *z = zone_of(anon[0]);
+	for (uint64_t i = 0; i < 16; i++) {
+		pfn_t f = test_file_page(fx.plain, i);
+		activate_page(f);
+	}
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	z->nr_scan[LRU_ACTIVE_FILE] = 40;
+	z->nr_scan[LRU_INACTIVE_FILE] = 0;
+	shrink_zone(DEF_PRIORITY, z, &sc);
+	for (int i = 0; i < 16; i++)
+		assert_true(pfn_to_page(anon[i])->flags & PG_active);
+	assert_int_equal(z->stat[NR_ACTIVE_FILE], 16); /* the anon ones */
+	/* priority 0: reclaim_mapped; the unreferenced mapped pages go inactive too. The
+	 * accumulator gets (17 >> 0) + 1: from 14 that is one cluster, one pass over the list
+	 * (a second pass would find the young page's bit already harvested) */
+	z->nr_scan[LRU_ACTIVE_FILE] = 14;
+	z->nr_scan[LRU_INACTIVE_FILE] = 0;
+	sc = test_direct_sc(0);
+	z->prev_priority = 0;
+	pfn_t young = test_anon_page(fx.anon, 20, true, true);
+	shrink_zone(0, z, &sc);
+	for (int i = 0; i < 16; i++)
+		assert_false(pfn_to_page(anon[i])->flags & PG_active);
+	assert_true(pfn_to_page(young)->flags & PG_active); /* referenced: stays */
+	finish(&fx);
+}
+
+/* The seed-000 board under the 2.6.25 algorithm: deterministic, invariants held. */
+static void board_runs_deterministic(void **state)
+{
+	(void)state;
+	static const char *const text =
+	    "machine.profile = arm926-2008\nmachine.ram = 32M\nmachine.swap = 32M\n"
+	    "machine.cpus = 1\nworkload = hackbench\nhackbench.groups = 7\n"
+	    "hackbench.loops = 10\nvm.reclaim_lru = 2.6.25\n";
+	struct scenario_config cfg;
+	struct run_result a, b;
+	test_scenario(&cfg, text);
+	test_run(&cfg, 1, &a);
+	test_run(&cfg, 1, &b);
+	assert_string_equal(a.wl.text, b.wl.text);
+	assert_int_equal(a.elapsed, b.elapsed);
+	assert_true(test_vmstat(&a, "pgscan_direct_normal") > 0);
+	assert_int_equal(test_vmstat(&a, "nr_active_anon"), 0);
+	run_result_free(&a);
+	run_result_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(reclaim_mapped_arithmetic), cmocka_unit_test(one_pair_of_lists),
+	    cmocka_unit_test(plus_one_accumulates),	 cmocka_unit_test(mapped_pages_protected),
+	    cmocka_unit_test(board_runs_deterministic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
