@@ -5,14 +5,42 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "harness/plan.h"
+#include "harness/runres.h"
 #include "harness/stats.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+/* A run that did not finish may carry no figure of merit; a finished one needs exactly one. */
+static void test_runres_primary_rule(void **state)
+{
+	(void)state;
+	static const char *const fmt =
+	    "{\"schema\": \"mmsim-run/1\", \"mmsim_version\": \"t\", \"seed\": 1, "
+	    "\"scenario\": {\"file\": \"x.conf\"}, \"time\": {}, \"completed\": %s, "
+	    "\"result\": {\"metrics\": [%s]}}";
+	static const char *const time_metric =
+	    "{\"name\": \"time\", \"value\": 1.5, \"primary\": true}";
+	char text[512], err[128];
+	struct run_result r;
+	snprintf(text, sizeof(text), fmt, "false", "");
+	assert_int_equal(runres_parse(text, &r, err, sizeof(err)), 0);
+	assert_false(r.completed);
+	assert_null(runres_primary(&r));
+	runres_free(&r);
+	snprintf(text, sizeof(text), fmt, "true", "");
+	assert_int_not_equal(runres_parse(text, &r, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "primary"));
+	snprintf(text, sizeof(text), fmt, "true", time_metric);
+	assert_int_equal(runres_parse(text, &r, err, sizeof(err)), 0);
+	assert_true(runres_primary(&r)->value == 1.5);
+	runres_free(&r);
+}
 
 static void test_means(void **state)
 {
@@ -157,9 +185,10 @@ static void test_vary_and_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_means), cmocka_unit_test(test_stddev),
-	    cmocka_unit_test(test_pct),	  cmocka_unit_test(test_t_cdf),
-	    cmocka_unit_test(test_welch), cmocka_unit_test(test_vary_and_keys),
+	    cmocka_unit_test(test_means),	  cmocka_unit_test(test_runres_primary_rule),
+	    cmocka_unit_test(test_stddev),	  cmocka_unit_test(test_pct),
+	    cmocka_unit_test(test_t_cdf),	  cmocka_unit_test(test_welch),
+	    cmocka_unit_test(test_vary_and_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

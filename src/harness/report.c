@@ -387,7 +387,8 @@ static struct table *sweep_table(const struct exp_results *r)
 			if (dec < 0 && n)
 				dec = decimals_for(s.mean);
 			if (!n) {
-				table_set(t, row, e->nvary + a, "-");
+				/* runs there, none with a value: they did not finish */
+				table_set(t, row, e->nvary + a, c->n ? "no result" : "-");
 				continue;
 			}
 			table_set(t, row, e->nvary + a, "%.*f ± %.*f%s", dec, s.mean, dec, s.stddev,
@@ -411,7 +412,10 @@ static struct table *sweep_table(const struct exp_results *r)
 	table_set_note(t,
 		       "%% vs the first arm: positive is better. Welch's t-test on the per-seed "
 		       "values: * p < 0.05, ** p < 0.01.%s",
-		       r->incomplete ? " Some runs hit the simulated time limit." : "");
+		       r->incomplete
+			   ? " Some runs did not finish (the simulated time limit, or the "
+			     "benchmark failed, e.g. a worker OOM-killed): \"no result\"."
+			   : "");
 	free(base);
 	free(vals);
 	return t;
@@ -464,6 +468,6 @@ void report_describe(FILE *out, const struct exp_results *r)
 		fprintf(out, "%s%llu", s ? "," : " ", (unsigned long long)e->seeds[s]);
 	fprintf(out, "; %zu of %zu runs stored", r->found, r->expected);
 	if (r->incomplete)
-		fprintf(out, ", %zu hit the time limit", r->incomplete);
+		fprintf(out, ", %zu did not finish", r->incomplete);
 	fprintf(out, "\n\n");
 }
