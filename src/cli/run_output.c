@@ -35,7 +35,9 @@ void run_print_text(FILE *out, const struct run_meta *meta, const struct scenari
 	for (int i = 0; i < meta->noverrides; i++)
 		fprintf(out, "override: %s\n", meta->overrides[i]);
 	fprintf(out, "\n== %s ==\n%s", cfg->workload, r->wl.text);
-	if (!r->completed)
+	if (r->failed)
+		fprintf(out, "*** the workload failed: no figure of merit ***\n");
+	else if (!r->completed)
 		fprintf(out, "*** the workload did not finish within run.time_limit%s ***\n",
 			r->panicked ? " (the kernel panicked: out of memory and nothing to kill)"
 				    : "");
@@ -117,6 +119,7 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 		cJSON_AddStringToObject(conf, table[i].name, buf);
 	}
 	cJSON_AddBoolToObject(root, "completed", r->completed);
+	cJSON_AddBoolToObject(root, "failed", r->failed);
 	cJSON_AddBoolToObject(root, "panicked", r->panicked);
 	cJSON *t = cJSON_AddObjectToObject(root, "time");
 	cJSON_AddNumberToObject(t, "elapsed_s", secs(r->elapsed));

@@ -267,6 +267,10 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	res->major_faults = vm_events[PGMAJFAULT];
 	res->minor_faults = vm_events[PGFAULT] - vm_events[PGMAJFAULT];
 	running->report(cfg, &res->wl);
+	if (res->completed && !res->wl.completed) { /* it ended, but failed */
+		res->failed = true;
+		res->completed = false;
+	}
 	res->rstats = MM->rstats;
 	for (int i = 0; i < MM->nr_zones; i++) {
 		res->rstats.lru_lock_acquisitions += MM->zones[i].lru_lock.acquisitions;

@@ -52,6 +52,7 @@ int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)
 struct run_result {
 	bool completed;	    /* the workload finished before the time limit */
 	bool panicked;	    /* OOM with nothing left to kill, or panic_on_oom */
+	bool failed;	    /* the workload ended but reports failure (e.g. a worker killed) */
 	sim_time_t elapsed; /* until the workload finished (or the limit) */
 	uint64_t user_ns, sys_ns;
 	uint64_t major_faults, minor_faults;
