@@ -38,6 +38,9 @@ static const struct param_desc params[] = {
      "slab objects per task (task_struct, files, mm_struct, VMAs...)"},
     {"hackbench.cow_pages", P_INT, HP(cow_pages), 1, 100000, NULL,
      "private pages each child dirties after fork"},
+    {"hackbench.hot_pages", P_INT, HP(hot_pages), 1, 100000, NULL,
+     "of the private pages, how many every message uses (the stack buffer and the data it "
+     "reads); the rest are written once at start-up"},
     {"hackbench.text", P_SIZE, HP(text), 4096, 1LL << 30, NULL, "shared program text touched"},
     {"hackbench.thread_stack", P_SIZE, HP(thread_stack), 4096, 1LL << 30, NULL,
      "user stack per thread (thread mode)"},
@@ -56,10 +59,14 @@ void hackbench_defaults(struct hackbench_params *p)
 	    .loops = 100, /* hackbench's default */
 	    .mode = HACKBENCH_PROCESS,
 	    .ipc = HACKBENCH_SOCKETS,
-	    .fds = 20,		      /* num_fds */
-	    .msg_size = 100,	      /* DATASIZE */
-	    .task_slab = 6 << 10,     /* benchmarks.md: ~4-8 KiB [estimate] */
-	    .cow_pages = 6,	      /* benchmarks.md: ~2-10 pages [estimate] */
+	    .fds = 20,		  /* num_fds */
+	    .msg_size = 100,	  /* DATASIZE */
+	    .task_slab = 6 << 10, /* benchmarks.md: ~4-8 KiB [estimate] */
+	    .cow_pages = 6,	  /* benchmarks.md: ~2-10 pages [estimate] */
+	    /* the stack buffer, the program's data and GOT, libc's data, the TLS block
+	     * [estimate]; start-up's other writes (argv/env, relocations, stdio and malloc
+	     * state) are not touched again */
+	    .hot_pages = 4,
 	    .text = 160 << 10,	      /* hackbench + the libc/ld.so pages it runs [estimate] */
 	    .thread_stack = 16 << 10, /* PTHREAD_STACK_MIN, x86 */
 	    .sndbuf = 0,
@@ -103,13 +110,13 @@ static struct {
 } H;
 
 /* One message's user-mode accesses: the program's loop and the libc write()/read()
- * wrapper (text), the buffer on the stack, and the private data the loop reads: globals
- * and GOT in data+bss, the context structure on the heap, libc's data and the TLS block
- * (all among the data, heap and stack pages here). Little memory, but every page of it is
- * referenced on every message, which is what reclaim sees. Reading a page again while its
- * young bit is set changes nothing, so the reads are done once each time the worker gets
- * a CPU back (a page unmapped by a reclaimer on another CPU during the same run is thus
- * faulted back at the worker's next run, not at its next message: see docs/model.md). */
+ * wrapper (text), the buffer on the stack, and the private data the loop reads (globals
+ * and GOT, libc's data, the TLS block): hackbench.hot_pages private pages in all, the
+ * stack's first. Little memory, but every page of it is referenced on every message,
+ * which is what reclaim sees. Reading a page again while its young bit is set changes
+ * nothing, so the reads are done once each time the worker gets a CPU back (a page
+ * unmapped by a reclaimer on another CPU during the same run is thus faulted back at the
+ * worker's next run, not at its next message: see docs/model.md). */
 static void worker_touch(struct worker *w, uint64_t libc_off)
 {
 	if (H.p.mode == HACKBENCH_PROCESS)
@@ -118,8 +125,10 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
 	if (current->nr_switched_in != w->seen_run) {
 		w->seen_run = current->nr_switched_in;
-		for (int r = R_DATA; r <= R_STACK; r++)
-			for (uint64_t i = r == R_STACK ? 1 : 0; i < H.npages[r]; i++)
+		int left = H.p.hot_pages - 1;
+		for (int r = R_DATA; r <= R_STACK && left > 0; r++)
+			for (uint64_t i = r == R_STACK ? 1 : 0; i < H.npages[r] && left > 0;
+			     i++, left--)
 				sys_touch(H.vpn[r] + i, TOUCH_READ);
 	}
 	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);

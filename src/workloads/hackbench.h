@@ -20,6 +20,7 @@ struct hackbench_params {
 	/* per-task footprint, benchmarks.md §1 "Memory footprint" */
 	uint64_t task_slab;    /* task_struct, signal, files, mm_struct, VMAs... */
 	int cow_pages;	       /* private anon pages each child dirties after fork */
+	int hot_pages;	       /* of those, the ones every message uses (stack buffer first) */
 	uint64_t text;	       /* shared program text (hackbench, libc, ld.so) */
 	uint64_t thread_stack; /* user stack of a thread (PTHREAD_STACK_MIN) */
 	uint64_t sndbuf;       /* sk_sndbuf of a socket (net.core.wmem_default) */
