@@ -72,7 +72,7 @@ static int list_run(const struct stored_run *sr, void *arg)
 		snprintf(val, sizeof(val), "%.6g%s%s", m->value, *m->unit ? " " : "", m->unit);
 	fprintf(c->out, "%-16s  %-24s %6llu  %-12s %s%s\n", sr->key, sr->scenario_file,
 		(unsigned long long)sr->seed, val, *sr->overrides ? sr->overrides : "-",
-		sr->completed ? "" : "  (hit time limit)");
+		sr->completed ? "" : "  (did not finish)");
 	if (ok)
 		runres_free(&r);
 	return 0;
