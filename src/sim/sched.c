@@ -369,12 +369,23 @@ static void yield_cpu(bool force)
 	struct task *t = current;
 	if (!t->pending && !force)
 		return;
+	sim_time_t used0 = t->slice_used;
 	t->slice_used += t->pending;
 	t->vruntime += t->pending;
 	sim_time_t when = sim_clock + t->pending;
 	if (S.tick_cost) {
-		/* the timer interrupts that land in this stretch steal their cost from it */
 		sim_time_t ph = S.cpus[t->cpu].tick_phase;
+		/* scheduler_tick -> check_preempt_tick: a slice ends at the first timer interrupt
+		 * after it is used up, not the instant it is */
+		if (t->slice_used >= S.slice) {
+			sim_time_t expire = sim_clock + (S.slice > used0 ? S.slice - used0 : 0);
+			sim_time_t first = (expire + JIFFY_NS - 1 - ph) / JIFFY_NS * JIFFY_NS + ph;
+			if (first < expire)
+				first += JIFFY_NS;
+			if (first <= when)
+				S.cpus[t->cpu].need_resched = true;
+		}
+		/* the timer interrupts that land in this stretch steal their cost from it */
 		uint64_t ticks =
 		    (when + JIFFY_NS - ph) / JIFFY_NS - (sim_clock + JIFFY_NS - ph) / JIFFY_NS;
 		when += ticks * S.tick_cost;
@@ -599,7 +610,7 @@ static void run_on_cpu(int c)
 	/* A task that used its slice, or that a wakeup asked to preempt, goes back to the run
 	 * queue and the least-run task takes the CPU (not a task that is catching up in
 	 * sleep_on: it is about to block, and it sits on a wait queue). */
-	bool resched = S.cpus[c].need_resched || t->slice_used >= S.slice;
+	bool resched = S.cpus[c].need_resched || (!S.tick_cost && t->slice_used >= S.slice);
 	S.cpus[c].need_resched = false;
 	if (t->state == TASK_RUNNING && !t->wq && S.nr_rq && resched) {
 		t->state = TASK_RUNNABLE;
