@@ -299,7 +299,7 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 	(void)priority;
 	(void)sc; /* the active list is aged the same way for every reclaimer in 2.6.28 */
 	struct pagelist hold, inactive, active;
-	unsigned long pgscanned, pgmoved = 0, nr_deact = 0;
+	unsigned long pgscanned, pgmoved = 0;
 	pagelist_init(&hold);
 	pagelist_init(&inactive);
 	pagelist_init(&active);
@@ -330,20 +330,27 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 		pagelist_add(&inactive, pfn);
 	}
 	z->recent_rotated[file] += pgmoved;
+	shrink_active_putback(z, &inactive, &active, taken);
+}
 
-	/* to the head of the inactive list, PG_active cleared */
-	while (inactive.nr) {
-		pfn_t pfn = pagelist_pop_tail(&inactive);
-		struct page *p = pfn_to_page(pfn);
-		p->flags &= ~PG_active;
+/* The end of shrink_active_list (2.6.25 and 2.6.28 alike): the deactivated pages to the head
+ * of the inactive list with PG_active cleared, their swap slots released when swap is full
+ * (pagevec_swap_free), the rest back to the active list. */
+void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pagelist *active,
+			   unsigned long taken)
+{
+	unsigned long nr_deact = 0;
+	while (inactive->nr) {
+		pfn_t pfn = pagelist_pop_tail(inactive);
+		pfn_to_page(pfn)->flags &= ~PG_active;
 		putback_lru_page(pfn);
 		nr_deact++;
 		if (vm_swap_full() && (pfn_to_page(pfn)->flags & PG_swapcache) &&
 		    (pfn_to_page(pfn)->flags & PG_lru))
-			try_to_free_swap(pfn); /* pagevec_swap_free */
+			try_to_free_swap(pfn);
 	}
-	while (active.nr)
-		putback_lru_page(pagelist_pop_tail(&active));
+	while (active->nr)
+		putback_lru_page(pagelist_pop_tail(active));
 	count_vm_events(PGDEACTIVATE, nr_deact);
 	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns * (taken ? taken : 1));
 }

@@ -61,6 +61,8 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 				   int priority, int file);
 void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_control *sc,
 			int priority, int file);
+void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pagelist *active,
+			   unsigned long taken);
 void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long percent[2]);
 unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc);
 /* vm.reclaim_lru = 2.6.25 (vmscan_2625.c): the two-list shrink_zone, and §1.10's test */

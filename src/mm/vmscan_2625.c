@@ -41,7 +41,7 @@ static void shrink_active_list_2625(unsigned long nr_pages, struct zone *z, stru
 				    int priority)
 {
 	struct pagelist hold, inactive, active;
-	unsigned long pgscanned, nr_deact = 0;
+	unsigned long pgscanned;
 	pagelist_init(&hold);
 	pagelist_init(&inactive);
 	pagelist_init(&active);
@@ -63,19 +63,7 @@ static void shrink_active_list_2625(unsigned long nr_pages, struct zone *z, stru
 		}
 		pagelist_add(&inactive, pfn);
 	}
-	while (inactive.nr) {
-		pfn_t pfn = pagelist_pop_tail(&inactive);
-		pfn_to_page(pfn)->flags &= ~PG_active;
-		putback_lru_page(pfn);
-		nr_deact++;
-		if (vm_swap_full() && (pfn_to_page(pfn)->flags & PG_swapcache) &&
-		    (pfn_to_page(pfn)->flags & PG_lru))
-			try_to_free_swap(pfn); /* pagevec_swap_free */
-	}
-	while (active.nr)
-		putback_lru_page(pagelist_pop_tail(&active));
-	count_vm_events(PGDEACTIVATE, nr_deact);
-	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns * (taken ? taken : 1));
+	shrink_active_putback(z, &inactive, &active, taken);
 }
 
 /* Takes what the accumulator holds once it reaches a cluster (§1.8). */
