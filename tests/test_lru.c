@@ -143,6 +143,25 @@ static void orphan_freed_at_putback(void **state)
 	test_machine_shutdown();
 }
 
+/* An address space holds the profile's upper page-table levels from mm_alloc to exit_mmap. */
+static void mm_charges_upper_levels(void **state)
+{
+	(void)state;
+	static const char *const profiles[] = {"x86_64-2008", "arm926-2008", "p3-2004"};
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++) {
+		test_machine_boot(profiles[i], 64ULL << 20, 0, 0);
+		long before = global_page_state(NR_PAGETABLE);
+		struct mm_struct *mm = mm_alloc();
+		assert_int_equal(global_page_state(NR_PAGETABLE) - before,
+				 (long)MM->hw->pt_upper_pages);
+		assert_true(MM->hw->pt_upper_pages >= 1);
+		assert_int_equal(mm_check_invariants(), 0);
+		exit_mmap(mm);
+		assert_int_equal(global_page_state(NR_PAGETABLE), before);
+		test_machine_shutdown();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +170,7 @@ int main(void)
 	    cmocka_unit_test(rotate_to_tail),
 	    cmocka_unit_test(isolate_and_putback),
 	    cmocka_unit_test(orphan_freed_at_putback),
+	    cmocka_unit_test(mm_charges_upper_levels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -416,6 +416,10 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 	    "hackbench: peak socket buffers %u pages, task slab %u pages; %llu context switches\n",
 	    skb_pool.peak_pages, H.task_pool.peak_pages,
 	    (unsigned long long)sched_get_stats()->context_switches);
+	if (H.p.ipc == HACKBENCH_SOCKETS && H.conns)
+		result_printf(
+		    r, "hackbench: skb per write: truesize %u, slab %u bytes; sndbuf %llu\n",
+		    H.conns[0].truesize, H.conns[0].memsize, (unsigned long long)H.conns[0].sndbuf);
 	if (H.started)
 		result_printf(
 		    r,
