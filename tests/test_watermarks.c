@@ -72,6 +72,62 @@ static void watermark_ok(void **state)
 	test_machine_shutdown();
 }
 
+/* §1.2's order loop by hand: low mark 240 at order 2 needs free - 3 > 240, then after
+ * discounting the order-0 pages more than 120, after the order-1 pages more than 60. */
+static void watermark_orders(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	long saved = z->stat[NR_FREE_PAGES];
+	unsigned long n0 = z->free_area[0].nr, n1 = z->free_area[1].nr;
+	z->stat[NR_FREE_PAGES] = 1000;
+	z->free_area[0].nr = 800; /* 997 - 800 = 197 > 120 */
+	z->free_area[1].nr = 60;  /* 197 - 120 = 77 > 60 */
+	assert_true(zone_watermark_ok(z, 2, z->pages_low, ZONE_DMA32, 0));
+	z->free_area[1].nr = 70; /* 197 - 140 = 57 <= 60 */
+	assert_false(zone_watermark_ok(z, 2, z->pages_low, ZONE_DMA32, 0));
+	assert_true(zone_watermark_ok(z, 1, z->pages_low, ZONE_DMA32, 0)); /* 998-800 > 120 */
+	z->free_area[0].nr = 879; /* 998 - 879 = 119 <= 120 */
+	assert_false(zone_watermark_ok(z, 1, z->pages_low, ZONE_DMA32, 0));
+	assert_true(zone_watermark_ok(z, 0, z->pages_low, ZONE_DMA32, 0));
+	z->free_area[0].nr = n0;
+	z->free_area[1].nr = n1;
+	z->stat[NR_FREE_PAGES] = saved;
+	test_machine_shutdown();
+}
+
+/* The buddy allocator: an order-2 block is aligned, taken by splitting, and freeing it
+ * merges everything back to the lists as they were; an order-1 kernel stack per process. */
+static void buddy_split_and_merge(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	unsigned long before[MAX_ORDER];
+	for (int o = 0; o < MAX_ORDER; o++)
+		before[o] = z->free_area[o].nr;
+	long free0 = z->stat[NR_FREE_PAGES];
+	pfn_t pfn = alloc_kernel_pages(OWNER_OTHER_KERNEL, GFP_KERNEL | __GFP_DMA32, 2);
+	assert_int_not_equal(pfn, NO_PFN);
+	assert_int_equal(pfn % 4, 0);
+	assert_int_equal(page_zone(pfn_to_page(pfn)), z);
+	assert_int_equal(z->stat[NR_FREE_PAGES], free0 - 4);
+	assert_int_equal(mm_check_invariants(), 0);
+	free_kernel_pages(pfn, 2);
+	assert_int_equal(z->stat[NR_FREE_PAGES], free0);
+	for (int o = 0; o < MAX_ORDER; o++)
+		assert_int_equal(z->free_area[o].nr, before[o]);
+	/* two order-0 pages that are buddies merge into one order-1 block when both are free */
+	pfn_t a = __alloc_pages(GFP_KERNEL | __GFP_DMA32, 1);
+	assert_int_not_equal(a, NO_PFN);
+	__free_pages(a, 1);
+	assert_int_equal(mm_check_invariants(), 0);
+	for (int o = 0; o < MAX_ORDER; o++)
+		assert_int_equal(z->free_area[o].nr, before[o]);
+	test_machine_shutdown();
+}
+
 static void inactive_ratio_large_zone(void **state)
 {
 	(void)state;
@@ -131,6 +187,8 @@ int main(void)
 	    cmocka_unit_test(min_free_kbytes_examples),
 	    cmocka_unit_test(per_zone_watermarks),
 	    cmocka_unit_test(watermark_ok),
+	    cmocka_unit_test(watermark_orders),
+	    cmocka_unit_test(buddy_split_and_merge),
 	    cmocka_unit_test(inactive_ratio_large_zone),
 	    cmocka_unit_test(per_cpu_lists),
 	};

@@ -34,12 +34,14 @@ unsigned long nr_live_processes(void)
 	return live_processes;
 }
 
-/* THREAD_SIZE of the modelled kernels: 8 KiB stacks (order-1 on 4 KiB pages). The model
- * takes them as order-0 pages (docs/model.md). */
-static int stack_pages(void)
+/* THREAD_SIZE of the modelled kernels as an allocation order: 8 KiB stacks are order-1 on
+ * 4 KiB pages (alloc_thread_info), one page on 64 KiB IA64. */
+static unsigned stack_order(void)
 {
-	int n = (int)(MM->hw->thread_size / MM->page_size);
-	return n < 1 ? 1 : n;
+	unsigned order = 0;
+	while (((uint64_t)MM->page_size << order) < MM->hw->thread_size)
+		order++;
+	return order;
 }
 
 static void process_exit_hook(struct task *t)
@@ -52,9 +54,9 @@ static void process_exit_hook(struct task *t)
 		exit_mmap(mm);
 	}
 	t->mm = NULL;
-	for (int i = 0; i < p->nr_stack; i++)
-		free_kernel_page(p->stack[i]);
-	p->nr_stack = 0;
+	if (p->stack != NO_PFN)
+		free_kernel_pages(p->stack, p->stack_order);
+	p->stack = NO_PFN;
 	p->exited = true;
 	live_processes--;
 	/* orphans are reaped by nobody: mark them so wait() of a dead parent is moot */
@@ -85,16 +87,10 @@ static struct process *process_new(const char *comm, void (*fn)(void *), void *a
 		all_procs = realloc(all_procs, cap_procs * sizeof(*all_procs));
 	}
 	all_procs[nr_procs++] = p;
-	int n = stack_pages();
-	for (int i = 0; i < n; i++) {
-		pfn_t pfn = alloc_kernel_page(OWNER_STACK, GFP_KERNEL);
-		if (pfn == NO_PFN) {
-			while (p->nr_stack)
-				free_kernel_page(p->stack[--p->nr_stack]);
-			return NULL; /* freed with the others at shutdown */
-		}
-		p->stack[p->nr_stack++] = pfn;
-	}
+	p->stack_order = stack_order();
+	p->stack = alloc_kernel_pages(OWNER_STACK, GFP_KERNEL, p->stack_order);
+	if (p->stack == NO_PFN)
+		return NULL; /* freed with the others at shutdown */
 	struct task *t = task_create(comm, process_entry, p, false);
 	t->proc = p;
 	t->mm = mm;

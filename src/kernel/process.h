@@ -16,8 +16,8 @@ struct process {
 	int exit_code;
 	bool exited, reaped;
 	bool is_init;
-	pfn_t stack[4]; /* kernel stack pages */
-	int nr_stack;
+	pfn_t stack; /* the kernel stack: one block of 2^stack_order pages, or NO_PFN */
+	unsigned stack_order;
 	void (*main)(void *arg);
 	void *arg;
 	bool oom_killed;

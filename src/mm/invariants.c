@@ -31,22 +31,41 @@ int mm_check_invariants(void)
 	for (int zi = 0; zi < MM->nr_zones && !ret; zi++) {
 		struct zone *z = &MM->zones[zi];
 		unsigned long cnt = 0;
-		for (pfn_t pfn = z->free.head; pfn != NO_PFN; pfn = pfn_to_page(pfn)->next) {
-			if (where[pfn]) {
-				ret = fail("pfn %u on the free list twice or on two lists", pfn);
-				break;
+		/* the buddy lists: aligned blocks inside the zone, heads marked with their
+		 * order, every frame of a block free and on no other list */
+		for (unsigned o = 0; o < MAX_ORDER && !ret; o++) {
+			unsigned long blocks = 0;
+			for (pfn_t pfn = z->free_area[o].head; pfn != NO_PFN && !ret;
+			     pfn = pfn_to_page(pfn)->next) {
+				struct page *head = pfn_to_page(pfn);
+				pfn_t size = (pfn_t)1 << o;
+				if (!(head->flags & PG_buddy) || head->private != o ||
+				    (pfn & (size - 1)) || pfn < z->start_pfn ||
+				    pfn + size > z->end_pfn) {
+					ret = fail("order-%u block at pfn %u: flags %#x order %u, "
+						   "misaligned or outside zone %s",
+						   o, pfn, head->flags, head->private, z->name);
+					break;
+				}
+				for (pfn_t i = pfn; i < pfn + size; i++) {
+					if (where[i] || (i != pfn && pfn_to_page(i)->flags)) {
+						ret = fail("pfn %u of the order-%u block at %u is "
+							   "elsewhere too (flags %#x)",
+							   i, o, pfn, pfn_to_page(i)->flags);
+						break;
+					}
+					where[i] = W_FREE;
+				}
+				blocks++;
+				cnt += size;
 			}
-			where[pfn] = W_FREE;
-			if (!(pfn_to_page(pfn)->flags & PG_buddy))
-				ret = fail("pfn %u on the free list without PG_buddy", pfn);
-			if (pfn_to_page(pfn)->zone != zi)
-				ret = fail("pfn %u of zone %d on zone %d's free list", pfn,
-					   pfn_to_page(pfn)->zone, zi);
-			cnt++;
+			if (!ret && blocks != z->free_area[o].nr)
+				ret = fail("zone %s order %u: walked %lu blocks, nr %lu", z->name,
+					   o, blocks, z->free_area[o].nr);
 		}
-		if (!ret && (cnt != z->free.nr || (long)cnt != z->stat[NR_FREE_PAGES]))
-			ret = fail("zone %s: free list %lu, nr %lu, nr_free_pages %ld", z->name,
-				   cnt, z->free.nr, z->stat[NR_FREE_PAGES]);
+		if (!ret && (long)cnt != z->stat[NR_FREE_PAGES])
+			ret = fail("zone %s: buddy lists hold %lu pages, nr_free_pages %ld",
+				   z->name, cnt, z->stat[NR_FREE_PAGES]);
 		for (int c = 0; c < MM->ncpus && !ret; c++) {
 			struct per_cpu_pages *pcp = &z->pcp[c];
 			unsigned long n = 0;

@@ -30,7 +30,9 @@ struct mm_struct *mm_alloc(void)
 	MM->all_mms = mm;
 	/* pgd_alloc and the upper levels: GFP_KERNEL, so this may reclaim. A failure (the
 	 * caller was OOM-killed meanwhile) leaves the mm with fewer pages, nothing worse. */
-	int n = MM->hw->pt_upper_pages;
+	unsigned pgd_order = MM->hw->pgd_order;
+	mm->pgd = alloc_kernel_pages(OWNER_PAGETABLE, GFP_KERNEL, pgd_order);
+	int n = (int)MM->hw->pt_upper_pages - (1 << pgd_order);
 	if (n > (int)(sizeof(mm->upper_pt) / sizeof(mm->upper_pt[0])))
 		n = (int)(sizeof(mm->upper_pt) / sizeof(mm->upper_pt[0]));
 	for (int i = 0; i < n; i++) {
@@ -192,6 +194,9 @@ void exit_mmap(struct mm_struct *mm)
 	mm->mmap_cache = NULL;
 	while (mm->nr_upper_pt)
 		free_kernel_page(mm->upper_pt[--mm->nr_upper_pt]);
+	if (mm->pgd != NO_PFN)
+		free_kernel_pages(mm->pgd, MM->hw->pgd_order);
+	mm->pgd = NO_PFN;
 	if (mm->all_prev)
 		mm->all_prev->all_next = mm->all_next;
 	else

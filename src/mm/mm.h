@@ -241,6 +241,8 @@ void pagelist_move_to_head(struct pagelist *l, pfn_t pfn);
 /* ---- page_alloc.c ---- */
 pfn_t __alloc_pages(unsigned gfp, unsigned order);
 void __free_page(pfn_t pfn);
+/* A block of 2^order pages (order 0 goes through the per-CPU list). */
+void __free_pages(pfn_t pfn, unsigned order);
 void drain_all_pages(void); /* every per-CPU list back to the buddy lists */
 bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classzone_idx,
 		       int alloc_flags);
@@ -251,6 +253,9 @@ int gfp_zone(unsigned gfp);
 /* Kernel allocations that never go on an LRU: freed by their owner. */
 pfn_t alloc_kernel_page(enum page_owner owner, unsigned gfp);
 void free_kernel_page(pfn_t pfn);
+/* 2^order contiguous kernel pages (order-1 stacks, the ARM order-2 pgd). */
+pfn_t alloc_kernel_pages(enum page_owner owner, unsigned gfp, unsigned order);
+void free_kernel_pages(pfn_t pfn, unsigned order);
 #define ALLOC_WMARK_MIN	    0x01
 #define ALLOC_WMARK_LOW	    0x02
 #define ALLOC_WMARK_HIGH    0x04

@@ -57,7 +57,7 @@ struct page {
 	int32_t mapcount; /* PTEs mapping the page */
 	uint32_t mapping; /* file id + 1, or 0 for anonymous */
 	uint32_t index;	  /* page offset in the file */
-	uint32_t private; /* swap slot while PG_swapcache */
+	uint32_t private; /* swap slot while PG_swapcache; the block's order while PG_buddy */
 	uint32_t rmap;	  /* head of the chain of PTEs mapping it (index into the rmap pool) */
 	uint8_t zone;
 	uint8_t pins;	/* transient references: a task holding the page across a sleep */
@@ -98,8 +98,10 @@ struct zone {
 	unsigned long pages_min, pages_low, pages_high;
 	unsigned long lowmem_reserve[MAX_NR_ZONES];
 	unsigned int inactive_ratio;
-	/* free pages: order-0 list (§ docs/model.md: no buddy merging) */
-	struct pagelist free;
+	/* the buddy allocator's free lists: blocks of 2^order pages, the head page marked
+	 * PG_buddy with its order in `private` */
+	struct pagelist free_area[MAX_ORDER];
+	pfn_t boot_top;		   /* boot reservations take the frames below end_pfn downwards */
 	struct per_cpu_pages *pcp; /* one per CPU */
 	/* split LRU */
 	struct pagelist lru[NR_LRU_LISTS];
@@ -157,7 +159,8 @@ struct mm_struct {
 	unsigned long total_vm; /* pages */
 	unsigned long rss_anon, rss_file;
 	unsigned long nr_ptes;
-	pfn_t upper_pt[8]; /* pgd and pud/pmd pages (hw_profile.pt_upper_pages) */
+	pfn_t pgd;	   /* the pgd: 2^hw_profile.pgd_order pages, or NO_PFN */
+	pfn_t upper_pt[8]; /* the pud/pmd pages (the rest of hw_profile.pt_upper_pages) */
 	int nr_upper_pt;
 	int users;     /* tasks sharing it (threads) */
 	bool in_fault; /* mmap_sem held for a fault: the swap token's "busy" test */

@@ -115,7 +115,8 @@ void setup_per_zone_pages_min(void)
 bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classzone_idx,
 		       int alloc_flags)
 {
-	/* §1.2; with order-0 free lists every free page is order 0. */
+	/* §1.2: enough free pages above the mark, and enough of them in blocks of at least
+	 * the order asked for (each lower order's pages are discounted, the mark halved) */
 	long min = (long)mark;
 	long free_pages = zone_page_state(z, NR_FREE_PAGES) - (1 << order) + 1;
 	if (alloc_flags & ALLOC_HIGH)
@@ -125,8 +126,7 @@ bool zone_watermark_ok(struct zone *z, int order, unsigned long mark, int classz
 	if (free_pages <= min + (long)z->lowmem_reserve[classzone_idx])
 		return false;
 	for (int o = 0; o < order; o++) {
-		if (o == 0)
-			free_pages -= zone_page_state(z, NR_FREE_PAGES);
+		free_pages -= (long)(z->free_area[o].nr << o);
 		min >>= 1;
 		if (free_pages <= min)
 			return false;
@@ -161,39 +161,101 @@ static struct per_cpu_pages *this_cpu_pcp(struct zone *z)
 	return &z->pcp[cpu];
 }
 
-/* buffered_rmqueue, order 0: from this CPU's list, refilled from the buddy lists a batch
- * at a time (rmqueue_bulk). */
-static pfn_t rmqueue(struct zone *z)
+/* ---- the buddy allocator ---- */
+
+static void set_buddy(pfn_t pfn, unsigned order)
 {
-	struct per_cpu_pages *pcp = this_cpu_pcp(z);
-	if (!pcp->list.nr) {
-		for (unsigned long n = 0; n < pcp->batch; n++) {
-			pfn_t b = pagelist_pop_tail(&z->free);
-			if (b == NO_PFN)
-				break;
-			pfn_to_page(b)->flags = PG_pcp;
-			pagelist_add_tail(&pcp->list, b);
-			zone_stat_add(z, NR_FREE_PAGES, -1);
-		}
+	struct page *p = pfn_to_page(pfn);
+	p->flags = PG_buddy;
+	p->private = order;
+}
+
+/* __free_one_page: the block merges with its buddy as long as the buddy is a free block of
+ * the same order in the same zone, then joins the head of its order's list. */
+static void __free_one_page(struct zone *z, pfn_t pfn, unsigned order)
+{
+	while (order < MAX_ORDER - 1) {
+		pfn_t buddy = pfn ^ ((pfn_t)1 << order);
+		if (buddy < z->start_pfn || buddy >= z->end_pfn)
+			break;
+		struct page *b = pfn_to_page(buddy);
+		if (!(b->flags & PG_buddy) || b->private != order)
+			break;
+		pagelist_del(&z->free_area[order], buddy);
+		b->flags = 0;
+		b->private = 0;
+		pfn &= ~((pfn_t)1 << order);
+		order++;
 	}
-	pfn_t pfn = pagelist_pop_tail(&pcp->list);
+	set_buddy(pfn, order);
+	pagelist_add(&z->free_area[order], pfn);
+}
+
+/* __rmqueue: the first block of at least `order` pages, split down (expand), the upper
+ * halves going back to the lower orders' lists. */
+static pfn_t __rmqueue(struct zone *z, unsigned order)
+{
+	for (unsigned o = order; o < MAX_ORDER; o++) {
+		pfn_t pfn = z->free_area[o].head;
+		if (pfn == NO_PFN)
+			continue;
+		pagelist_del(&z->free_area[o], pfn);
+		while (o > order) {
+			o--;
+			set_buddy(pfn + ((pfn_t)1 << o), o);
+			pagelist_add(&z->free_area[o], pfn + ((pfn_t)1 << o));
+		}
+		pfn_to_page(pfn)->flags = 0;
+		pfn_to_page(pfn)->private = 0;
+		zone_stat_add(z, NR_FREE_PAGES, -(1L << order));
+		return pfn;
+	}
+	return NO_PFN;
+}
+
+static void prep_new_page(pfn_t pfn, unsigned order)
+{
+	for (pfn_t i = 0; i < ((pfn_t)1 << order); i++) {
+		struct page *p = pfn_to_page(pfn + i);
+		p->flags = 0;
+		p->mapcount = 0;
+		p->mapping = 0;
+		p->index = 0;
+		p->private = 0;
+		p->rmap = 0;
+		p->pins = 0;
+	}
+}
+
+/* buffered_rmqueue: order 0 from this CPU's list, refilled from the buddy lists a batch at
+ * a time (rmqueue_bulk); higher orders from the buddy lists under the zone lock. */
+static pfn_t rmqueue(struct zone *z, unsigned order)
+{
+	pfn_t pfn;
+	if (order == 0) {
+		struct per_cpu_pages *pcp = this_cpu_pcp(z);
+		if (!pcp->list.nr) {
+			for (unsigned long n = 0; n < pcp->batch; n++) {
+				pfn_t b = __rmqueue(z, 0);
+				if (b == NO_PFN)
+					break;
+				pfn_to_page(b)->flags = PG_pcp;
+				pagelist_add_tail(&pcp->list, b);
+			}
+		}
+		pfn = pagelist_pop_tail(&pcp->list);
+	} else {
+		pfn = __rmqueue(z, order);
+	}
 	if (pfn == NO_PFN)
 		return NO_PFN;
-	struct page *p = pfn_to_page(pfn);
-	p->flags = 0;
-	p->mapcount = 0;
-	p->mapping = 0;
-	p->index = 0;
-	p->private = 0;
-	p->rmap = 0;
-	p->pins = 0;
-	count_zone_event(z, PGALLOC, 1);
+	prep_new_page(pfn, order);
+	count_zone_event(z, PGALLOC, 1ul << order);
 	return pfn;
 }
 
 static pfn_t get_page_from_freelist(unsigned order, int high_zoneidx, int alloc_flags)
 {
-	(void)order;
 	int classzone = first_populated(high_zoneidx);
 	for (int i = high_zoneidx; i >= 0; i--) {
 		struct zone *z = &MM->zones[i];
@@ -203,10 +265,10 @@ static pfn_t get_page_from_freelist(unsigned order, int high_zoneidx, int alloc_
 			unsigned long mark = (alloc_flags & ALLOC_WMARK_MIN)   ? z->pages_min
 					     : (alloc_flags & ALLOC_WMARK_LOW) ? z->pages_low
 									       : z->pages_high;
-			if (!zone_watermark_ok(z, 0, mark, classzone, alloc_flags))
+			if (!zone_watermark_ok(z, (int)order, mark, classzone, alloc_flags))
 				continue;
 		}
-		pfn_t pfn = rmqueue(z);
+		pfn_t pfn = rmqueue(z, order);
 		if (pfn != NO_PFN)
 			return pfn;
 	}
@@ -322,8 +384,8 @@ static void free_pages_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned 
 	for (; n && pcp->list.nr; n--) {
 		pfn_t pfn = pcp->list.tail;
 		pagelist_del(&pcp->list, pfn);
-		pfn_to_page(pfn)->flags = PG_buddy;
-		pagelist_add_tail(&z->free, pfn);
+		pfn_to_page(pfn)->flags = 0;
+		__free_one_page(z, pfn, 0);
 		zone_stat_add(z, NR_FREE_PAGES, 1);
 	}
 	/* §1.16: pages reaching the buddy lists reset the scan count and unreclaimable state */
@@ -346,6 +408,32 @@ void __free_page(pfn_t pfn)
 	count_vm_event(PGFREE);
 	if (pcp->list.nr >= pcp->high)
 		free_pages_bulk(z, pcp, pcp->batch);
+	if (current)
+		cpu_work_sys(MM->hw->page_free_ns);
+}
+
+/* __free_pages: order 0 through the per-CPU list, higher orders straight to the buddy lists
+ * (free_one_page, which resets the zone's scan state as free_pages_bulk does, §1.16). */
+void __free_pages(pfn_t pfn, unsigned order)
+{
+	if (order == 0) {
+		__free_page(pfn);
+		return;
+	}
+	struct zone *z = page_zone(pfn_to_page(pfn));
+	for (pfn_t i = 0; i < ((pfn_t)1 << order); i++) {
+		struct page *p = pfn_to_page(pfn + i);
+		p->flags = 0;
+		p->owner = OWNER_NONE;
+		p->mapcount = 0;
+		p->mapping = 0;
+		p->pins = 0;
+	}
+	count_vm_events(PGFREE, 1ul << order);
+	z->pages_scanned = 0;
+	z->all_unreclaimable = false;
+	__free_one_page(z, pfn, order);
+	zone_stat_add(z, NR_FREE_PAGES, 1L << order);
 	if (current)
 		cpu_work_sys(MM->hw->page_free_ns);
 }
@@ -392,40 +480,62 @@ static enum zone_stat_item owner_stat(enum page_owner o)
 	}
 }
 
-pfn_t alloc_kernel_page(enum page_owner owner, unsigned gfp)
+pfn_t alloc_kernel_pages(enum page_owner owner, unsigned gfp, unsigned order)
 {
-	pfn_t pfn = __alloc_pages(gfp, 0);
+	pfn_t pfn = __alloc_pages(gfp, order);
 	if (pfn == NO_PFN)
 		return NO_PFN;
-	struct page *p = pfn_to_page(pfn);
-	p->flags = PG_slab;
-	p->owner = (uint16_t)owner;
-	inc_zone_page_state(p, owner_stat(owner));
+	for (pfn_t i = 0; i < ((pfn_t)1 << order); i++) {
+		struct page *p = pfn_to_page(pfn + i);
+		p->flags = PG_slab;
+		p->owner = (uint16_t)owner;
+		inc_zone_page_state(p, owner_stat(owner));
+	}
 	return pfn;
+}
+
+void free_kernel_pages(pfn_t pfn, unsigned order)
+{
+	for (pfn_t i = 0; i < ((pfn_t)1 << order); i++) {
+		struct page *p = pfn_to_page(pfn + i);
+		dec_zone_page_state(p, owner_stat((enum page_owner)p->owner));
+	}
+	__free_pages(pfn, order);
+}
+
+pfn_t alloc_kernel_page(enum page_owner owner, unsigned gfp)
+{
+	return alloc_kernel_pages(owner, gfp, 0);
 }
 
 void free_kernel_page(pfn_t pfn)
 {
-	struct page *p = pfn_to_page(pfn);
-	dec_zone_page_state(p, owner_stat((enum page_owner)p->owner));
-	__free_page(pfn);
+	free_kernel_pages(pfn, 0);
 }
 
 /* ---- machine setup ---- */
 
-/* Takes up to n free pages of z for good; returns how many are still wanted. */
+/* Takes up to n of z's frames for good, from the top down; returns how many are still
+ * wanted. */
 static uint64_t reserve_boot_pages(struct zone *z, uint64_t n)
 {
-	while (n && z->free.nr) {
-		pfn_t pfn = pagelist_pop_tail(&z->free);
+	while (n && z->boot_top > z->start_pfn) {
+		pfn_t pfn = --z->boot_top;
 		struct page *p = pfn_to_page(pfn);
 		p->flags = PG_slab;
 		p->owner = OWNER_OTHER_KERNEL;
-		z->stat[NR_FREE_PAGES]--;
 		z->stat[NR_SLAB_UNRECLAIMABLE]++;
 		n--;
 	}
 	return n;
+}
+
+/* free_all_bootmem: every frame not reserved goes to the buddy lists, merging as it goes. */
+static void free_boot_pages(struct zone *z)
+{
+	for (pfn_t pfn = z->start_pfn; pfn < z->boot_top; pfn++)
+		__free_one_page(z, pfn, 0);
+	z->stat[NR_FREE_PAGES] = (long)(z->boot_top - z->start_pfn);
 }
 
 static void zone_setup(int idx, const char *name, pfn_t start, pfn_t end)
@@ -437,16 +547,13 @@ static void zone_setup(int idx, const char *name, pfn_t start, pfn_t end)
 	z->end_pfn = end;
 	z->present_pages = end > start ? end - start : 0;
 	z->prev_priority = DEF_PRIORITY;
-	pagelist_init(&z->free);
+	for (int o = 0; o < MAX_ORDER; o++)
+		pagelist_init(&z->free_area[o]);
 	for (int l = 0; l < NR_LRU_LISTS; l++)
 		pagelist_init(&z->lru[l]);
-	for (pfn_t pfn = start; pfn < end; pfn++) {
-		struct page *p = pfn_to_page(pfn);
-		p->zone = (uint8_t)idx;
-		p->flags = PG_buddy;
-		pagelist_add_tail(&z->free, pfn);
-	}
-	z->stat[NR_FREE_PAGES] = (long)z->present_pages;
+	for (pfn_t pfn = start; pfn < end; pfn++)
+		pfn_to_page(pfn)->zone = (uint8_t)idx;
+	z->boot_top = end > start ? end : start;
 	z->pcp = calloc((size_t)MM->ncpus, sizeof(*z->pcp));
 	setup_pageset(z);
 }
@@ -515,6 +622,8 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 		memmap = reserve_boot_pages(&MM->zones[i], memmap);
 	for (int i = 0; i < MM->nr_zones && memmap; i++)
 		memmap = reserve_boot_pages(&MM->zones[i], memmap);
+	for (int i = 0; i < MM->nr_zones; i++)
+		free_boot_pages(&MM->zones[i]);
 	MM->totalram_pages = 0;
 	for (int i = 0; i < MM->nr_zones; i++)
 		MM->totalram_pages += (unsigned long)MM->zones[i].stat[NR_FREE_PAGES];
