@@ -42,14 +42,14 @@ static void reclaim_mapped_arithmetic(void **state)
 	struct zone *z = &MM->zones[ZONE_DMA32];
 	long saved[NR_VM_ZONE_STAT_ITEMS];
 	memcpy(saved, z->stat, sizeof(saved));
-	unsigned long saved_total = MM->totalram_pages, saved_scanned = z->pages_scanned;
+	unsigned long saved_total = MM->vm_total_pages, saved_scanned = z->pages_scanned;
 	int saved_prev = z->prev_priority;
 	for (int i = 0; i < MM->nr_zones; i++)
 		if (&MM->zones[i] != z) {
 			MM->zones[i].stat[NR_FILE_MAPPED] = 0;
 			MM->zones[i].stat[NR_ANON_PAGES] = 0;
 		}
-	MM->totalram_pages = 10000;
+	MM->vm_total_pages = 10000;
 	z->stat[NR_FILE_MAPPED] = 1000;
 	z->stat[NR_ANON_PAGES] = 3000;
 	z->stat[NR_ACTIVE_FILE] = 3000;
@@ -80,7 +80,7 @@ static void reclaim_mapped_arithmetic(void **state)
 	z->pages_scanned = 3 * (3000 + 999) - 1;
 	assert_int_equal(calc_reclaim_mapped(&sc, z, DEF_PRIORITY), 0);
 	memcpy(z->stat, saved, sizeof(saved));
-	MM->totalram_pages = saved_total;
+	MM->vm_total_pages = saved_total;
 	z->pages_scanned = saved_scanned;
 	z->prev_priority = saved_prev;
 	exit_mmap(fx.mm);

@@ -106,10 +106,14 @@ static int csv_run(const struct stored_run *sr, void *arg)
 	fprintf(f, ",%d,", sr->completed);
 	if (ok) {
 		const struct metric *m = runres_primary(&r);
-		csv_field(f, m->name);
-		fprintf(f, ",%.10g,", m->value);
-		csv_field(f, m->unit);
-		fprintf(f, ",%s", m->better == BETTER_HIGHER ? "higher" : "lower");
+		if (m) {
+			csv_field(f, m->name);
+			fprintf(f, ",%.10g,", m->value);
+			csv_field(f, m->unit);
+			fprintf(f, ",%s", m->better == BETTER_HIGHER ? "higher" : "lower");
+		} else { /* a run that did not finish may have no figure of merit */
+			fputs(",,,", f);
+		}
 		double v[] = {r.elapsed_s,
 			      r.user_s,
 			      r.sys_s,

@@ -36,7 +36,7 @@ void run_print_text(FILE *out, const struct run_meta *meta, const struct scenari
 		fprintf(out, "override: %s\n", meta->overrides[i]);
 	fprintf(out, "\n== %s ==\n%s", cfg->workload, r->wl.text);
 	if (r->failed)
-		fprintf(out, "*** the workload failed: no figure of merit ***\n");
+		fprintf(out, "*** the workload failed (see its report above) ***\n");
 	else if (!r->completed)
 		fprintf(out, "*** the workload did not finish within run.time_limit%s ***\n",
 			r->panicked ? " (the kernel panicked: out of memory and nothing to kill)"

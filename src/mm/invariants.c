@@ -47,6 +47,16 @@ int mm_check_invariants(void)
 						   o, pfn, head->flags, head->private, z->name);
 					break;
 				}
+				pfn_t buddy = pfn ^ size;
+				if (o < MAX_ORDER - 1 && buddy >= z->start_pfn &&
+				    buddy < z->end_pfn && (pfn_to_page(buddy)->flags & PG_buddy) &&
+				    pfn_to_page(buddy)->private == o) {
+					ret = fail(
+					    "order-%u blocks at pfn %u and %u are free buddies "
+					    "left unmerged",
+					    o, pfn, buddy);
+					break;
+				}
 				for (pfn_t i = pfn; i < pfn + size; i++) {
 					if (where[i] || (i != pfn && pfn_to_page(i)->flags)) {
 						ret = fail("pfn %u of the order-%u block at %u is "

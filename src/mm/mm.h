@@ -118,6 +118,7 @@ struct mm_machine {
 	struct zone zones[MAX_NR_ZONES];
 	int nr_zones; /* zone_type < nr_zones are populated or empty */
 	unsigned long totalram_pages;
+	unsigned long vm_total_pages; /* nr_free_pagecache_pages() at boot: sum of present - high */
 	struct vm_sysctl sysctl;
 	struct rng rng;
 

@@ -333,6 +333,8 @@ rebalance:
 	current->flags |= PF_MEMALLOC;
 	unsigned long progress = try_to_free_pages(order, gfp);
 	current->flags &= ~PF_MEMALLOC;
+	if (order) /* §1.5 step 6: pages on per-CPU lists cannot merge into a block */
+		drain_all_pages();
 	cond_resched();
 	if (progress) {
 		pfn = get_page_from_freelist(order, high, alloc_flags);
@@ -632,6 +634,12 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	if (MM->sysctl.page_cluster < 0)
 		MM->sysctl.page_cluster = (cfg->ram_bytes < (16ULL << 20)) ? 2 : 3;
 	setup_per_zone_pages_min();
+	MM->vm_total_pages = 0;
+	for (int i = 0; i < MM->nr_zones; i++) {
+		struct zone *z = &MM->zones[i];
+		if (z->present_pages > z->pages_high)
+			MM->vm_total_pages += z->present_pages - z->pages_high;
+	}
 
 	MM->rmap_cap = 1024;
 	MM->rmap = calloc(MM->rmap_cap, sizeof(*MM->rmap));

@@ -376,12 +376,10 @@ static void yield_cpu(bool force)
 	if (S.tick_cost) {
 		sim_time_t ph = S.cpus[t->cpu].tick_phase;
 		/* scheduler_tick -> check_preempt_tick: a slice ends at the first timer interrupt
-		 * after it is used up, not the instant it is */
-		if (t->slice_used >= S.slice) {
+		 * after it is used up (delta_exec > ideal_runtime), not the instant it is */
+		if (t->slice_used > S.slice) {
 			sim_time_t expire = sim_clock + (S.slice > used0 ? S.slice - used0 : 0);
-			sim_time_t first = (expire + JIFFY_NS - 1 - ph) / JIFFY_NS * JIFFY_NS + ph;
-			if (first < expire)
-				first += JIFFY_NS;
+			sim_time_t first = (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
 			if (first <= when)
 				S.cpus[t->cpu].need_resched = true;
 		}

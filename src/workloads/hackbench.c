@@ -325,12 +325,13 @@ static uint32_t align_up(uint32_t n, uint32_t a)
 	return (n + a - 1) / a * a;
 }
 
-/* The kmalloc cache an object of n bytes comes from (2.6.25 size classes). */
-static uint32_t kmalloc_size(uint32_t n)
+/* The kmalloc cache an object of n bytes comes from (2.6.25 kmalloc_sizes.h: 96 exists only
+ * below 64-byte cache lines, 192 only below 128-byte ones). */
+static uint32_t kmalloc_size(uint32_t n, uint32_t line)
 {
-	if (n <= 96 && n > 64)
+	if (n <= 96 && n > 64 && line < 64)
 		return 96;
-	if (n <= 192 && n > 128)
+	if (n <= 192 && n > 128 && line < 128)
 		return 192;
 	uint32_t s = 32;
 	while (s < n)
@@ -355,7 +356,7 @@ static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *memory)
 	uint32_t shinfo = wide ? 24 + 16 * frags : 20 + 12 * frags;
 	uint32_t data = align_up(len, line);
 	*truesize = data + head;
-	*memory = align_up(head, line) + kmalloc_size(data + shinfo);
+	*memory = align_up(head, line) + kmalloc_size(data + shinfo, line);
 }
 
 static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)

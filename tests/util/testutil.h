@@ -43,9 +43,18 @@ pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool 
 /* Maps an existing page at off in vma. */
 void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young);
 /* A frame is free when it is on a buddy list or a per-CPU list. */
+/* Free: on a per-CPU list, or inside a free buddy block (only its head is marked). */
 static inline bool test_page_free(pfn_t pfn)
 {
-	return pfn_to_page(pfn)->flags & (PG_buddy | PG_pcp);
+	if (pfn_to_page(pfn)->flags & (PG_buddy | PG_pcp))
+		return true;
+	for (unsigned o = 1; o < MAX_ORDER; o++) {
+		pfn_t head = pfn & ~(((pfn_t)1 << o) - 1);
+		const struct page *h = pfn_to_page(head);
+		if ((h->flags & PG_buddy) && h->private >= o)
+			return true;
+	}
+	return false;
 }
 /* Free frames of a zone, per-CPU lists included (NR_FREE_PAGES counts only buddy pages). */
 long test_zone_free(const struct zone *z);
