@@ -3,12 +3,5 @@
 
 int cmd_compare(int argc, char **argv)
 {
-	struct exp_opts o;
-	int rc = driver_parse(argc, argv, false, &o);
-	if (rc == 0)
-		rc = driver_main(&o);
-	else if (rc == 1)
-		rc = 0;
-	driver_opts_free(&o);
-	return rc;
+	return driver_command(argc, argv, false);
 }

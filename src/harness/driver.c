@@ -577,3 +577,15 @@ out:
 	store_close(st);
 	return rc;
 }
+
+int driver_command(int argc, char **argv, bool sweep)
+{
+	struct exp_opts o;
+	int rc = driver_parse(argc, argv, sweep, &o);
+	if (rc == 0)
+		rc = driver_main(&o);
+	else if (rc == 1)
+		rc = 0;
+	driver_opts_free(&o);
+	return rc;
+}

@@ -33,6 +33,9 @@ struct store *driver_open_store(const char *path);
 /* The whole of compare/sweep after parsing; returns the exit status. */
 int driver_main(struct exp_opts *o);
 
+/* `mmsim compare` (sweep == false) or `mmsim sweep`: parse, run, exit status. */
+int driver_command(int argc, char **argv, bool sweep);
+
 /* Loaded runs of one experiment. */
 struct loaded {
 	struct job *jobs;
