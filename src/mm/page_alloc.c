@@ -395,16 +395,22 @@ static void free_pages_bulk(struct zone *z, struct per_cpu_pages *pcp, unsigned 
 	z->all_unreclaimable = false;
 }
 
+/* What a page keeps of its last owner once it is freed: nothing. */
+static void reset_freed_page(struct page *p, uint32_t flags)
+{
+	p->flags = flags;
+	p->owner = OWNER_NONE;
+	p->mapcount = 0;
+	p->mapping = 0;
+	p->pins = 0;
+}
+
 /* free_hot_cold_page: to this CPU's list; a batch goes back once it holds `high`. */
 void __free_page(pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	struct zone *z = page_zone(p);
-	p->flags = PG_pcp;
-	p->owner = OWNER_NONE;
-	p->mapcount = 0;
-	p->mapping = 0;
-	p->pins = 0;
+	reset_freed_page(p, PG_pcp);
 	struct per_cpu_pages *pcp = this_cpu_pcp(z);
 	pagelist_add(&pcp->list, pfn);
 	count_vm_event(PGFREE);
@@ -423,14 +429,8 @@ void __free_pages(pfn_t pfn, unsigned order)
 		return;
 	}
 	struct zone *z = page_zone(pfn_to_page(pfn));
-	for (pfn_t i = 0; i < ((pfn_t)1 << order); i++) {
-		struct page *p = pfn_to_page(pfn + i);
-		p->flags = 0;
-		p->owner = OWNER_NONE;
-		p->mapcount = 0;
-		p->mapping = 0;
-		p->pins = 0;
-	}
+	for (pfn_t i = 0; i < ((pfn_t)1 << order); i++)
+		reset_freed_page(pfn_to_page(pfn + i), 0);
 	count_vm_events(PGFREE, 1ul << order);
 	z->pages_scanned = 0;
 	z->all_unreclaimable = false;
