@@ -16,23 +16,24 @@ static void min_free_kbytes_examples(void **state)
 	assert_int_equal(min_free_kbytes_for(1UL << 40), 65536);
 }
 
-/* 64 MiB x86-64: DMA holds 4096 pages, DMA32 12288. With min_free_kbytes = 1024 the total
- * is 256 pages: DMA tmp = 256*4096/16384 = 64, DMA32 tmp = 192. */
+/* 64 MiB x86-64: DMA spans 4096 pages, DMA32 12288; less their mem_map (56-byte struct
+ * page: 56 and 168 pages) 4040 and 12120 are present. With min_free_kbytes = 1024 the total
+ * is 256 pages: DMA tmp = 256*4040/16160 = 64, DMA32 tmp = 192. */
 static void per_zone_watermarks(void **state)
 {
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
 	struct zone *dma = &MM->zones[ZONE_DMA], *d32 = &MM->zones[ZONE_DMA32];
-	assert_int_equal(dma->present_pages, 4096);
-	assert_int_equal(d32->present_pages, 12288);
+	assert_int_equal(dma->present_pages, 4040);
+	assert_int_equal(d32->present_pages, 12120);
 	assert_int_equal(dma->pages_min, 64);
 	assert_int_equal(dma->pages_low, 80);
 	assert_int_equal(dma->pages_high, 96);
 	assert_int_equal(d32->pages_min, 192);
 	assert_int_equal(d32->pages_low, 240);
 	assert_int_equal(d32->pages_high, 288);
-	/* lowmem_reserve: DMA keeps 12288/256 = 48 pages from DMA32-able allocations */
-	assert_int_equal(dma->lowmem_reserve[ZONE_DMA32], 48);
+	/* lowmem_reserve: DMA keeps 12120/256 = 47 pages from DMA32-able allocations */
+	assert_int_equal(dma->lowmem_reserve[ZONE_DMA32], 47);
 	assert_int_equal(dma->lowmem_reserve[ZONE_DMA], 0);
 	assert_int_equal(d32->lowmem_reserve[ZONE_DMA32], 0);
 	/* inactive_ratio: under 1 GiB the ratio is 1 */
@@ -59,12 +60,12 @@ static void watermark_ok(void **state)
 	/* ALLOC_HIGH|ALLOC_HARDER: 120 - 30 = 90 */
 	z->stat[NR_FREE_PAGES] = 91;
 	assert_true(zone_watermark_ok(z, 0, z->pages_low, ZONE_DMA32, ALLOC_HIGH | ALLOC_HARDER));
-	/* the DMA zone asked on behalf of DMA32 must also keep its lowmem_reserve (48) */
+	/* the DMA zone asked on behalf of DMA32 must also keep its lowmem_reserve (47) */
 	struct zone *dma = &MM->zones[ZONE_DMA];
 	long dsaved = dma->stat[NR_FREE_PAGES];
-	dma->stat[NR_FREE_PAGES] = 80 + 48 + 1;
+	dma->stat[NR_FREE_PAGES] = 80 + 47 + 1;
 	assert_true(zone_watermark_ok(dma, 0, dma->pages_low, ZONE_DMA32, 0));
-	dma->stat[NR_FREE_PAGES] = 80 + 48;
+	dma->stat[NR_FREE_PAGES] = 80 + 47;
 	assert_false(zone_watermark_ok(dma, 0, dma->pages_low, ZONE_DMA32, 0));
 	assert_true(zone_watermark_ok(dma, 0, dma->pages_low, ZONE_DMA, 0));
 	dma->stat[NR_FREE_PAGES] = dsaved;
@@ -131,10 +132,10 @@ static void buddy_split_and_merge(void **state)
 static void inactive_ratio_large_zone(void **state)
 {
 	(void)state;
-	/* 1 GiB of DMA32 (minus DMA) -> gb 0 -> 1; a 10 GiB NORMAL zone -> isqrt(100) = 10 */
+	/* a 10 GiB NORMAL zone less its mem_map (35840 pages) is 9.86 GiB -> isqrt(90) = 9 */
 	test_machine_boot("x86_64-2008", 14ULL << 30, 0, 0);
-	assert_int_equal(MM->zones[ZONE_NORMAL].present_pages, (10ULL << 30) >> 12);
-	assert_int_equal(MM->zones[ZONE_NORMAL].inactive_ratio, 10);
+	assert_int_equal(MM->zones[ZONE_NORMAL].present_pages, ((10ULL << 30) >> 12) - 35840);
+	assert_int_equal(MM->zones[ZONE_NORMAL].inactive_ratio, 9);
 	/* DMA32 spans 16 MiB..4 GiB: 3 GiB-and-change -> isqrt(30) = 5 */
 	assert_int_equal(MM->zones[ZONE_DMA32].inactive_ratio, 5);
 	test_machine_shutdown();
@@ -181,6 +182,33 @@ static void per_cpu_lists(void **state)
 	test_machine_shutdown();
 }
 
+/* A zone under 8192 pages (the 32 MiB board: 8128 present) gets batch 0 from
+ * zone_batchsize: high 0, batch 1, so each free reaches the buddy lists at once and resets
+ * the zone's scan state. */
+static void per_cpu_lists_small_zone(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	struct zone *z = &MM->zones[ZONE_NORMAL];
+	if (!z->present_pages)
+		z = &MM->zones[ZONE_DMA];
+	assert_true(z->present_pages < 8192);
+	assert_int_equal(z->pcp[0].high, 0);
+	assert_int_equal(z->pcp[0].batch, 1);
+	pfn_t pfn = __alloc_pages(GFP_KERNEL, 0);
+	assert_int_equal(z->pcp[0].list.nr, 0);
+	long before = z->stat[NR_FREE_PAGES];
+	z->pages_scanned = 1000;
+	z->all_unreclaimable = true;
+	__free_page(pfn);
+	assert_int_equal(z->stat[NR_FREE_PAGES], before + 1);
+	assert_int_equal(z->pcp[0].list.nr, 0);
+	assert_int_equal(z->pages_scanned, 0);
+	assert_false(z->all_unreclaimable);
+	assert_int_equal(mm_check_invariants(), 0);
+	test_machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +219,7 @@ int main(void)
 	    cmocka_unit_test(buddy_split_and_merge),
 	    cmocka_unit_test(inactive_ratio_large_zone),
 	    cmocka_unit_test(per_cpu_lists),
+	    cmocka_unit_test(per_cpu_lists_small_zone),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

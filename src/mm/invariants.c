@@ -92,7 +92,7 @@ int mm_check_invariants(void)
 				where[pfn] = W_FREE;
 				n++;
 			}
-			if (!ret && (n != pcp->list.nr || n >= pcp->high))
+			if (!ret && (n != pcp->list.nr || (n && n >= pcp->high)))
 				ret = fail(
 				    "zone %s cpu %d: per-CPU list holds %lu (nr %lu, high %lu)",
 				    z->name, c, n, pcp->list.nr, pcp->high);

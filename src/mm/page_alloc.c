@@ -447,8 +447,10 @@ void drain_all_pages(void)
 			free_pages_bulk(&MM->zones[i], &MM->zones[i].pcp[c], ULONG_MAX);
 }
 
-/* zone_batchsize (2.6.28): about a quarter of a 1/1024th of the zone, at most 512 KiB
- * worth, rounded down to 2^n - 1; high = 6 * batch. */
+/* zone_batchsize (2.6.25-2.6.28): about a quarter of a 1/1024th of the zone, at most
+ * 512 KiB worth, rounded down to 2^n - 1; setup_pageset: high = 6 * batch and the batch
+ * at least 1. A zone of fewer than 8192 present pages rounds to batch 0 ("LIFO batch:0"
+ * at boot), so its high is 0 and every free goes straight back to the buddy lists. */
 static void setup_pageset(struct zone *z)
 {
 	unsigned long batch = z->present_pages / 1024;
@@ -461,11 +463,9 @@ static void setup_pageset(struct zone *z)
 	while (x >>= 1)
 		r <<= 1;
 	batch = r - 1;
-	if (batch < 1)
-		batch = 1;
 	for (int c = 0; c < MM->ncpus; c++) {
 		pagelist_init(&z->pcp[c].list);
-		z->pcp[c].batch = batch;
+		z->pcp[c].batch = batch ? batch : 1;
 		z->pcp[c].high = 6 * batch;
 	}
 }
@@ -548,6 +548,13 @@ static void zone_setup(int idx, const char *name, pfn_t start, pfn_t end)
 	z->start_pfn = start;
 	z->end_pfn = end;
 	z->present_pages = end > start ? end - start : 0;
+	/* free_area_init_core: a zone's present pages leave out the mem_map its span needs
+	 * (wherever bootmem put it); the watermarks and the per-CPU batch are sized on this */
+	unsigned long memmap =
+	    (unsigned long)(((uint64_t)z->present_pages * MM->hw->struct_page_bytes) >>
+			    MM->page_shift);
+	if (z->present_pages >= memmap)
+		z->present_pages -= memmap;
 	z->prev_priority = DEF_PRIORITY;
 	for (int o = 0; o < MAX_ORDER; o++)
 		pagelist_init(&z->free_area[o]);
