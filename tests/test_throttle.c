@@ -168,19 +168,23 @@ static void hackbench_deterministic(void **state)
 }
 
 /* One write's skb against the 2.6.25 layouts worked by hand (hackbench.c): ARM 32-bit,
- * 32-byte lines: truesize ALIGN(100,32)=128 + 180 = 308; slab 192 (sk_buff, aligned) +
- * kmalloc(128 + 20 + 12*18 = 364) = 512 -> 704; sndbuf (180+256)*256. x86-64: 128 + 232 =
- * 360; 256 + kmalloc(128 + 24 + 16*18 = 440) = 512 -> 768. IA64 with 64 KiB pages, 128-byte
- * lines: 360; 256 + kmalloc(128 + 24 + 16*3 = 200) = 256 -> 512. */
+ * 32-byte lines: truesize ALIGN(100,32)=128 + 180 = 308; slab objects 192 (sk_buff,
+ * aligned; 4096/192 = 21 a slab) + kmalloc(128 + 20 + 12*18 = 364) = 512 (8 a slab); sndbuf
+ * (180+256)*256. x86-64: 128 + 232 = 360; 256 (16) + kmalloc(128 + 24 + 16*18 = 440) = 512
+ * (8). IA64 with 64 KiB pages, 128-byte lines: 360; 256 + kmalloc(128 + 24 + 16*3 = 200) =
+ * 256, 256 of each to a slab. */
 static void skb_sizes_by_hand(void **state)
 {
 	(void)state;
 	static const struct {
 		const char *profile, *want;
 	} cases[] = {
-	    {"arm926-2008", "truesize 308, slab 704 bytes; sndbuf 111616"},
-	    {"x86_64-2008", "truesize 360, slab 768 bytes; sndbuf 124928"},
-	    {"ia64-2008", "truesize 360, slab 512 bytes; sndbuf 124928"},
+	    {"arm926-2008", "truesize 308; slab objects 192 (skbuff_head_cache, 21 per slab) + "
+			    "512 (kmalloc, 8 per slab) bytes; sndbuf 111616"},
+	    {"x86_64-2008", "truesize 360; slab objects 256 (skbuff_head_cache, 16 per slab) + "
+			    "512 (kmalloc, 8 per slab) bytes; sndbuf 124928"},
+	    {"ia64-2008", "truesize 360; slab objects 256 (skbuff_head_cache, 256 per slab) + "
+			  "256 (kmalloc, 256 per slab) bytes; sndbuf 124928"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char text[512];

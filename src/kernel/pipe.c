@@ -6,7 +6,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-struct kmem_pool skb_pool = {.owner = OWNER_SLAB};
+struct kmem_cache skbuff_head_cache, skb_data_cache;
+static unsigned long skb_pages, skb_peak_pages;
+
+void skb_caches_init(uint32_t head_object, uint32_t data_object)
+{
+	kmem_cache_init(&skbuff_head_cache, "skbuff_head_cache", head_object, OWNER_SLAB);
+	kmem_cache_init(&skb_data_cache, "kmalloc", data_object, OWNER_SLAB);
+	skb_pages = skb_peak_pages = 0;
+}
+
+void skb_caches_destroy(void)
+{
+	kmem_cache_destroy(&skbuff_head_cache);
+	kmem_cache_destroy(&skb_data_cache);
+}
+
+unsigned long skb_caches_peak_pages(void)
+{
+	return skb_peak_pages;
+}
+
+static void skb_note_pages(void)
+{
+	skb_pages = (skbuff_head_cache.nr_slabs << skbuff_head_cache.order) +
+		    (skb_data_cache.nr_slabs << skb_data_cache.order);
+	if (skb_pages > skb_peak_pages)
+		skb_peak_pages = skb_pages;
+}
 
 bool kmem_charge(struct kmem_pool *pool, uint64_t bytes, unsigned gfp)
 {
@@ -51,11 +78,20 @@ void kmem_pool_release(struct kmem_pool *pool)
 	pool->bytes = 0;
 }
 
-void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize, uint32_t memsize)
+void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize)
 {
-	*p = (struct kpipe){
-	    .kind = kind, .sndbuf = sndbuf, .truesize = truesize, .memsize = memsize};
+	*p = (struct kpipe){.kind = kind, .sndbuf = sndbuf, .truesize = truesize};
 	p->readers = p->writers = 1;
+	if (kind == KPIPE_SOCKET) {
+		/* sends stop once sk_wmem_alloc reaches sk_sndbuf, one skb past it per sender
+		 * (grow_skb_ring covers several) */
+		p->skb_cap = (uint32_t)(sndbuf / (truesize ? truesize : 1)) + 2;
+		p->skb = malloc(p->skb_cap * sizeof(*p->skb));
+		if (!p->skb) {
+			perror("mmsim: socket");
+			exit(1);
+		}
+	}
 }
 
 static sim_time_t copy_cost(uint32_t len)
@@ -78,6 +114,27 @@ static bool fatal(void)
 	return current->tif & TIF_SIGKILL;
 }
 
+/* Senders that passed the sndbuf test together and then slept allocating all queue their
+ * skb (the charge follows the allocation), so a socket can hold more than the ring was
+ * sized for: it doubles, keeping the order. Rare, so not a hot-path allocation. */
+static void grow_skb_ring(struct kpipe *p)
+{
+	uint32_t cap = p->skb_cap * 2;
+	pfn_t(*ring)[2] = malloc(cap * sizeof(*ring));
+	if (!ring) {
+		perror("mmsim: socket");
+		exit(1);
+	}
+	for (uint32_t i = 0; i < p->nr_msgs; i++) {
+		ring[i][0] = p->skb[(p->skb_first + i) % p->skb_cap][0];
+		ring[i][1] = p->skb[(p->skb_first + i) % p->skb_cap][1];
+	}
+	free(p->skb);
+	p->skb = ring;
+	p->skb_cap = cap;
+	p->skb_first = 0;
+}
+
 /* unix_stream_sendmsg: sock_alloc_send_skb waits while sk_wmem_alloc >= sk_sndbuf (the
  * test precedes the charge, so one skb may overshoot), then the skb joins the peer's
  * queue and sk_data_ready wakes the reader. */
@@ -92,8 +149,23 @@ static int socket_write(struct kpipe *p, uint32_t len)
 	}
 	if (!p->readers)
 		return -1;
-	if (!kmem_charge(&skb_pool, p->memsize, GFP_KERNEL))
+	/* alloc_skb: the sk_buff, then its data; either may reclaim, and a failure gives
+	 * back what was had */
+	pfn_t head = kmem_cache_alloc(&skbuff_head_cache, GFP_KERNEL);
+	if (head == NO_PFN)
 		return -1;
+	pfn_t data = kmem_cache_alloc(&skb_data_cache, GFP_KERNEL);
+	if (data == NO_PFN) {
+		kmem_cache_free(&skbuff_head_cache, head);
+		skb_note_pages();
+		return -1;
+	}
+	skb_note_pages();
+	if (p->nr_msgs == p->skb_cap)
+		grow_skb_ring(p);
+	uint32_t slot = (p->skb_first + p->nr_msgs) % p->skb_cap;
+	p->skb[slot][0] = head;
+	p->skb[slot][1] = data;
 	p->wmem += p->truesize;
 	p->bytes += len;
 	p->nr_msgs++;
@@ -172,6 +244,18 @@ static void pipe_consume(struct kpipe *p, uint32_t len)
 	}
 }
 
+/* kfree_skb of the n oldest skbs: their data and sk_buff objects back to the caches */
+static void free_skbs(struct kpipe *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		kmem_cache_free(&skb_data_cache, p->skb[p->skb_first][1]);
+		kmem_cache_free(&skbuff_head_cache, p->skb[p->skb_first][0]);
+		p->skb_first = (p->skb_first + 1) % p->skb_cap;
+	}
+	p->nr_msgs -= n;
+	skb_note_pages();
+}
+
 int kpipe_read(struct kpipe *p, uint32_t len)
 {
 	cpu_work_sys(kpipe_read_cost(len));
@@ -195,9 +279,8 @@ int kpipe_read(struct kpipe *p, uint32_t len)
 		p->bytes -= len;
 		if (!p->bytes)
 			n = p->nr_msgs;
-		p->nr_msgs -= n;
+		free_skbs(p, n);
 		p->wmem -= (uint64_t)p->truesize * n;
-		kmem_uncharge(&skb_pool, (uint64_t)p->memsize * n);
 		if (waitqueue_active(&p->wr_wait) && (p->wmem << 2) <= p->sndbuf)
 			wake_up_all(&p->wr_wait);
 	} else {
@@ -222,10 +305,10 @@ void kpipe_close_read(struct kpipe *p)
 void kpipe_release(struct kpipe *p)
 {
 	if (p->kind == KPIPE_SOCKET) {
-		if (p->nr_msgs)
-			kmem_uncharge(&skb_pool, (uint64_t)p->memsize * p->nr_msgs);
+		if (p->skb)
+			free_skbs(p, p->nr_msgs);
+		kpipe_release_host(p);
 		p->wmem = 0;
-		p->nr_msgs = 0;
 	} else {
 		while (p->nr_bufs) {
 			free_kernel_page(p->bufs[p->head]);
@@ -234,4 +317,10 @@ void kpipe_release(struct kpipe *p)
 		}
 	}
 	p->bytes = 0;
+}
+
+void kpipe_release_host(struct kpipe *p)
+{
+	free(p->skb);
+	p->skb = NULL;
 }

@@ -2,13 +2,15 @@
  * writer blocks while the buffer is full, a reader while it is empty. The data in flight
  * is unreclaimable kernel memory taken from the zones: pipe buffers are whole pages
  * (PIPE_BUFFERS of them at most), socket buffers are skbs charged by truesize against the
- * sender's sk_sndbuf, while their slab objects (which truesize undercounts) are packed into
- * slab pages. Sends and receives are O(1) and allocate
- * no host memory. */
+ * sender's sk_sndbuf, while each occupies two slab objects (which truesize undercounts):
+ * the sk_buff from skbuff_head_cache and its data from a kmalloc cache (mm/slab.h), so a
+ * slab page comes back only when every skb with an object in it has been read. Sends and
+ * receives are O(1) and allocate no host memory. */
 #ifndef MMSIM_KERNEL_PIPE_H
 #define MMSIM_KERNEL_PIPE_H
 
 #include "mm/mm.h"
+#include "mm/slab.h"
 
 #define PIPE_BUFFERS 16 /* 2.6 pipe: 16 page buffers */
 
@@ -31,12 +33,13 @@ enum { KPIPE_PIPE, KPIPE_SOCKET };
 
 struct kpipe {
 	int kind;
-	uint64_t bytes;	    /* payload queued */
-	uint32_t nr_msgs;   /* skbs queued (socket) */
-	uint64_t wmem;	    /* socket: truesize charged to the sender (sk_wmem_alloc) */
-	uint64_t sndbuf;    /* socket: sk_sndbuf */
-	uint32_t truesize;  /* socket: skb->truesize of one write, charged to sk_wmem_alloc */
-	uint32_t memsize;   /* socket: slab memory one write's skb occupies */
+	uint64_t bytes;	   /* payload queued */
+	uint32_t nr_msgs;  /* skbs queued (socket) */
+	uint64_t wmem;	   /* socket: truesize charged to the sender (sk_wmem_alloc) */
+	uint64_t sndbuf;   /* socket: sk_sndbuf */
+	uint32_t truesize; /* socket: skb->truesize of one write, charged to sk_wmem_alloc */
+	pfn_t (*skb)[2];   /* socket: the slabs of each queued skb's head and data, a ring */
+	uint32_t skb_cap, skb_first;
 	uint32_t nr_bufs;   /* pipe: page buffers in use */
 	uint32_t head;	    /* pipe: index of the oldest buffer */
 	uint32_t first_off; /* pipe: bytes already read from the oldest buffer */
@@ -46,18 +49,25 @@ struct kpipe {
 	int readers, writers;
 };
 
-/* The shared pool skbs are charged to (kmalloc/skbuff_head_cache). */
-extern struct kmem_pool skb_pool;
+/* The caches every socket's skbs come from: skbuff_head_cache and the kmalloc cache of
+ * the data (one message size per run). skb_caches_init sizes them (bytes per object). */
+extern struct kmem_cache skbuff_head_cache, skb_data_cache;
+void skb_caches_init(uint32_t head_object, uint32_t data_object);
+void skb_caches_destroy(void);
+/* The most slab pages both caches held at once. */
+unsigned long skb_caches_peak_pages(void);
 
-void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize, uint32_t memsize);
+void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize);
 /* write(2) of len bytes (len <= one page): 0, or -1 (EPIPE, ENOMEM or a fatal signal). */
 int kpipe_write(struct kpipe *p, uint32_t len);
 /* read(2) of up to len bytes: the bytes read, 0 at end of file, -1 on a fatal signal. */
 int kpipe_read(struct kpipe *p, uint32_t len);
 void kpipe_close_write(struct kpipe *p);
 void kpipe_close_read(struct kpipe *p);
-/* Frees what is still queued (teardown of a run). */
+/* Frees what is still queued and the host memory (a run's teardown, machine alive). */
 void kpipe_release(struct kpipe *p);
+/* Frees the host memory only (the machine may be gone). */
+void kpipe_release_host(struct kpipe *p);
 
 /* CPU cost of one call (docs/throttle.md): the profile's syscall entry, the slab
  * allocation (write) or free (read) of the skb or the pipe-buffer bookkeeping, and the copy

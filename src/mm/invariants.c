@@ -2,6 +2,7 @@
  * counts, every swap slot's count equals its references. Tests run it throughout every
  * simulation; it is O(frames + PTEs + slots). */
 #include "mm/mm.h"
+#include "mm/slab.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -267,5 +268,7 @@ int mm_check_invariants(void)
 			   (unsigned long long)nfree, (unsigned long long)si->nr_free);
 	free(refs);
 	free(where);
+	if (!ret && kmem_caches_check())
+		ret = -1;
 	return ret;
 }

@@ -54,6 +54,12 @@ struct vm_sysctl {
 	/* The global reclaim algorithm: RECLAIM_LRU_2628 (the split LRU, the default) or
 	 * RECLAIM_LRU_2625 (one active and one inactive list per zone, §1.8/§1.10/§1.11) */
 	int reclaim_lru;
+	/* What try_to_free_pages reports (§1.6): RECLAIM_PROGRESS_2625 "progress" unless every
+	 * zone is all_unreclaimable; RECLAIM_PROGRESS_2626 the pages reclaimed, so a pass that
+	 * freed nothing sends the allocator to the OOM killer (Nishanth Aravamudan's "Smarter
+	 * retry of costly-order allocations", -mm April 2008, mainline 2.6.26). AUTO follows
+	 * reclaim_lru. */
+	int reclaim_progress;
 	/* the swap token (§4), off in mmsim's vanilla */
 	int swap_token;		     /* enum swap_token_variant */
 	int swap_token_timeout;	     /* seconds (2004/2005 variants) */
@@ -63,6 +69,7 @@ struct vm_sysctl {
 };
 
 enum { RECLAIM_LRU_2628, RECLAIM_LRU_2625 };
+enum { RECLAIM_PROGRESS_AUTO, RECLAIM_PROGRESS_2625, RECLAIM_PROGRESS_2626 };
 
 void vm_sysctl_defaults(struct vm_sysctl *s);
 

@@ -545,7 +545,11 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 		ret = nr_reclaimed;
 	/* 2.6.25 returned 1 ("progress") unless every zone was all_unreclaimable; 2.6.26 made
 	 * it the number reclaimed, so a pass that freed nothing now means OOM (§1.6) */
-	if (MM->sysctl.reclaim_lru == RECLAIM_LRU_2625 && !sc->all_unreclaimable && !ret)
+	int progress = MM->sysctl.reclaim_progress;
+	if (progress == RECLAIM_PROGRESS_AUTO)
+		progress = MM->sysctl.reclaim_lru == RECLAIM_LRU_2625 ? RECLAIM_PROGRESS_2625
+								      : RECLAIM_PROGRESS_2626;
+	if (progress == RECLAIM_PROGRESS_2625 && !sc->all_unreclaimable && !ret)
 		ret = 1;
 out:
 	if (priority < 0)

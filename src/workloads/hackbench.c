@@ -48,8 +48,11 @@ static const struct param_desc params[] = {
      "socket send buffer limit; 0 = the 2.6 default for the word size"},
     {"hackbench.skb_truesize", P_INT, HP(skb_truesize), 0, 1 << 20, NULL,
      "skb->truesize of one write, charged against sndbuf; 0 = from the profile"},
-    {"hackbench.skb_memory", P_INT, HP(skb_memory), 0, 1 << 20, NULL,
-     "slab memory one write's skb occupies; 0 = from the profile"},
+    {"hackbench.skb_head_object", P_INT, HP(skb_head_object), 0, 1 << 20, NULL,
+     "bytes of the sk_buff's skbuff_head_cache object; 0 = from the profile"},
+    {"hackbench.skb_data_object", P_INT, HP(skb_data_object), 0, 1 << 20, NULL,
+     "bytes of the kmalloc object holding a write's data and skb_shared_info; 0 = from "
+     "the profile"},
 };
 
 void hackbench_defaults(struct hackbench_params *p)
@@ -71,7 +74,8 @@ void hackbench_defaults(struct hackbench_params *p)
 	    .thread_stack = 16 << 10, /* PTHREAD_STACK_MIN, x86 */
 	    .sndbuf = 0,
 	    .skb_truesize = 0,
-	    .skb_memory = 0,
+	    .skb_head_object = 0,
+	    .skb_data_object = 0,
 	};
 }
 
@@ -100,6 +104,7 @@ static struct {
 	int *pid_map; /* pid - pid_base -> worker */
 	int pid_base, pid_span;
 	struct kmem_pool task_pool;
+	bool skb_caches; /* skb_caches_init ran */
 	int ready;
 	bool started, done, failed;
 	struct waitqueue ready_wait, start_wait;
@@ -346,7 +351,8 @@ static uint32_t kmalloc_size(uint32_t n, uint32_t line)
  * [estimate]s of the 2.6.25 layouts: sk_buff 180 bytes (32-bit) or 232 (64-bit);
  * skb_shared_info 20 + 12 per fragment (32-bit) or 24 + 16 (64-bit), with
  * MAX_SKB_FRAGS = 65536 / PAGE_SIZE + 2. */
-static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *memory)
+static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *head_object,
+		      uint32_t *data_object)
 {
 	const struct hw_profile *hw = MM->hw;
 	bool wide = hw->struct_page_bytes > 32;
@@ -356,7 +362,8 @@ static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *memory)
 	uint32_t shinfo = wide ? 24 + 16 * frags : 20 + 12 * frags;
 	uint32_t data = align_up(len, line);
 	*truesize = data + head;
-	*memory = align_up(head, line) + kmalloc_size(data + shinfo, line);
+	*head_object = align_up(head, line);
+	*data_object = kmalloc_size(data + shinfo, line);
 }
 
 static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
@@ -368,21 +375,24 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 		H.p.sndbuf =
 		    MM->hw->struct_page_bytes <= 32 ? (180 + 256) * 256 : (232 + 256) * 256;
 	H.task_pool.owner = OWNER_SLAB;
-	skb_pool = (struct kmem_pool){.owner = OWNER_SLAB};
 	H.nr_workers = H.p.groups * 2 * H.p.fds;
 	H.workers = calloc((size_t)H.nr_workers, sizeof(*H.workers));
 	H.conns = calloc((size_t)H.p.groups * (size_t)H.p.fds, sizeof(*H.conns));
 	if (!H.workers || !H.conns)
 		return -1;
-	uint32_t truesize, memory;
-	skb_sizes((uint32_t)H.p.msg_size, &truesize, &memory);
+	uint32_t truesize, head_object, data_object;
+	skb_sizes((uint32_t)H.p.msg_size, &truesize, &head_object, &data_object);
 	if (H.p.skb_truesize)
 		truesize = (uint32_t)H.p.skb_truesize;
-	if (H.p.skb_memory)
-		memory = (uint32_t)H.p.skb_memory;
+	if (H.p.skb_head_object)
+		head_object = (uint32_t)H.p.skb_head_object;
+	if (H.p.skb_data_object)
+		data_object = (uint32_t)H.p.skb_data_object;
+	skb_caches_init(head_object, data_object);
+	H.skb_caches = true;
 	for (int i = 0; i < H.p.groups * H.p.fds; i++)
 		kpipe_init(&H.conns[i], H.p.ipc == HACKBENCH_PIPES ? KPIPE_PIPE : KPIPE_SOCKET,
-			   H.p.sndbuf, truesize, memory);
+			   H.p.sndbuf, truesize);
 	H.text_pages = (H.p.text + MM->page_size - 1) / MM->page_size;
 	H.text = file_create("hackbench", H.text_pages, H.text_pages, true);
 	struct process *parent = process_spawn("hackbench", parent_main, NULL);
@@ -415,12 +425,16 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 	result_printf(
 	    r,
 	    "hackbench: peak socket buffers %u pages, task slab %u pages; %llu context switches\n",
-	    skb_pool.peak_pages, H.task_pool.peak_pages,
+	    (unsigned)skb_caches_peak_pages(), H.task_pool.peak_pages,
 	    (unsigned long long)sched_get_stats()->context_switches);
 	if (H.p.ipc == HACKBENCH_SOCKETS && H.conns)
 		result_printf(
-		    r, "hackbench: skb per write: truesize %u, slab %u bytes; sndbuf %llu\n",
-		    H.conns[0].truesize, H.conns[0].memsize, (unsigned long long)H.conns[0].sndbuf);
+		    r,
+		    "hackbench: skb per write: truesize %u; slab objects %u (%s, %u per slab) + "
+		    "%u (kmalloc, %u per slab) bytes; sndbuf %llu\n",
+		    H.conns[0].truesize, skbuff_head_cache.size, skbuff_head_cache.name,
+		    skbuff_head_cache.objects, skb_data_cache.size, skb_data_cache.objects,
+		    (unsigned long long)H.conns[0].sndbuf);
 	if (H.started)
 		result_printf(
 		    r,
@@ -442,10 +456,14 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 static void hackbench_cleanup(void)
 {
 	free(H.workers);
+	if (H.conns)
+		for (int i = 0; i < H.p.groups * H.p.fds; i++)
+			kpipe_release_host(&H.conns[i]);
 	free(H.conns);
+	if (H.skb_caches)
+		skb_caches_destroy();
 	free(H.pid_map);
 	kmem_pool_release(&H.task_pool);
-	kmem_pool_release(&skb_pool);
 	memset(&H, 0, sizeof(H));
 }
 

@@ -25,7 +25,8 @@ struct hackbench_params {
 	uint64_t thread_stack; /* user stack of a thread (PTHREAD_STACK_MIN) */
 	uint64_t sndbuf;       /* sk_sndbuf of a socket (net.core.wmem_default) */
 	int skb_truesize;      /* skb->truesize of one write; 0 = computed (hackbench.c) */
-	int skb_memory;	       /* slab bytes one write's skb occupies; 0 = computed */
+	int skb_head_object;   /* bytes of the sk_buff slab object; 0 = computed */
+	int skb_data_object;   /* bytes of the kmalloc data object; 0 = computed */
 };
 
 void hackbench_defaults(struct hackbench_params *p);

@@ -16,6 +16,7 @@
 
 static const char *const swap_token_variants[] = {"off", "original", "fault", "priority", NULL};
 static const char *const reclaim_lru_variants[] = {"2.6.28", "2.6.25", NULL};
+static const char *const reclaim_progress_variants[] = {"auto", "2.6.25", "2.6.26", NULL};
 
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
@@ -65,6 +66,9 @@ static const struct param_desc base_params[] = {
      "throttle reclaimers when isolated pages are under writeback"},
     {"vm.reclaim_lru", P_ENUM, VM(reclaim_lru), 0, 0, reclaim_lru_variants,
      "global reclaim: 2.6.28 split LRU, or 2.6.25 one active and one inactive list"},
+    {"vm.reclaim_progress", P_ENUM, VM(reclaim_progress), 0, 0, reclaim_progress_variants,
+     "what direct reclaim reports: 2.6.25 progress unless all zones are unreclaimable, "
+     "2.6.26 (and 2.6.25-mm) the pages reclaimed; auto follows vm.reclaim_lru"},
     {"vm.swap_token", P_ENUM, VM(swap_token), 0, 0, swap_token_variants,
      "swap token variant (Rik van Riel 2004, 2005 fault-only, 2.6.20 priority)"},
     {"vm.swap_token_timeout", P_INT, VM(swap_token_timeout), 0, 1000000, NULL,

@@ -1,0 +1,47 @@
+/* Slab caches as SLUB keeps them (2.6.25, the default allocator since 2.6.23;
+ * kernel-reclaim.md §1.16 for why the page frees matter): objects of one size packed into
+ * slabs of 2^order pages. Each CPU allocates from its own slab (frozen: never on a list);
+ * slabs with some objects free wait on the partial list; full slabs are on no list. A slab
+ * whose last object is freed goes back to the page allocator at once, unless it is a CPU's
+ * slab. So a page comes back only when every object in it is freed: objects of different
+ * lifetimes sharing a slab keep it (fragmentation), which a byte count would not show.
+ *
+ * Objects have no identity here, only the slab they sit in: kmem_cache_alloc returns the
+ * slab's first frame and kmem_cache_free takes it back. Both are O(1) and allocate no host
+ * memory (the per-CPU slots are allocated by kmem_cache_init). */
+#ifndef MMSIM_MM_SLAB_H
+#define MMSIM_MM_SLAB_H
+
+#include "mm/mm.h"
+
+#define SLUB_MIN_PARTIAL 5 /* MIN_PARTIAL: empty slabs kept on the partial list */
+
+struct kmem_cache {
+	const char *name;
+	uint32_t size;	  /* object size, aligned */
+	uint32_t objects; /* per slab */
+	unsigned order;	  /* slab = 2^order pages */
+	enum page_owner owner;
+	pfn_t *cpu_slab;	 /* per CPU: the frozen slab allocated from, or NO_PFN */
+	struct pagelist partial; /* the kernel's list head is this list's tail */
+	unsigned long nr_slabs, peak_slabs;
+	unsigned long nr_objects; /* allocated */
+};
+
+/* calculate_order (2.6.25, simplified): the smallest order up to PAGE_ALLOC_COSTLY_ORDER
+ * whose slab holds slub_min_objects (4) objects. */
+void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum page_owner owner);
+/* The first frame of the slab the new object sits in, or NO_PFN if no page could be had
+ * (gfp says whether the page allocator may reclaim: the caller may sleep here). */
+pfn_t kmem_cache_alloc(struct kmem_cache *s, unsigned gfp);
+void kmem_cache_free(struct kmem_cache *s, pfn_t slab);
+/* Host memory only: the cache must hold no objects, or the machine is going away. */
+void kmem_cache_destroy(struct kmem_cache *s);
+/* 0 if the cache's counts agree with its slabs (for the invariant tests), else -1 and a
+ * message on stderr. */
+int kmem_cache_check(const struct kmem_cache *s);
+/* kmem_cache_check over every cache initialised and not yet destroyed (the invariant
+ * checker's hook). */
+int kmem_caches_check(void);
+
+#endif

@@ -1,0 +1,135 @@
+/* SLUB's slab lifecycle (src/mm/slub.c, 2.6.25 mm/slub.c) in small situations worked by
+ * hand on a 4 KiB-page machine with one CPU: which slab each object lands in, when a slab
+ * joins or leaves the partial list, and when its page goes back to the page allocator. */
+#include "mm/slab.h"
+#include "util/testutil.h"
+
+static long slab_pages(void)
+{
+	return MM->zones[ZONE_NORMAL].stat[NR_SLAB_UNRECLAIMABLE] +
+	       MM->zones[ZONE_DMA32].stat[NR_SLAB_UNRECLAIMABLE] +
+	       MM->zones[ZONE_DMA].stat[NR_SLAB_UNRECLAIMABLE];
+}
+
+static void check(const struct kmem_cache *s)
+{
+	assert_int_equal(kmem_cache_check(s), 0);
+	assert_int_equal(mm_check_invariants(), 0);
+}
+
+/* 512-byte objects: 8 to a 4 KiB slab. The ninth object needs a second slab; the first,
+ * full, is on no list until an object in it is freed, which puts it on the partial list;
+ * the CPU keeps allocating from its own slab meanwhile. */
+static void fills_cpu_slab_then_partial(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct kmem_cache s;
+	kmem_cache_init(&s, "kmalloc-512", 512, OWNER_SLAB);
+	assert_int_equal(s.objects, 8);
+	assert_int_equal(s.order, 0);
+	long base = slab_pages();
+	pfn_t obj[10];
+	for (int i = 0; i < 8; i++)
+		obj[i] = kmem_cache_alloc(&s, GFP_KERNEL);
+	for (int i = 1; i < 8; i++)
+		assert_int_equal(obj[i], obj[0]);
+	assert_int_equal(s.nr_slabs, 1);
+	assert_int_equal(slab_pages(), base + 1);
+	obj[8] = kmem_cache_alloc(&s, GFP_KERNEL);
+	assert_int_not_equal(obj[8], obj[0]);
+	assert_int_equal(s.nr_slabs, 2);
+	assert_int_equal(s.partial.nr, 0); /* the full slab is on no list */
+	check(&s);
+	kmem_cache_free(&s, obj[3]);
+	assert_int_equal(s.partial.nr, 1);
+	obj[9] = kmem_cache_alloc(&s, GFP_KERNEL); /* from the CPU slab, not the partial one */
+	assert_int_equal(obj[9], obj[8]);
+	assert_int_equal(s.partial.nr, 1);
+	check(&s);
+	/* freeing the rest of the first slab gives its page back */
+	for (int i = 0; i < 8; i++)
+		if (i != 3)
+			kmem_cache_free(&s, obj[i]);
+	assert_int_equal(s.nr_slabs, 1);
+	assert_int_equal(s.partial.nr, 0);
+	assert_int_equal(slab_pages(), base + 1);
+	/* the CPU slab stays even when empty */
+	kmem_cache_free(&s, obj[8]);
+	kmem_cache_free(&s, obj[9]);
+	assert_int_equal(s.nr_slabs, 1);
+	assert_int_equal(s.nr_objects, 0);
+	check(&s);
+	kmem_cache_destroy(&s);
+	test_machine_shutdown();
+}
+
+/* Fragmentation: 32 objects in 4 slabs, every other one freed. Half the bytes are free but
+ * no slab is empty, so no page comes back; a byte count would have given back two. */
+static void fragmentation_keeps_pages(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct kmem_cache s;
+	kmem_cache_init(&s, "kmalloc-512", 512, OWNER_SLAB);
+	pfn_t obj[32];
+	for (int i = 0; i < 32; i++)
+		obj[i] = kmem_cache_alloc(&s, GFP_KERNEL);
+	assert_int_equal(s.nr_slabs, 4);
+	for (int i = 0; i < 32; i += 2)
+		kmem_cache_free(&s, obj[i]);
+	assert_int_equal(s.nr_slabs, 4);
+	assert_int_equal(s.partial.nr, 3); /* the three full ones; the fourth is the CPU's */
+	check(&s);
+	/* new objects fill the CPU slab first, then the partial slabs, head first: the slab
+	 * that went partial first (the first one) */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(kmem_cache_alloc(&s, GFP_KERNEL), obj[24]);
+	assert_int_equal(kmem_cache_alloc(&s, GFP_KERNEL), obj[0]);
+	assert_int_equal(s.nr_slabs, 4);
+	check(&s);
+	kmem_cache_destroy(&s);
+	test_machine_shutdown();
+}
+
+/* Objects too big for four in a page get an order-1 slab; a full slab emptied goes back to
+ * the page allocator at once (it never was on the partial list). */
+static void orders_and_full_slabs(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct kmem_cache big;
+	kmem_cache_init(&big, "kmalloc-2048", 2048, OWNER_SLAB);
+	assert_int_equal(big.order, 1);
+	assert_int_equal(big.objects, 4);
+	long base = slab_pages();
+	pfn_t b = kmem_cache_alloc(&big, GFP_KERNEL);
+	assert_int_equal(slab_pages(), base + 2);
+	kmem_cache_free(&big, b);
+	check(&big);
+	kmem_cache_destroy(&big);
+
+	struct kmem_cache s;
+	kmem_cache_init(&s, "kmalloc-1024", 1024, OWNER_SLAB);
+	assert_int_equal(s.objects, 4);
+	pfn_t o[12];
+	for (int i = 0; i < 12; i++) /* three slabs, the first two full */
+		o[i] = kmem_cache_alloc(&s, GFP_KERNEL);
+	/* empty the first two: each was full (on no list), so it is freed at once */
+	for (int i = 0; i < 8; i++)
+		kmem_cache_free(&s, o[i]);
+	assert_int_equal(s.nr_slabs, 1);
+	check(&s);
+	kmem_cache_destroy(&s);
+	test_machine_shutdown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(fills_cpu_slab_then_partial),
+	    cmocka_unit_test(fragmentation_keeps_pages),
+	    cmocka_unit_test(orders_and_full_slabs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
