@@ -179,7 +179,7 @@ static void board_runs_deterministic(void **state)
 	static const char *const text =
 	    "machine.profile = arm926-2008\nmachine.ram = 32M\nmachine.swap = 32M\n"
 	    "machine.cpus = 1\nworkload = hackbench\nhackbench.groups = 7\n"
-	    "hackbench.loops = 10\nvm.reclaim_lru = 2.6.25\n";
+	    "hackbench.loops = 40\nvm.reclaim_lru = 2.6.25\n";
 	struct scenario_config cfg;
 	struct run_result a, b;
 	test_scenario(&cfg, text);

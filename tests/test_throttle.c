@@ -11,7 +11,7 @@
  * Few loops keep the test quick. */
 static const char *const board =
     "machine.profile = arm926-2008\nmachine.ram = 32M\nmachine.cpus = 1\n"
-    "workload = hackbench\nhackbench.groups = 7\nhackbench.loops = 10\n";
+    "workload = hackbench\nhackbench.groups = 7\nhackbench.loops = 40\n";
 
 static const struct metric *metric(const struct run_result *r, const char *name)
 {

@@ -307,7 +307,7 @@ void submit_bio(struct blockdev *bd, struct bio *bio)
 		return;
 	while (bd->nr_queued[bio->rw] >= bd->p.nr_requests) {
 		bd->stats.slot_waits++;
-		sleep_on(&bd->slot_wait[bio->rw], 0, false);
+		sleep_on_exclusive(&bd->slot_wait[bio->rw], 0, false);
 		if (try_merge(bd, bio))
 			return;
 	}

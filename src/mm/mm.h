@@ -60,6 +60,9 @@ struct vm_sysctl {
 	 * retry of costly-order allocations", -mm April 2008, mainline 2.6.26). AUTO follows
 	 * reclaim_lru. */
 	int reclaim_progress;
+	/* kswapd's nice level: -5 from 2.6.22's kthreadd (KTHREAD_NICE_LEVEL, which every
+	 * kthread inherited until 2.6.36; pdflush set itself back to 0, kswapd did not) */
+	int kswapd_nice;
 	/* the swap token (§4), off in mmsim's vanilla */
 	int swap_token;		     /* enum swap_token_variant */
 	int swap_token_timeout;	     /* seconds (2004/2005 variants) */

@@ -11,8 +11,8 @@
 void lock_page(pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
-	while (p->flags & PG_locked)
-		sleep_on(page_waitqueue(pfn), 0, false);
+	while (p->flags & PG_locked) /* __wait_on_bit_lock: an exclusive waiter */
+		sleep_on_exclusive(page_waitqueue(pfn), 0, false);
 	p->flags |= PG_locked;
 }
 

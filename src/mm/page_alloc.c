@@ -24,6 +24,7 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 	s->dirty_background_ratio = 5;
 	s->dirty_expire_centisecs = 3000;
 	s->dirty_writeback_centisecs = 500;
+	s->kswapd_nice = -5;
 	/* sysctl_lowmem_reserve_ratio (§1.1) */
 	s->lowmem_reserve_ratio[ZONE_DMA] = 256;
 	s->lowmem_reserve_ratio[ZONE_DMA32] = 256;

@@ -53,7 +53,8 @@ unsigned long throttle_shrink_zone(int priority, struct zone *z, struct scan_con
 	current->flags |= PF_RECLAIMING;
 	/* wait_event(..., atomic_add_unless(&nr_reclaimers, 1, max)): the condition is tested
 	 * before every sleep, and wake_up() wakes every (non-exclusive) waiter, which races
-	 * for the ticket; our wakeups are FIFO, so the race is won in arrival order. */
+	 * for the ticket; the queue is LIFO as the kernel's, so the latest waiter is woken,
+	 * and runs, first. */
 	while (z->reclaimers >= max)
 		sleep_on(&z->reclaim_wait, 0, false);
 	z->reclaimers++;

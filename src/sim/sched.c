@@ -184,6 +184,32 @@ static void update_min_vruntime(void)
 		S.min_vruntime = m;
 }
 
+/* prio_to_weight (kernel/sched.c): each nice level is ~10% of CPU against its neighbour */
+static const uint32_t prio_to_weight[40] = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906,  3121,  2501,	 1991,	1586,  1277,  1024,  820,   655,   526,	  423,	335,  272,  215,
+    172,   137,	  110,	 87,	70,    56,    45,    36,    29,	   23,	  18,	15,
+};
+
+void set_user_nice(struct task *t, int nice)
+{
+	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+	t->weight = prio_to_weight[nice + 20];
+}
+
+/* calc_delta_fair: ns of CPU as virtual runtime */
+static sim_time_t vdelta(const struct task *t, sim_time_t ns)
+{
+	return t->weight == NICE_0_LOAD ? ns : ns * NICE_0_LOAD / t->weight;
+}
+
+/* sched_slice, with many tasks queued: the minimum granularity times the task's share of
+ * a nice-0 task's weight */
+static sim_time_t task_slice(const struct task *t)
+{
+	return t->weight == NICE_0_LOAD ? S.slice : S.slice * t->weight / NICE_0_LOAD;
+}
+
 static void cpu_kick(int c, sim_time_t when)
 {
 	if (S.cpus[c].event_pending)
@@ -203,8 +229,10 @@ static void check_preempt_wakeup(struct task *t)
 		struct task *curr = S.cpus[c].curr;
 		if (!curr)
 			continue;
-		sim_time_t v = curr->vruntime + (curr == current ? curr->pending : 0);
-		if (v > t->vruntime + S.wakeup_gran && v - t->vruntime > lead) {
+		sim_time_t v = curr->vruntime + (curr == current ? vdelta(curr, curr->pending) : 0);
+		/* the granularity in the running task's virtual time */
+		sim_time_t gran = vdelta(curr, S.wakeup_gran);
+		if (v > t->vruntime + gran && v - t->vruntime > lead) {
 			lead = v - t->vruntime;
 			best = c;
 		}
@@ -315,6 +343,7 @@ struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool k
 	t->fn = fn;
 	t->arg = arg;
 	t->is_kthread = kthread;
+	t->weight = NICE_0_LOAD;
 	if (kthread)
 		t->flags |= PF_KTHREAD;
 	t->start_time = local_now();
@@ -338,10 +367,10 @@ void task_start(struct task *t)
 		child = t->vruntime;
 	t->vruntime = child;
 	if (current && current->cpu >= 0) {
-		sim_time_t parent = current->vruntime + current->pending;
+		sim_time_t parent = current->vruntime + vdelta(current, current->pending);
 		if (parent < child) {
 			t->vruntime = parent;
-			current->vruntime = child - current->pending;
+			current->vruntime = child - vdelta(current, current->pending);
 		}
 		S.cpus[current->cpu].need_resched = true;
 	}
@@ -371,14 +400,15 @@ static void yield_cpu(bool force)
 		return;
 	sim_time_t used0 = t->slice_used;
 	t->slice_used += t->pending;
-	t->vruntime += t->pending;
+	t->vruntime += vdelta(t, t->pending);
 	sim_time_t when = sim_clock + t->pending;
 	if (S.tick_cost) {
 		sim_time_t ph = S.cpus[t->cpu].tick_phase;
 		/* scheduler_tick -> check_preempt_tick: a slice ends at the first timer interrupt
 		 * after it is used up (delta_exec > ideal_runtime), not the instant it is */
-		if (t->slice_used > S.slice) {
-			sim_time_t expire = sim_clock + (S.slice > used0 ? S.slice - used0 : 0);
+		sim_time_t slice = task_slice(t);
+		if (t->slice_used > slice) {
+			sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
 			sim_time_t first = (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
 			if (first <= when)
 				S.cpus[t->cpu].need_resched = true;
@@ -481,7 +511,7 @@ static void wq_remove(struct waitqueue *wq, struct task *t)
 /* The task joins the queue before it lets its pending CPU time elapse, so a wakeup that
  * comes while it catches up with the clock is not lost: wake() takes it off the queue and
  * the task sees that when it resumes. */
-bool sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable)
+static bool do_sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable, bool exclusive)
 {
 	struct task *t = current;
 	if (killable && (t->tif & TIF_SIGKILL))
@@ -489,13 +519,24 @@ bool sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable)
 	t->wake_gen++;
 	t->timed_out = false;
 	t->killable_sleep = killable;
-	t->q_next = NULL;
-	t->q_prev = wq->tail;
-	if (wq->tail)
-		wq->tail->q_next = t;
-	else
+	t->wq_exclusive = exclusive;
+	if (exclusive) { /* __add_wait_queue_tail */
+		t->q_next = NULL;
+		t->q_prev = wq->tail;
+		if (wq->tail)
+			wq->tail->q_next = t;
+		else
+			wq->head = t;
+		wq->tail = t;
+	} else { /* __add_wait_queue: list_add at the head */
+		t->q_prev = NULL;
+		t->q_next = wq->head;
+		if (wq->head)
+			wq->head->q_prev = t;
+		else
+			wq->tail = t;
 		wq->head = t;
-	wq->tail = t;
+	}
 	wq->nr++;
 	t->wq = wq;
 	if (timeout_ns)
@@ -512,6 +553,16 @@ bool sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable)
 		wq_remove(t->wq, t);
 	t->killable_sleep = false;
 	return t->timed_out;
+}
+
+bool sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable)
+{
+	return do_sleep_on(wq, timeout_ns, killable, false);
+}
+
+bool sleep_on_exclusive(struct waitqueue *wq, sim_time_t timeout_ns, bool killable)
+{
+	return do_sleep_on(wq, timeout_ns, killable, true);
 }
 
 /* Makes a sleeping task runnable at the waker's local time. */
@@ -537,8 +588,13 @@ void wake_up_all(struct waitqueue *wq)
 
 void wake_up_one(struct waitqueue *wq)
 {
-	if (wq->head)
-		wake(wq->head);
+	while (wq->head) {
+		struct task *t = wq->head;
+		bool exclusive = t->wq_exclusive;
+		wake(t);
+		if (exclusive)
+			break;
+	}
 }
 
 void wake_up_task(struct task *t)
@@ -608,7 +664,7 @@ static void run_on_cpu(int c)
 	/* A task that used its slice, or that a wakeup asked to preempt, goes back to the run
 	 * queue and the least-run task takes the CPU (not a task that is catching up in
 	 * sleep_on: it is about to block, and it sits on a wait queue). */
-	bool resched = S.cpus[c].need_resched || (!S.tick_cost && t->slice_used >= S.slice);
+	bool resched = S.cpus[c].need_resched || (!S.tick_cost && t->slice_used >= task_slice(t));
 	S.cpus[c].need_resched = false;
 	if (t->state == TASK_RUNNING && !t->wq && S.nr_rq && resched) {
 		t->state = TASK_RUNNABLE;

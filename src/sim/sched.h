@@ -30,6 +30,8 @@ struct mm_struct;
 
 enum task_state { TASK_NEW, TASK_RUNNABLE, TASK_RUNNING, TASK_BLOCKED, TASK_DEAD };
 
+#define NICE_0_LOAD 1024
+
 struct waitqueue {
 	struct task *head, *tail;
 	unsigned nr;
@@ -54,8 +56,10 @@ struct task {
 	/* run queue or wait queue membership (a task is on at most one) */
 	struct task *q_next, *q_prev;
 	struct waitqueue *wq;
+	bool wq_exclusive;   /* waits as prepare_to_wait_exclusive: at the tail, woken alone */
 	uint64_t wake_gen;   /* invalidates stale timer wakeups */
-	sim_time_t vruntime; /* CFS virtual runtime (all tasks weigh the same) */
+	sim_time_t vruntime; /* CFS virtual runtime: CPU time scaled by NICE_0_LOAD / weight */
+	uint32_t weight;     /* CFS load weight of its nice level (1024 at nice 0) */
 	int rq_index;	     /* position in the run queue heap, -1 if not queued */
 	uint64_t rq_seq;     /* ties in vruntime go first come, first served */
 	bool timed_out;
@@ -95,6 +99,8 @@ void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
 /* Creates a task that will run fn(arg) from `at` onward. */
 struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool kthread);
 void task_start(struct task *t);
+/* set_user_nice: the CFS weight of nice -20..19 (the kernel's prio_to_weight). */
+void set_user_nice(struct task *t, int nice);
 
 extern struct task *current;
 extern sim_time_t sim_clock;
@@ -116,9 +122,14 @@ void preempt_point(void);
 
 /* Blocking. All return after the clock has reached the wakeup time. */
 void schedule_timeout(sim_time_t ns); /* plain sleep */
-/* Sleep on wq; returns false if woken, true if the timeout (0 = none) expired first. */
+/* Sleep on wq; returns false if woken, true if the timeout (0 = none) expired first. As
+ * the kernel's prepare_to_wait/add_wait_queue, the sleeper joins the head of the queue, so
+ * a wakeup reaches the latest sleeper first. */
 bool sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killable);
+/* prepare_to_wait_exclusive: joins the tail, and wake_up_one stops after the first such. */
+bool sleep_on_exclusive(struct waitqueue *wq, sim_time_t timeout_ns, bool killable);
 void wake_up_all(struct waitqueue *wq);
+/* wake_up (nr_exclusive = 1): every non-exclusive sleeper and the first exclusive one. */
 void wake_up_one(struct waitqueue *wq);
 void wake_up_task(struct task *t); /* wakes a task blocked on anything that allows it */
 static inline bool waitqueue_active(const struct waitqueue *wq)

@@ -69,6 +69,8 @@ static const struct param_desc base_params[] = {
     {"vm.reclaim_progress", P_ENUM, VM(reclaim_progress), 0, 0, reclaim_progress_variants,
      "what direct reclaim reports: 2.6.25 progress unless all zones are unreclaimable, "
      "2.6.26 (and 2.6.25-mm) the pages reclaimed; auto follows vm.reclaim_lru"},
+    {"vm.kswapd_nice", P_INT, VM(kswapd_nice), -20, 19, NULL,
+     "kswapd's nice level (-5: kthreadd's KTHREAD_NICE_LEVEL, 2.6.22 to 2.6.35)"},
     {"vm.swap_token", P_ENUM, VM(swap_token), 0, 0, swap_token_variants,
      "swap token variant (Rik van Riel 2004, 2005 fault-only, 2.6.20 priority)"},
     {"vm.swap_token_timeout", P_INT, VM(swap_token_timeout), 0, 1000000, NULL,
