@@ -1,0 +1,121 @@
+/* The scheduler's kernel rules in small: wait queues wake the latest non-exclusive sleeper
+ * first and stop after one exclusive sleeper for wake_up; CFS shares a CPU between nice
+ * levels by their prio_to_weight weights. */
+#include "util/testutil.h"
+
+#include <string.h>
+
+static struct waitqueue wq;
+static int order[8], nr_order;
+static bool exclusive_sleep[8];
+
+static void sleeper(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	if (exclusive_sleep[id])
+		sleep_on_exclusive(&wq, 0, false);
+	else
+		sleep_on(&wq, 0, false);
+	order[nr_order++] = id;
+}
+
+static void start_sleepers(int n, void (*waker)(void *))
+{
+	sched_init(1, 50000, 4000000, 1000);
+	memset(&wq, 0, sizeof(wq));
+	nr_order = 0;
+	for (int i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "s%d", i);
+		task_start(task_create(name, sleeper, (void *)(intptr_t)i, false));
+		/* each sleeps before the next is created */
+		sched_run(sim_clock + 1000000, NULL);
+	}
+	task_start(task_create("waker", waker, NULL, false));
+	sched_run(sim_clock + 100000000, NULL);
+}
+
+static void wake_all(void *arg)
+{
+	(void)arg;
+	assert_int_equal(wq.nr, 3);
+	wake_up_all(&wq);
+}
+
+static void wake_one(void *arg)
+{
+	(void)arg;
+	wake_up_one(&wq);
+}
+
+/* Three tasks sleep in order 0, 1, 2 (add_wait_queue puts each at the head); wake_up_all
+ * makes them runnable 2, 1, 0 and, with equal virtual runtimes, that is the order they
+ * run in. */
+static void lifo_wakeups(void **state)
+{
+	(void)state;
+	memset(exclusive_sleep, 0, sizeof(exclusive_sleep));
+	start_sleepers(3, wake_all);
+	assert_int_equal(nr_order, 3);
+	assert_int_equal(order[0], 2);
+	assert_int_equal(order[1], 1);
+	assert_int_equal(order[2], 0);
+	sched_destroy();
+}
+
+/* 0 and 1 sleep exclusively (at the tail, in order), 2 and 3 not (at the head): the queue
+ * reads 3, 2, 0, 1. wake_up wakes every non-exclusive sleeper and the first exclusive one:
+ * 3, 2 and 0; 1 sleeps on. */
+static void exclusive_wakeups(void **state)
+{
+	(void)state;
+	memset(exclusive_sleep, 0, sizeof(exclusive_sleep));
+	exclusive_sleep[0] = exclusive_sleep[1] = true;
+	start_sleepers(4, wake_one);
+	assert_int_equal(nr_order, 3);
+	assert_int_equal(order[0], 3);
+	assert_int_equal(order[1], 2);
+	assert_int_equal(order[2], 0);
+	assert_int_equal(wq.nr, 1);
+	assert_true(wq.head && !strcmp(wq.head->comm, "s1"));
+	sched_destroy();
+}
+
+static sim_time_t spin_until;
+
+static void spinner(void *arg)
+{
+	(void)arg;
+	while (local_now() < spin_until)
+		cpu_work(100000);
+}
+
+/* Two CPU-bound tasks, nice 0 and nice -5, on one CPU for 2 s: CFS gives each CPU in
+ * proportion to its weight, 1024 : 3121, so the nice -5 task gets 3121/4145 = 75.3%. */
+static void nice_shares(void **state)
+{
+	(void)state;
+	sched_init(1, 50000, 4000000, 1000);
+	spin_until = 2 * NSEC_PER_SEC;
+	struct task *a = task_create("nice0", spinner, NULL, false);
+	struct task *b = task_create("nice-5", spinner, NULL, false);
+	set_user_nice(b, -5);
+	assert_int_equal(b->weight, 3121);
+	task_start(a);
+	task_start(b);
+	sched_run(3 * NSEC_PER_SEC, NULL);
+	double share =
+	    (double)(b->utime + b->stime) / (double)(a->utime + a->stime + b->utime + b->stime);
+	assert_true(share > 0.73 && share < 0.78);
+	sched_destroy();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(lifo_wakeups),
+	    cmocka_unit_test(exclusive_wakeups),
+	    cmocka_unit_test(nice_shares),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
