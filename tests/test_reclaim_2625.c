@@ -172,6 +172,34 @@ static void mapped_pages_protected(void **state)
 	finish(&fx);
 }
 
+/* What try_to_free_pages returns when a whole pass finds nothing (an empty machine, so no
+ * naps): 2.6.25 reports progress unless every zone is all_unreclaimable, 2.6.26 the pages
+ * reclaimed (0, so the allocator would go to the OOM killer); auto follows the lists. */
+static void reclaim_progress_returns(void **state)
+{
+	(void)state;
+	static const struct {
+		int lru, progress;
+		unsigned long want, want_unreclaimable;
+	} cases[] = {
+	    {RECLAIM_LRU_2625, RECLAIM_PROGRESS_AUTO, 1, 0},
+	    {RECLAIM_LRU_2625, RECLAIM_PROGRESS_2625, 1, 0},
+	    {RECLAIM_LRU_2625, RECLAIM_PROGRESS_2626, 0, 0},
+	    {RECLAIM_LRU_2628, RECLAIM_PROGRESS_AUTO, 0, 0},
+	    {RECLAIM_LRU_2628, RECLAIM_PROGRESS_2625, 1, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+		MM->sysctl.reclaim_lru = cases[i].lru;
+		MM->sysctl.reclaim_progress = cases[i].progress;
+		assert_int_equal(try_to_free_pages(0, GFP_KERNEL), cases[i].want);
+		for (int z = 0; z < MM->nr_zones; z++)
+			MM->zones[z].all_unreclaimable = true;
+		assert_int_equal(try_to_free_pages(0, GFP_KERNEL), cases[i].want_unreclaimable);
+		test_machine_shutdown();
+	}
+}
+
 /* The seed-000 board under the 2.6.25 algorithm: deterministic, invariants held. */
 static void board_runs_deterministic(void **state)
 {
@@ -198,7 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(reclaim_mapped_arithmetic), cmocka_unit_test(one_pair_of_lists),
 	    cmocka_unit_test(plus_one_accumulates),	 cmocka_unit_test(mapped_pages_protected),
-	    cmocka_unit_test(board_runs_deterministic),
+	    cmocka_unit_test(reclaim_progress_returns),	 cmocka_unit_test(board_runs_deterministic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,7 @@
 /* SLUB's slab lifecycle (src/mm/slub.c, 2.6.25 mm/slub.c) in small situations worked by
  * hand on a 4 KiB-page machine with one CPU: which slab each object lands in, when a slab
  * joins or leaves the partial list, and when its page goes back to the page allocator. */
+#include "kernel/pipe.h"
 #include "mm/slab.h"
 #include "util/testutil.h"
 
@@ -124,12 +125,62 @@ static void orders_and_full_slabs(void **state)
 	test_machine_shutdown();
 }
 
+/* A cache left initialised when its machine goes away is not checked against the next
+ * machine's frames (the registry forgets it with the machine). */
+static void registry_forgets_with_machine(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	skb_caches_init(256, 512);
+	for (int i = 0; i < 100; i++)
+		kmem_cache_alloc(&skb_data_cache, GFP_KERNEL);
+	test_machine_shutdown(); /* no skb_caches_destroy */
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	assert_int_equal(mm_check_invariants(), 0);
+	test_machine_shutdown();
+	skb_caches_destroy();
+}
+
+/* A socket's ring of queued skbs wraps and, when several senders pass the sndbuf test at
+ * once (here: wmem cleared before each write), grows keeping the order; every object comes
+ * back when all is read. */
+static void socket_ring_wraps_and_grows(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	skb_caches_init(256, 512);
+	struct kpipe p;
+	kpipe_init(&p, KPIPE_SOCKET, 4 * 360, 360);
+	assert_int_equal(p.skb_cap, 6);
+	for (int round = 0; round < 5; round++) {
+		for (int i = 0; i < 37; i++) {
+			p.wmem = 0;
+			assert_int_equal(kpipe_write(&p, 100), 0);
+		}
+		assert_int_equal(mm_check_invariants(), 0);
+		for (int i = 0; i < 30; i++)
+			assert_int_equal(kpipe_read(&p, 100), 100);
+		assert_int_equal(mm_check_invariants(), 0);
+	}
+	assert_true(p.skb_cap >= 35);
+	while (p.bytes)
+		kpipe_read(&p, 100);
+	assert_int_equal(skb_data_cache.nr_objects, 0);
+	assert_int_equal(skbuff_head_cache.nr_objects, 0);
+	assert_int_equal(mm_check_invariants(), 0);
+	kpipe_release(&p);
+	skb_caches_destroy();
+	test_machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(fills_cpu_slab_then_partial),
 	    cmocka_unit_test(fragmentation_keeps_pages),
 	    cmocka_unit_test(orders_and_full_slabs),
+	    cmocka_unit_test(registry_forgets_with_machine),
+	    cmocka_unit_test(socket_ring_wraps_and_grows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -85,7 +85,8 @@ void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize)
 	if (kind == KPIPE_SOCKET) {
 		/* sends stop once sk_wmem_alloc reaches sk_sndbuf, one skb past it per sender
 		 * (grow_skb_ring covers several) */
-		p->skb_cap = (uint32_t)(sndbuf / (truesize ? truesize : 1)) + 2;
+		uint64_t want = sndbuf / (truesize ? truesize : 1) + 2;
+		p->skb_cap = (uint32_t)(want < 4096 ? want : 4096);
 		p->skb = malloc(p->skb_cap * sizeof(*p->skb));
 		if (!p->skb) {
 			perror("mmsim: socket");
@@ -155,7 +156,9 @@ static int socket_write(struct kpipe *p, uint32_t len)
 	if (head == NO_PFN)
 		return -1;
 	pfn_t data = kmem_cache_alloc(&skb_data_cache, GFP_KERNEL);
-	if (data == NO_PFN) {
+	if (data == NO_PFN || !p->readers) { /* no memory, or the reader died meanwhile */
+		if (data != NO_PFN)
+			kmem_cache_free(&skb_data_cache, data);
 		kmem_cache_free(&skbuff_head_cache, head);
 		skb_note_pages();
 		return -1;
@@ -307,7 +310,8 @@ void kpipe_release(struct kpipe *p)
 	if (p->kind == KPIPE_SOCKET) {
 		if (p->skb)
 			free_skbs(p, p->nr_msgs);
-		kpipe_release_host(p);
+		free(p->skb);
+		p->skb = NULL;
 		p->wmem = 0;
 	} else {
 		while (p->nr_bufs) {
@@ -317,10 +321,4 @@ void kpipe_release(struct kpipe *p)
 		}
 	}
 	p->bytes = 0;
-}
-
-void kpipe_release_host(struct kpipe *p)
-{
-	free(p->skb);
-	p->skb = NULL;
 }

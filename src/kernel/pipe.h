@@ -66,8 +66,6 @@ void kpipe_close_write(struct kpipe *p);
 void kpipe_close_read(struct kpipe *p);
 /* Frees what is still queued and the host memory (a run's teardown, machine alive). */
 void kpipe_release(struct kpipe *p);
-/* Frees the host memory only (the machine may be gone). */
-void kpipe_release_host(struct kpipe *p);
 
 /* CPU cost of one call (docs/throttle.md): the profile's syscall entry, the slab
  * allocation (write) or free (read) of the skb or the pipe-buffer bookkeeping, and the copy

@@ -11,7 +11,9 @@
 void lock_page(pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
-	while (p->flags & PG_locked) /* __wait_on_bit_lock: an exclusive waiter */
+	/* __wait_on_bit_lock: an exclusive waiter, at the tail. unlock_page still wakes every
+	 * waiter of the hashed queue (no keyed wakeups here), so only the order changes. */
+	while (p->flags & PG_locked)
 		sleep_on_exclusive(page_waitqueue(pfn), 0, false);
 	p->flags |= PG_locked;
 }

@@ -2,6 +2,7 @@
  * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). Every allocation is order 0 in this
  * model (docs/model.md: no buddy fragmentation). */
 #include "mm/mm.h"
+#include "mm/slab.h"
 #include "mm/thrash.h"
 #include "mm/throttle.h"
 #include "mm/vmscan.h"
@@ -689,6 +690,7 @@ void mm_destroy(void)
 {
 	if (!MM)
 		return;
+	kmem_caches_forget(); /* their slabs die with the machine */
 	while (MM->all_mms) { /* mms of tasks still alive when the run stopped */
 		struct mm_struct *mm = MM->all_mms;
 		MM->all_mms = mm->all_next;

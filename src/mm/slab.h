@@ -43,5 +43,8 @@ int kmem_cache_check(const struct kmem_cache *s);
 /* kmem_cache_check over every cache initialised and not yet destroyed (the invariant
  * checker's hook). */
 int kmem_caches_check(void);
+/* The machine is going away: no cache is checked again until initialised anew (a cache
+ * not destroyed keeps its host memory until kmem_cache_destroy). */
+void kmem_caches_forget(void);
 
 #endif

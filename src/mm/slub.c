@@ -40,11 +40,18 @@ void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum
 	}
 	for (int c = 0; c < sched_ncpus(); c++)
 		s->cpu_slab[c] = NO_PFN;
-	for (int i = 0; i < MAX_CACHES; i++)
-		if (!caches[i]) {
-			caches[i] = s;
-			break;
-		}
+	int free_slot = -1;
+	for (int i = 0; i < MAX_CACHES; i++) {
+		if (caches[i] == s)
+			return;
+		if (!caches[i] && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot < 0) {
+		fprintf(stderr, "mmsim: more than %d slab caches\n", MAX_CACHES);
+		abort();
+	}
+	caches[free_slot] = s;
 }
 
 static void discard_slab(struct kmem_cache *s, pfn_t slab)
@@ -64,15 +71,16 @@ static void add_partial(struct kmem_cache *s, pfn_t slab, bool tail)
 		pagelist_add_tail(&s->partial, slab);
 }
 
-/* deactivate_slab + unfreeze_slab: the CPU lets its slab go. A full one joins no list; an
- * empty one stays on the partial list while that holds fewer than MIN_PARTIAL slabs. */
+/* deactivate_slab + unfreeze_slab: the CPU lets its slab go. A full one joins no list; one
+ * with objects still on the CPU's freelist goes to the head of the partial list (tail = 0);
+ * an empty one stays on the partial list while that holds fewer than MIN_PARTIAL slabs. */
 static void deactivate_slab(struct kmem_cache *s, pfn_t slab)
 {
 	struct page *p = pfn_to_page(slab);
 	if (p->index == s->objects) {
 		p->private = SLAB_FULL;
 	} else if (p->index) {
-		add_partial(s, slab, true);
+		add_partial(s, slab, false);
 	} else if (s->partial.nr < SLUB_MIN_PARTIAL) {
 		add_partial(s, slab, true);
 	} else {
@@ -119,6 +127,11 @@ got:
 void kmem_cache_free(struct kmem_cache *s, pfn_t slab)
 {
 	struct page *p = pfn_to_page(slab);
+	if (!p->index || !(p->flags & PG_slab)) {
+		fprintf(stderr, "mmsim: kmem_cache %s: free into slab %u holding no object\n",
+			s->name, slab);
+		abort();
+	}
 	bool was_full = p->private == SLAB_FULL;
 	p->index--;
 	s->nr_objects--;
@@ -143,6 +156,12 @@ void kmem_cache_destroy(struct kmem_cache *s)
 			caches[i] = NULL;
 }
 
+void kmem_caches_forget(void)
+{
+	for (int i = 0; i < MAX_CACHES; i++)
+		caches[i] = NULL;
+}
+
 int kmem_caches_check(void)
 {
 	for (int i = 0; i < MAX_CACHES; i++)
@@ -153,8 +172,13 @@ int kmem_caches_check(void)
 
 int kmem_cache_check(const struct kmem_cache *s)
 {
-	unsigned long objects = 0, frozen = 0;
+	unsigned long objects = 0, frozen = 0, walked = 0;
 	for (pfn_t pfn = s->partial.head; pfn != NO_PFN; pfn = pfn_to_page(pfn)->next) {
+		if (++walked > s->partial.nr) {
+			fprintf(stderr, "kmem_cache %s: partial list longer than its count %lu\n",
+				s->name, s->partial.nr);
+			return -1;
+		}
 		const struct page *p = pfn_to_page(pfn);
 		if (p->private != SLAB_PARTIAL || p->index >= s->objects || !(p->flags & PG_slab)) {
 			fprintf(stderr,
@@ -178,8 +202,13 @@ int kmem_cache_check(const struct kmem_cache *s)
 		frozen++;
 	}
 	/* the full slabs are on no list: they account for what is left, whole */
+	if (s->nr_slabs < s->partial.nr + frozen) {
+		fprintf(stderr, "kmem_cache %s: %lu slabs, %lu partial and %lu frozen\n", s->name,
+			s->nr_slabs, s->partial.nr, frozen);
+		return -1;
+	}
 	unsigned long full = s->nr_slabs - s->partial.nr - frozen;
-	if (s->nr_slabs < s->partial.nr + frozen || objects + full * s->objects != s->nr_objects) {
+	if (objects + full * s->objects != s->nr_objects) {
 		fprintf(stderr,
 			"kmem_cache %s: %lu slabs (%lu partial, %lu frozen) hold %lu + %lu full "
 			"objects, cache counts %lu\n",

@@ -458,7 +458,7 @@ static void hackbench_cleanup(void)
 	free(H.workers);
 	if (H.conns)
 		for (int i = 0; i < H.p.groups * H.p.fds; i++)
-			kpipe_release_host(&H.conns[i]);
+			kpipe_release(&H.conns[i]);
 	free(H.conns);
 	if (H.skb_caches)
 		skb_caches_destroy();

@@ -232,6 +232,8 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	kernel_reset();
 	mm_start_kthreads();
 	if (running->start(cfg, seed) != 0) {
+		if (running->cleanup)
+			running->cleanup();
 		mm_destroy();
 		sched_destroy();
 		return -1;
