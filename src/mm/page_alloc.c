@@ -159,8 +159,7 @@ static int first_populated(int high)
 
 static struct per_cpu_pages *this_cpu_pcp(struct zone *z)
 {
-	int cpu = current && current->cpu >= 0 ? current->cpu : 0;
-	return &z->pcp[cpu];
+	return &z->pcp[this_cpu()];
 }
 
 /* ---- the buddy allocator ---- */

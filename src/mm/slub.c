@@ -16,11 +16,6 @@ enum slab_state { SLAB_FULL = 0, SLAB_PARTIAL = 1, SLAB_FROZEN = 2 };
 /* the live caches, for the invariant checker */
 static struct kmem_cache *caches[MAX_CACHES];
 
-static int this_cpu(void)
-{
-	return current && current->cpu >= 0 ? current->cpu : 0;
-}
-
 void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum page_owner owner)
 {
 	*s = (struct kmem_cache){.name = name, .size = size ? size : 1, .owner = owner};

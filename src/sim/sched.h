@@ -105,6 +105,12 @@ void set_user_nice(struct task *t, int nice);
 extern struct task *current;
 extern sim_time_t sim_clock;
 
+/* smp_processor_id: the CPU the running task is on (0 outside any task). */
+static inline int this_cpu(void)
+{
+	return current && current->cpu >= 0 ? current->cpu : 0;
+}
+
 static inline sim_time_t local_now(void)
 {
 	return sim_clock + (current ? current->pending : 0);
