@@ -57,11 +57,11 @@ static void locked_vma_ends_walk_uncounted(void **state)
 	struct three t;
 	map_three(&t, true, true, true);
 	/* rmap chains are newest first: mm[2], mm[1], mm[0]. Lock mm[1]'s VMA. */
-	t.vma[1]->flags |= VM_LOCKED;
+	vma_set_locked(t.vma[1], true);
 	/* 2.6.28: mm[2] counts, mm[1] ends the walk without counting, mm[0] is not seen */
 	assert_int_equal(page_referenced(t.pfn, false, NULL), 1);
 	assert_true(t.vma[0]->pte[2] & PTE_YOUNG);
-	t.vma[1]->flags &= ~VM_LOCKED;
+	vma_set_locked(t.vma[1], false);
 	unmap_three(&t);
 }
 

@@ -173,7 +173,11 @@ int mm_check_invariants(void)
 		for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
 			struct rmap_item *it = &MM->rmap[i];
 			struct vm_area_struct *v = MM->vmas[it->vma];
-			uint32_t pte = v->pte[it->off];
+			if (!v || it->pte < v->pte || it->pte >= v->pte + v->npages) {
+				ret = fail("pfn %u: rmap entry's PTE is outside its VMA", pfn);
+				break;
+			}
+			uint32_t pte = *it->pte;
 			if (!(pte & PTE_PRESENT) || (pte & PTE_PFN_MASK) != pfn) {
 				ret = fail(
 				    "pfn %u: rmap entry points at a PTE %#x that does not map it",
@@ -231,10 +235,13 @@ int mm_check_invariants(void)
 	/* PTEs: present ones point at mapped frames; swap ones are counted per slot */
 	struct swap_info *si = &MM->swap;
 	uint32_t *refs = si->nr_slots ? calloc(si->nr_slots, sizeof(uint32_t)) : NULL;
+	uint32_t locked = 0;
 	for (uint32_t id = 1; id < MM->nr_vmas && !ret; id++) {
 		struct vm_area_struct *v = MM->vmas[id];
 		if (!v)
 			continue;
+		if (v->flags & VM_LOCKED)
+			locked++;
 		for (uint64_t off = 0; off < v->npages && !ret; off++) {
 			uint32_t pte = v->pte[off];
 			if (pte & PTE_PRESENT) {
@@ -254,6 +261,9 @@ int mm_check_invariants(void)
 			}
 		}
 	}
+	if (!ret && locked != MM->nr_locked_vmas)
+		ret = fail("%u VMAs are VM_LOCKED, %u counted (set it with vma_set_locked)", locked,
+			   MM->nr_locked_vmas);
 	uint64_t nfree = 0;
 	for (uint64_t s = 1; s < si->nr_slots && !ret; s++) {
 		uint32_t want = refs[s] + (si->cache[s] != NO_PFN ? 1 : 0);

@@ -89,6 +89,8 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	vma->start = start;
 	vma->npages = npages;
 	vma->flags = flags;
+	if (flags & VM_LOCKED)
+		MM->nr_locked_vmas++;
 	vma->file = file;
 	vma->pgoff = pgoff;
 	vma->id = vma_id_alloc(vma);
@@ -154,8 +156,24 @@ static void zap_vma(struct vm_area_struct *vma)
 	}
 }
 
+/* Every change of VM_LOCKED goes through here, so the rmap walks know when to look. */
+void vma_set_locked(struct vm_area_struct *vma, bool locked)
+{
+	if (!(vma->flags & VM_LOCKED) == !locked)
+		return;
+	if (locked) {
+		vma->flags |= VM_LOCKED;
+		MM->nr_locked_vmas++;
+	} else {
+		vma->flags &= ~VM_LOCKED;
+		MM->nr_locked_vmas--;
+	}
+}
+
 static void vma_free(struct vm_area_struct *vma)
 {
+	if (vma->flags & VM_LOCKED)
+		MM->nr_locked_vmas--;
 	if (vma->file)
 		vma->file->nr_mapped_vmas--;
 	vma->mm->total_vm -= vma->npages;

@@ -136,6 +136,7 @@ struct mm_machine {
 	uint32_t rmap_cap, rmap_free;
 	struct vm_area_struct **vmas;
 	uint32_t nr_vmas, vma_cap;
+	uint32_t nr_locked_vmas; /* VMAs with VM_LOCKED: while 0, rmap walks need no VMA */
 	uint32_t *vma_free_ids, nr_vma_free;
 	uint32_t nr_mms;
 	struct mm_struct *all_mms;
@@ -301,6 +302,7 @@ void exit_mmap(struct mm_struct *mm);
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
 		 uint64_t pgoff);
 int do_munmap(struct mm_struct *mm, uint64_t start);
+void vma_set_locked(struct vm_area_struct *vma, bool locked); /* mlock/munlock */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn);
 enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
 /* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */

@@ -199,9 +199,9 @@ struct address_space {
 
 /* Reverse map: one entry per PTE that maps a page. */
 struct rmap_item {
+	uint32_t *pte; /* the PTE itself: a VMA's PTE array never moves */
 	uint32_t next;
 	uint32_t vma;
-	uint32_t off; /* page offset within the VMA */
 };
 
 /* ---- swap ---- */

@@ -75,7 +75,7 @@ bool clear_page_dirty_for_io(pfn_t pfn)
 	struct page *p = pfn_to_page(pfn);
 	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
 		struct rmap_item *it = &MM->rmap[i];
-		uint32_t *pte = &MM->vmas[it->vma]->pte[it->off];
+		uint32_t *pte = it->pte;
 		if (*pte & PTE_DIRTY) {
 			*pte &= ~PTE_DIRTY;
 			set_page_dirty(pfn);

@@ -34,7 +34,7 @@ void page_add_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
 	struct page *p = pfn_to_page(pfn);
 	uint32_t i = rmap_item_alloc();
 	MM->rmap[i].vma = vma->id;
-	MM->rmap[i].off = (uint32_t)off;
+	MM->rmap[i].pte = &vma->pte[off];
 	MM->rmap[i].next = p->rmap;
 	p->rmap = i;
 	if (p->mapcount++ == 0)
@@ -49,12 +49,14 @@ void page_remove_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
 {
 	struct page *p = pfn_to_page(pfn);
 	uint32_t *link = &p->rmap;
+	const uint32_t *pte = &vma->pte[off];
 	while (*link) {
 		struct rmap_item *it = &MM->rmap[*link];
-		if (it->vma == vma->id && it->off == off) {
+		if (it->pte == pte) {
 			uint32_t i = *link;
 			*link = it->next;
 			MM->rmap[i].next = MM->rmap_free;
+			MM->rmap[i].pte = NULL;
 			MM->rmap_free = i;
 			if (--p->mapcount == 0)
 				dec_zone_page_state(p,
@@ -97,23 +99,30 @@ int page_referenced(pfn_t pfn, bool is_locked, unsigned long *vm_flags)
 	}
 	if (!page_mapped(p))
 		return referenced;
+	/* A page of a program's text is mapped by every process running it: the walk is the
+	 * host's hot loop past a memory cliff, so it touches a VMA only when it must (a young
+	 * PTE, a locked VMA somewhere, the swap token). */
+	bool need_vma = MM->nr_locked_vmas || (swap_token_referenced_hook && current);
+	unsigned visited = 0;
 	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
 		struct rmap_item *it = &MM->rmap[i];
-		struct vm_area_struct *vma = MM->vmas[it->vma];
-		cpu_work_sys(MM->hw->rmap_pte_ns);
-		if (vma->flags & VM_LOCKED)
-			break;
-		uint32_t *pte = &vma->pte[it->off];
-		if (*pte & PTE_YOUNG) {
-			*pte &= ~PTE_YOUNG;
+		visited++;
+		if (need_vma) {
+			struct vm_area_struct *vma = MM->vmas[it->vma];
+			if (vma->flags & VM_LOCKED)
+				break;
+			if (swap_token_referenced_hook && current && vma->mm != current->mm &&
+			    swap_token_referenced_hook(vma->mm))
+				referenced++;
+		}
+		if (*it->pte & PTE_YOUNG) {
+			*it->pte &= ~PTE_YOUNG;
 			referenced++;
 			if (vm_flags)
-				*vm_flags |= vma->flags;
+				*vm_flags |= MM->vmas[it->vma]->flags;
 		}
-		if (swap_token_referenced_hook && current && vma->mm != current->mm &&
-		    swap_token_referenced_hook(vma->mm))
-			referenced++;
 	}
+	cpu_work_sys(visited * MM->hw->rmap_pte_ns);
 	return referenced;
 }
 
@@ -125,8 +134,8 @@ int try_to_unmap(pfn_t pfn)
 	while (p->rmap) {
 		struct rmap_item *it = &MM->rmap[p->rmap];
 		struct vm_area_struct *vma = MM->vmas[it->vma];
-		uint64_t off = it->off;
-		uint32_t *pte = &vma->pte[off];
+		uint32_t *pte = it->pte;
+		uint64_t off = (uint64_t)(pte - vma->pte);
 		cpu_work_sys(MM->hw->rmap_pte_ns);
 		if (vma->flags & VM_LOCKED)
 			return SWAP_MLOCK;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum ev_kind { EV_CPU, EV_WAKE, EV_CALLBACK };
+enum ev_kind { EV_WAKE, EV_CALLBACK }; /* CPU events live in struct cpu */
 
 struct event {
 	sim_time_t time;
@@ -19,9 +19,17 @@ struct event {
 
 struct cpu {
 	struct task *curr;
-	bool event_pending;    /* an EV_CPU for this CPU is queued */
+	bool event_pending; /* an EV_CPU for this CPU is due at (ev_time, ev_seq) */
+	sim_time_t ev_time;
+	uint64_t ev_seq;
 	bool need_resched;     /* a woken task should preempt curr at its next yield point */
 	sim_time_t tick_phase; /* this CPU's timer interrupts come at phase + k * jiffy */
+};
+
+struct rq_entry {
+	sim_time_t vruntime;
+	uint64_t seq; /* ties in vruntime go first come, first served */
+	struct task *task;
 };
 
 #ifdef MMSIM_ASAN
@@ -34,9 +42,10 @@ static struct {
 	struct event *heap;
 	size_t nr, cap;
 	uint64_t seq;
+	int nr_cpu_events; /* CPUs with event_pending */
 	struct cpu *cpus;
 	int ncpus;
-	struct task **rq; /* runnable tasks waiting for a CPU: a min-heap on (vruntime, seq) */
+	struct rq_entry *rq; /* runnable tasks waiting for a CPU: a min-heap on (vruntime, seq) */
 	int nr_rq, rq_cap;
 	uint64_t rq_seq;
 	sim_time_t min_vruntime;
@@ -110,15 +119,12 @@ static struct event ev_pop(void)
 
 /* ---- run queue: CFS order ---- */
 
-static bool rq_less(const struct task *a, const struct task *b)
+/* The key lives in the heap, not in the task: with thousands of tasks runnable, a sift
+ * then touches one array instead of a task per level. A queued task's vruntime does not
+ * change until it is popped. */
+static bool rq_less(const struct rq_entry *a, const struct rq_entry *b)
 {
-	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->rq_seq < b->rq_seq);
-}
-
-static void rq_set(int i, struct task *t)
-{
-	S.rq[i] = t;
-	t->rq_index = i;
+	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->seq < b->seq);
 }
 
 static void rq_push(struct task *t)
@@ -131,42 +137,41 @@ static void rq_push(struct task *t)
 			exit(1);
 		}
 	}
-	t->rq_seq = S.rq_seq++;
+	struct rq_entry e = {.vruntime = t->vruntime, .seq = S.rq_seq++, .task = t};
 	int i = S.nr_rq++;
 	while (i > 0) {
 		int p = (i - 1) / 2;
-		if (!rq_less(t, S.rq[p]))
+		if (!rq_less(&e, &S.rq[p]))
 			break;
-		rq_set(i, S.rq[p]);
+		S.rq[i] = S.rq[p];
 		i = p;
 	}
-	rq_set(i, t);
+	S.rq[i] = e;
 }
 
 static struct task *rq_pop(void)
 {
 	if (!S.nr_rq)
 		return NULL;
-	struct task *top = S.rq[0];
-	struct task *last = S.rq[--S.nr_rq];
+	struct task *top = S.rq[0].task;
+	struct rq_entry last = S.rq[--S.nr_rq];
 	int i = 0;
 	for (;;) {
 		int l = 2 * i + 1, r = l + 1, m = i;
-		const struct task *mv = last;
-		if (l < S.nr_rq && rq_less(S.rq[l], mv)) {
+		const struct rq_entry *mv = &last;
+		if (l < S.nr_rq && rq_less(&S.rq[l], mv)) {
 			m = l;
-			mv = S.rq[l];
+			mv = &S.rq[l];
 		}
-		if (r < S.nr_rq && rq_less(S.rq[r], mv))
+		if (r < S.nr_rq && rq_less(&S.rq[r], mv))
 			m = r;
 		if (m == i)
 			break;
-		rq_set(i, S.rq[m]);
+		S.rq[i] = S.rq[m];
 		i = m;
 	}
 	if (S.nr_rq)
-		rq_set(i, last);
-	top->rq_index = -1;
+		S.rq[i] = last;
 	return top;
 }
 
@@ -178,8 +183,8 @@ static void update_min_vruntime(void)
 	for (int c = 0; c < S.ncpus; c++)
 		if (S.cpus[c].curr && S.cpus[c].curr->vruntime < m)
 			m = S.cpus[c].curr->vruntime;
-	if (S.nr_rq && S.rq[0]->vruntime < m)
-		m = S.rq[0]->vruntime;
+	if (S.nr_rq && S.rq[0].vruntime < m)
+		m = S.rq[0].vruntime;
 	if (m != UINT64_MAX && m > S.min_vruntime)
 		S.min_vruntime = m;
 }
@@ -214,8 +219,12 @@ static void cpu_kick(int c, sim_time_t when)
 {
 	if (S.cpus[c].event_pending)
 		return;
+	/* Most events are these; each CPU has at most one, so they stay out of the heap and
+	 * take their sequence number from the same counter: the order is unchanged. */
 	S.cpus[c].event_pending = true;
-	ev_push((struct event){.time = when, .kind = EV_CPU, .arg = (uint64_t)c});
+	S.cpus[c].ev_time = when;
+	S.cpus[c].ev_seq = S.seq++;
+	S.nr_cpu_events++;
 }
 
 /* check_preempt_wakeup: the woken task preempts the CPU whose task is furthest ahead in
@@ -339,7 +348,6 @@ struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool k
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->state = TASK_NEW;
 	t->cpu = -1;
-	t->rq_index = -1;
 	t->fn = fn;
 	t->arg = arg;
 	t->is_kthread = kthread;
@@ -710,7 +718,29 @@ static void run_on_cpu(int c)
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 {
 	S.stop = false;
-	while (S.nr && !S.stop) {
+	while ((S.nr || S.nr_cpu_events) && !S.stop) {
+		int c = -1;
+		for (int i = 0; S.nr_cpu_events && i < S.ncpus; i++) {
+			const struct cpu *cp = &S.cpus[i];
+			if (cp->event_pending &&
+			    (c < 0 || cp->ev_time < S.cpus[c].ev_time ||
+			     (cp->ev_time == S.cpus[c].ev_time && cp->ev_seq < S.cpus[c].ev_seq)))
+				c = i;
+		}
+		if (c >= 0 &&
+		    (!S.nr || S.cpus[c].ev_time < S.heap[0].time ||
+		     (S.cpus[c].ev_time == S.heap[0].time && S.cpus[c].ev_seq < S.heap[0].seq))) {
+			if (S.cpus[c].ev_time > until) {
+				sim_clock = until;
+				break;
+			}
+			sim_clock = S.cpus[c].ev_time;
+			S.stats.events++;
+			S.cpus[c].event_pending = false;
+			S.nr_cpu_events--;
+			run_on_cpu(c);
+			goto next;
+		}
 		if (S.heap[0].time > until) {
 			sim_clock = until;
 			break;
@@ -719,10 +749,6 @@ sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 		sim_clock = e.time;
 		S.stats.events++;
 		switch (e.kind) {
-		case EV_CPU:
-			S.cpus[e.arg].event_pending = false;
-			run_on_cpu((int)e.arg);
-			break;
 		case EV_WAKE: {
 			struct task *t = e.ptr;
 			if (t->wake_gen != e.arg)
@@ -748,6 +774,7 @@ sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 			e.fn(e.ptr, e.arg);
 			break;
 		}
+	next:
 		if (S.check && ++S.check_count >= S.check_every) {
 			S.check_count = 0;
 			S.check();
@@ -789,8 +816,12 @@ void sched_dump(FILE *out)
 		fprintf(out, "cpu %d: curr %d, event pending %d\n", c,
 			S.cpus[c].curr ? S.cpus[c].curr->pid : -1, S.cpus[c].event_pending);
 	for (int i = 0; i < S.nr_rq; i++)
-		fprintf(out, "  rq: %d vruntime %llu\n", S.rq[i]->pid,
-			(unsigned long long)S.rq[i]->vruntime);
+		fprintf(out, "  rq: %d vruntime %llu\n", S.rq[i].task->pid,
+			(unsigned long long)S.rq[i].vruntime);
+	for (int c = 0; c < S.ncpus; c++)
+		if (S.cpus[c].event_pending)
+			fprintf(out, "  event t=%llu cpu %d\n",
+				(unsigned long long)S.cpus[c].ev_time, c);
 	for (size_t i = 0; i < S.nr; i++)
 		fprintf(out, "  event t=%llu kind %d task %d arg %llu\n",
 			(unsigned long long)S.heap[i].time, S.heap[i].kind,

@@ -60,8 +60,6 @@ struct task {
 	uint64_t wake_gen;   /* invalidates stale timer wakeups */
 	sim_time_t vruntime; /* CFS virtual runtime: CPU time scaled by NICE_0_LOAD / weight */
 	uint32_t weight;     /* CFS load weight of its nice level (1024 at nice 0) */
-	int rq_index;	     /* position in the run queue heap, -1 if not queued */
-	uint64_t rq_seq;     /* ties in vruntime go first come, first served */
 	bool timed_out;
 	bool killable_sleep; /* a fatal signal ends this sleep */
 
