@@ -242,13 +242,8 @@ static inline struct waitqueue *page_waitqueue(pfn_t pfn)
 	return &MM->page_wait[pfn & (ARRAY_SIZE(MM->page_wait) - 1)];
 }
 
-/* ---- page lists (list.c) ---- */
-void pagelist_init(struct pagelist *l);
-void pagelist_add(struct pagelist *l, pfn_t pfn); /* at the head */
-void pagelist_add_tail(struct pagelist *l, pfn_t pfn);
-void pagelist_del(struct pagelist *l, pfn_t pfn);
-pfn_t pagelist_pop_tail(struct pagelist *l);
-void pagelist_move_to_head(struct pagelist *l, pfn_t pfn);
+/* ---- page lists: add at the head, scan from the tail ---- */
+#include "mm/pagelist.h"
 
 /* ---- page_alloc.c ---- */
 pfn_t __alloc_pages(unsigned gfp, unsigned order);

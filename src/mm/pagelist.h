@@ -1,14 +1,17 @@
 /* Doubly linked lists of frames through page->next/prev: LRU lists, free lists and a
- * reclaimer's private list all use the same two links, as the kernel's page->lru does. */
-#include "mm/mm.h"
+ * reclaimer's private list all use the same two links, as the kernel's page->lru does.
+ * Inline: reclaim past a memory cliff spends a fifth of the host's time here. Included by
+ * mm.h after pfn_to_page. */
+#ifndef MMSIM_MM_PAGELIST_H
+#define MMSIM_MM_PAGELIST_H
 
-void pagelist_init(struct pagelist *l)
+static inline void pagelist_init(struct pagelist *l)
 {
 	l->head = l->tail = NO_PFN;
 	l->nr = 0;
 }
 
-void pagelist_add(struct pagelist *l, pfn_t pfn)
+static inline void pagelist_add(struct pagelist *l, pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	p->prev = NO_PFN;
@@ -21,7 +24,7 @@ void pagelist_add(struct pagelist *l, pfn_t pfn)
 	l->nr++;
 }
 
-void pagelist_add_tail(struct pagelist *l, pfn_t pfn)
+static inline void pagelist_add_tail(struct pagelist *l, pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	p->next = NO_PFN;
@@ -34,7 +37,7 @@ void pagelist_add_tail(struct pagelist *l, pfn_t pfn)
 	l->nr++;
 }
 
-void pagelist_del(struct pagelist *l, pfn_t pfn)
+static inline void pagelist_del(struct pagelist *l, pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	if (p->prev != NO_PFN)
@@ -49,7 +52,7 @@ void pagelist_del(struct pagelist *l, pfn_t pfn)
 	l->nr--;
 }
 
-pfn_t pagelist_pop_tail(struct pagelist *l)
+static inline pfn_t pagelist_pop_tail(struct pagelist *l)
 {
 	pfn_t pfn = l->tail;
 	if (pfn != NO_PFN)
@@ -57,8 +60,10 @@ pfn_t pagelist_pop_tail(struct pagelist *l)
 	return pfn;
 }
 
-void pagelist_move_to_head(struct pagelist *l, pfn_t pfn)
+static inline void pagelist_move_to_head(struct pagelist *l, pfn_t pfn)
 {
 	pagelist_del(l, pfn);
 	pagelist_add(l, pfn);
 }
+
+#endif
