@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +33,8 @@ static const char common_usage[] =
     "  --runs N              seeds per arm and point (default 5): seeds 1..N\n"
     "  --first-seed S        start the seeds at S instead of 1\n"
     "  --metric NAME         tabulate this result metric instead of the primary one\n"
+    "                        (host_cpu_s, host_wall_s, host_peak_rss_mb: what each run\n"
+    "                        cost this host, kept by the store)\n"
     "  -j, --jobs N          runs in parallel (default: online CPUs)\n"
     "  --db FILE             results store (default ./" STORE_DEFAULT_PATH ")\n"
     "  --out DIR             also write graphs and index.html into DIR\n"
@@ -246,7 +249,26 @@ static void describe_job(FILE *f, const struct experiment *e, const struct job *
 	free(ov);
 }
 
-static int on_done(size_t idx, bool ok, const char *json, const char *errtext, void *arg)
+/* The run's document plus what it cost the host ("host", docs/run-json.md), as stored. */
+static char *with_host_usage(const char *json, const struct exec_usage *u)
+{
+	cJSON *doc = cJSON_Parse(json);
+	if (!doc)
+		return NULL;
+	cJSON *host = cJSON_CreateObject();
+	cJSON_AddNumberToObject(host, "wall_s", round(u->wall_s * 1000) / 1000);
+	cJSON_AddNumberToObject(host, "cpu_s", round(u->cpu_s * 1000) / 1000);
+	cJSON_AddNumberToObject(host, "peak_rss_kb", (double)u->peak_rss_kb);
+	cJSON_AddNumberToObject(host, "parallel_runs", u->parallel);
+	cJSON_DeleteItemFromObjectCaseSensitive(doc, "host");
+	cJSON_AddItemToObject(doc, "host", host);
+	char *out = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	return out;
+}
+
+static int on_done(size_t idx, bool ok, const char *json, const char *errtext,
+		   const struct exec_usage *usage, void *arg)
 {
 	struct exec_ctx *c = arg;
 	const struct job *j = c->todo[idx];
@@ -275,6 +297,7 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext, v
 		return 0;
 	}
 	char *ovt = overrides_text(&j->ov);
+	char *stored = with_host_usage(json, usage);
 	struct stored_run sr = {
 	    .key = j->key,
 	    .canon = j->canon,
@@ -282,11 +305,12 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext, v
 	    .scenario_file = c->e->scenario_file,
 	    .overrides = ovt,
 	    .version = c->e->version,
-	    .json = json,
+	    .json = stored ? stored : json,
 	    .seed = j->seed,
 	    .completed = r.completed,
 	};
 	int rc = store_put(c->st, &sr);
+	free(stored);
 	free(ovt);
 	runres_free(&r);
 	if (rc) {

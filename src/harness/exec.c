@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 volatile int exec_interrupted;
@@ -102,7 +104,15 @@ static char *tail_of(const char *path, size_t max)
 struct slot {
 	pid_t pid;
 	size_t idx;
+	struct timespec start;
 };
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) * 1e-9;
+}
 
 static void draw_progress(size_t done, size_t n, size_t running, size_t failed)
 {
@@ -193,6 +203,7 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 				if (!slots[s].pid) {
 					slots[s].pid = pid;
 					slots[s].idx = next;
+					clock_gettime(CLOCK_MONOTONIC, &slots[s].start);
 					break;
 				}
 			next++;
@@ -209,7 +220,8 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 		if (!running)
 			break;
 		int status;
-		pid_t pid = waitpid(-1, &status, 0);
+		struct rusage ru;
+		pid_t pid = wait4(-1, &status, 0, &ru);
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -221,6 +233,13 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 		if (s == parallel)
 			continue; /* not one of ours */
 		size_t idx = slots[s].idx;
+		struct exec_usage usage = {
+		    .wall_s = seconds_since(&slots[s].start),
+		    .cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+			     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6,
+		    .peak_rss_kb = ru.ru_maxrss,
+		    .parallel = parallel,
+		};
 		slots[s].pid = 0;
 		running--;
 		done++;
@@ -234,7 +253,7 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 		if (!ok)
 			failed++;
 		/* Even after a signal, a run that finished is worth keeping. */
-		if (fn(idx, ok, text, etext, arg))
+		if (fn(idx, ok, text, etext, &usage, arg))
 			stop = 1;
 		free(text);
 		free(etext);

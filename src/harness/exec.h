@@ -5,9 +5,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* What a run cost the host: wall time from fork to exit, CPU time (user + system), and the
+ * peak resident set (ru_maxrss). Depends on the host and on what else ran: never part of a
+ * run's results, only of what the store keeps about it. */
+struct exec_usage {
+	double wall_s, cpu_s;
+	long peak_rss_kb;
+	int parallel; /* runs allowed at once while it ran */
+};
+
 /* Called in the parent as each run ends, in completion order. json is the run's --json
  * output (NULL if it failed), errtext the tail of its stderr. Non-zero stops new launches. */
-typedef int (*exec_done_fn)(size_t idx, bool ok, const char *json, const char *errtext, void *arg);
+typedef int (*exec_done_fn)(size_t idx, bool ok, const char *json, const char *errtext,
+			    const struct exec_usage *usage, void *arg);
 
 /* argvs[i] is a NULL-terminated command without --json; "--json FILE" is appended.
  * Returns the number of failed runs, or -1 when interrupted by a signal or stopped by fn

@@ -109,6 +109,25 @@ int runres_parse(const char *text, struct run_result *r, char *err, size_t errle
 			 nprimary);
 		goto fail;
 	}
+	const cJSON *host = cJSON_GetObjectItemCaseSensitive(j, "host");
+	if (cJSON_IsObject(host)) {
+		static const struct {
+			const char *key, *name, *unit;
+			double scale;
+		} hf[] = {{"wall_s", "host_wall_s", "s", 1},
+			  {"cpu_s", "host_cpu_s", "s", 1},
+			  {"peak_rss_kb", "host_peak_rss_mb", "MiB", 1.0 / 1024}};
+		for (size_t i = 0; i < sizeof(hf) / sizeof(hf[0]); i++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(host, hf[i].key);
+			if (!cJSON_IsNumber(v))
+				continue;
+			struct metric *m = &r->host[r->nhost++];
+			m->name = dupstr(hf[i].name);
+			m->unit = dupstr(hf[i].unit);
+			m->value = v->valuedouble * hf[i].scale;
+			m->better = BETTER_LOWER;
+		}
+	}
 	const cJSON *vm = cJSON_GetObjectItemCaseSensitive(j, "vmstat");
 	size_t nv = (size_t)cJSON_GetArraySize(vm);
 	r->vmstat = calloc(nv ? nv : 1, sizeof(*r->vmstat));
@@ -148,6 +167,10 @@ void runres_free(struct run_result *r)
 		free(r->metrics[i].unit);
 	}
 	free(r->metrics);
+	for (size_t i = 0; i < r->nhost; i++) {
+		free(r->host[i].name);
+		free(r->host[i].unit);
+	}
 	for (size_t i = 0; i < r->nvmstat; i++)
 		free(r->vmstat[i].name);
 	free(r->vmstat);
@@ -159,6 +182,9 @@ const struct metric *runres_metric(const struct run_result *r, const char *name)
 	for (size_t i = 0; i < r->nmetrics; i++)
 		if (!strcmp(r->metrics[i].name, name))
 			return &r->metrics[i];
+	for (size_t i = 0; i < r->nhost; i++)
+		if (!strcmp(r->host[i].name, name))
+			return &r->host[i];
 	return NULL;
 }
 

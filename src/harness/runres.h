@@ -33,6 +33,10 @@ struct run_result {
 	size_t nvmstat;
 	double max_parallel_reclaimers, max_try_to_free_pages_s, allocstall, oom_kills;
 	bool has_reclaim;
+	/* What the run cost the host, when the store recorded it (host_wall_s, host_cpu_s,
+	 * host_peak_rss_mb): found by runres_metric, never listed among the results. */
+	struct metric host[3];
+	size_t nhost;
 };
 
 /* Parses a run document. -1 with a message in err when it does not follow the schema. */

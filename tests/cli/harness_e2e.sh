@@ -23,6 +23,14 @@ grep -q '10 runs: 0 already stored, 10 run (10 stored, 0 failed)' cmp.err || fai
   --arm throttle:vm.max_reclaiming_tasks_per_zone=3 --runs 3 --db r.db > sweep.txt 2> /dev/null
 [ "$(grep -cE '^(80|90|100|110|120) ' sweep.txt)" -eq 5 ] || fail "sweep rows"
 grep -q 'throttle vs vanilla' sweep.txt || fail "sweep columns"
+# The store keeps what each run cost the host; tables show it only when asked.
+! grep -q host_ cmp.txt sweep.txt || fail "host figures among the results"
+FAKE_RUN_LOG=none2.log "$bin" sweep s.conf --vary hackbench.groups=80,90,100,110,120 \
+  --arm vanilla --arm throttle:vm.max_reclaiming_tasks_per_zone=3 --runs 3 --db r.db \
+  --metric host_cpu_s > host.txt 2> /dev/null
+[ ! -s none2.log ] || fail "stored runs were run again for a host table"
+grep -q '^host_cpu_s \[s\]' host.txt || fail "host_cpu_s table: $(head -3 host.txt)"
+[ "$(grep -E '^(80|90|100|110|120) ' host.txt | grep -vc 'n/a')" -eq 5 ] || fail "host rows"
 
 "$bin" report 1 2 --db r.db --out rep > report.txt 2> /dev/null
 for f in rep/index.html rep/exp1-metric.svg rep/exp1-metric.png rep/exp1-scanned.svg \
