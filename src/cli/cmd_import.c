@@ -8,6 +8,7 @@
 #include "harness/plan.h"
 #include "harness/runres.h"
 #include "harness/store.h"
+#include "version.h"
 
 static const char usage[] =
     "usage: mmsim import [--db FILE] [--scenario FILE] [--replace] JSON...\n"

@@ -1,4 +1,5 @@
 #include "cli/commands.h"
+#include "version.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 #include "cli/run_output.h"
+#include "version.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

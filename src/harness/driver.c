@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/exec.h"
+#include "version.h"
 
 static const char compare_usage[] =
     "usage: mmsim compare SCENARIO --arm NAME[:key=value[,key=value...]] ... [options]\n"

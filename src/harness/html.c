@@ -1,5 +1,6 @@
 /* The HTML report: one file, no scripts, no external resources, graphs inlined as SVG. */
 #include "harness/report.h"
+#include "version.h"
 
 #include <errno.h>
 #include <stdlib.h>
