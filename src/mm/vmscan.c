@@ -90,9 +90,15 @@ static bool remove_mapping(pfn_t pfn)
 	return false;
 }
 
-static bool may_write_to_queue(void)
+/* §1.14 step 4, on the page's bdi. A swap-cache page's mapping is swapper_space, whose
+ * swap_backing_dev_info has no congested_fn and is never marked congested (only a
+ * request queue's own bdi is): swap writeout from reclaim never stops here, it waits for
+ * a request slot in the block layer instead. A file page's bdi is the disk's queue. */
+static bool may_write_to_queue(const struct page *p)
 {
 	if (!current || (current->flags & PF_SWAPWRITE))
+		return true;
+	if (p->flags & PG_swapcache)
 		return true;
 	return !bdi_write_congested(&MM->disk);
 }
@@ -106,7 +112,7 @@ static enum pageout_t pageout(pfn_t pfn, int sync)
 		return PAGE_KEEP;
 	if (!p->mapping && !(p->flags & PG_swapcache))
 		return PAGE_KEEP;
-	if (!may_write_to_queue())
+	if (!may_write_to_queue(p))
 		return PAGE_KEEP;
 	if (!clear_page_dirty_for_io(pfn))
 		return PAGE_CLEAN;
