@@ -2,6 +2,7 @@
  * referenced and mapped -> activate; clean file -> free; dirty anon -> swap out;
  * under writeback -> keep; plus the order between those rules. */
 #include "util/testutil.h"
+#include <string.h>
 
 struct fixture {
 	struct mm_struct *mm;
@@ -192,6 +193,50 @@ static void no_swap_space_activates(void **state)
 	MM->swap.nr_free = MM->swap.nr_slots - 1;
 	finish(&fx, &list);
 }
+/* §1.14 step 4: a direct reclaimer (no PF_SWAPWRITE) facing a write-congested disk skips
+ * a dirty file page but still writes a dirty swap-cache page, whose bdi (swapper_space's)
+ * is never congested; with PF_SWAPWRITE (kswapd) the file page is written too. */
+static struct task fake;
+
+static void congestion_stops_file_writes_not_swap(void **state)
+{
+	(void)state;
+	struct fixture fx;
+	boot(&fx);
+	memset(&fake, 0, sizeof(fake));
+	current = &fake;
+	MM->disk.congested[WRITE] = true;
+	pfn_t anon = test_anon_page(fx.anon, 9, false, true);
+	pfn_t file = test_file_page(fx.plain, 9);
+	set_page_dirty(file);
+	struct pagelist list;
+	pagelist_init(&list);
+	test_isolate(anon, &list);
+	test_isolate(file, &list);
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	uint64_t out = vm_events[PSWPOUT];
+	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
+	assert_int_equal(list.nr, 2);
+	assert_true(pfn_to_page(anon)->flags & PG_writeback);
+	assert_int_equal(vm_events[PSWPOUT], out + 1);
+	assert_true(pfn_to_page(file)->flags & PG_dirty);
+	assert_false(pfn_to_page(file)->flags & PG_writeback);
+	assert_int_equal(global_page_state(NR_VMSCAN_WRITE), 1);
+
+	/* the same file page, by a task with PF_SWAPWRITE */
+	struct pagelist one;
+	pagelist_init(&one);
+	pagelist_del(&list, file);
+	pagelist_add(&one, file);
+	fake.flags |= PF_SWAPWRITE;
+	assert_int_equal(shrink_page_list(&one, &sc, PAGEOUT_IO_ASYNC), 0);
+	assert_true(pfn_to_page(file)->flags & PG_writeback);
+	assert_int_equal(global_page_state(NR_VMSCAN_WRITE), 2);
+	pagelist_add(&list, pagelist_pop_tail(&one));
+	current = NULL;
+	MM->disk.congested[WRITE] = false;
+	finish(&fx, &list);
+}
 
 int main(void)
 {
@@ -203,6 +248,7 @@ int main(void)
 	    cmocka_unit_test(locked_page_is_kept_unscanned),
 	    cmocka_unit_test(dirty_referenced_is_kept_not_written),
 	    cmocka_unit_test(no_swap_space_activates),
+	    cmocka_unit_test(congestion_stops_file_writes_not_swap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
