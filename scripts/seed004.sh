@@ -79,14 +79,15 @@ HASH=$(sed -n 's/.*content fnv1a64 \([0-9a-f]*\).*/\1/p' "$OUT" | head -1)
 echo
 echo "== seed 004 $WHICH in the thread's shape: mmsim mean of seeds 1..$RUNS (the thread's value)"
 echo "   prioinode (v1 patch 5, I_DIRTY_RECLAIM inode priority) is not implemented in mmsim."
-"$MMSIM" results --json --db "$DB" | jq -r --arg hash "$HASH" --argjson runs "$RUNS" \
+VERSION=$("$MMSIM" --version | cut -d' ' -f2) # runs of other model code stay out
+"$MMSIM" results --json --db "$DB" | jq -r --arg hash "$HASH" --argjson runs "$RUNS" --arg version "$VERSION" \
 	--arg names "$NAMES" --arg ovr "$OVR" --arg thread "$THREAD" '
   def canon: split(",") | map(select(. != "")) | sort | join(",");
   def sum(f): map(f) | add;
   def zones(r; base): [r.vmstat | to_entries[] | select(.key | test("^" + base + "_(dma|dma32|normal|high)$")) | .value] | add // 0;
   ($names | split(" ") | map(select(. != ""))) as $n
   | ($ovr | split("|") | .[1:] | map(canon)) as $o
-  | [.runs[] | select(.scenario_hash == $hash and .seed <= $runs)] as $all
+  | [.runs[] | select(.scenario_hash == $hash and .seed <= $runs and .version == $version)] as $all
   | [range(0; $n | length) as $i
      | [$all[] | select((.overrides | canon) == $o[$i]) | .run] as $rs
      | ($rs | length) as $k
