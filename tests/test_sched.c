@@ -110,12 +110,59 @@ static void nice_shares(void **state)
 	sched_destroy();
 }
 
+/* place_entity's sleeper credit. A task that slept while four CPU-bound tasks ran is woken
+ * (from scheduler context, so at once) with them all runnable: without NORMALIZED_SLEEPER it
+ * is placed one sched_latency (20 ms on one CPU) behind min_vruntime; with it the credit is
+ * 20 ms x 1024 / the run queue's load, the four spinners plus itself: 4 ms. Everything before
+ * the wakeup is the same in both runs, so the placements differ by exactly 16 ms. */
+static struct task *woken;
+static sim_time_t woken_vruntime;
+
+static void wake_now(void *arg, uint64_t arg2)
+{
+	(void)arg;
+	(void)arg2;
+	wake_up_all(&wq);
+	woken_vruntime = woken->vruntime;
+}
+
+static sim_time_t placement(bool normalized)
+{
+	sched_init(1, 50000, 4000000, 1000);
+	sched_set_normalized_sleeper(normalized);
+	memset(&wq, 0, sizeof(wq));
+	memset(exclusive_sleep, 0, sizeof(exclusive_sleep));
+	nr_order = 0;
+	woken = task_create("sleeper", sleeper, (void *)(intptr_t)0, false);
+	task_start(woken);
+	sched_run(sim_clock + 1000000, NULL);
+	spin_until = sim_clock + 2 * NSEC_PER_SEC;
+	for (int i = 0; i < 4; i++)
+		task_start(task_create("spin", spinner, NULL, false));
+	sched_callback_at(sim_clock + NSEC_PER_SEC, wake_now, NULL, 0);
+	sched_run(sim_clock + NSEC_PER_SEC + 1, NULL);
+	assert_int_equal(nr_order, 0); /* woken, not yet run: the spinners are ahead */
+	sched_run(sim_clock + 3 * NSEC_PER_SEC, NULL);
+	assert_int_equal(nr_order, 1);
+	sched_destroy();
+	return woken_vruntime;
+}
+
+static void sleeper_credit(void **state)
+{
+	(void)state;
+	sim_time_t plain = placement(false), normalized = placement(true);
+	assert_true(plain > 200 * NSEC_PER_MSEC); /* the spinners' progress, not 0 */
+	assert_int_equal(normalized - plain, 16 * NSEC_PER_MSEC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lifo_wakeups),
 	    cmocka_unit_test(exclusive_wakeups),
 	    cmocka_unit_test(nice_shares),
+	    cmocka_unit_test(sleeper_credit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

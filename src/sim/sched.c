@@ -47,9 +47,11 @@ static struct {
 	int ncpus;
 	struct rq_entry *rq; /* runnable tasks waiting for a CPU: a min-heap on (vruntime, seq) */
 	int nr_rq, rq_cap;
+	uint64_t rq_weight; /* sum of the queued tasks' weights */
 	uint64_t rq_seq;
 	sim_time_t min_vruntime;
 	sim_time_t sched_latency, wakeup_gran;
+	bool normalized_sleeper;
 	sim_time_t quantum, slice, ctxsw;
 	sim_time_t tick_cost;
 	struct coro sched_ctx;
@@ -138,6 +140,7 @@ static void rq_push(struct task *t)
 		}
 	}
 	struct rq_entry e = {.vruntime = t->vruntime, .seq = S.rq_seq++, .task = t};
+	S.rq_weight += t->weight;
 	int i = S.nr_rq++;
 	while (i > 0) {
 		int p = (i - 1) / 2;
@@ -154,6 +157,7 @@ static struct task *rq_pop(void)
 	if (!S.nr_rq)
 		return NULL;
 	struct task *top = S.rq[0].task;
+	S.rq_weight -= top->weight;
 	struct rq_entry last = S.rq[--S.nr_rq];
 	int i = 0;
 	for (;;) {
@@ -199,7 +203,10 @@ static const uint32_t prio_to_weight[40] = {
 void set_user_nice(struct task *t, int nice)
 {
 	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
-	t->weight = prio_to_weight[nice + 20];
+	uint32_t w = prio_to_weight[nice + 20];
+	if (t->state == TASK_RUNNABLE && t->cpu < 0)
+		S.rq_weight = S.rq_weight - t->weight + w; /* queued: keep the sum */
+	t->weight = w;
 }
 
 /* calc_delta_fair: ns of CPU as virtual runtime */
@@ -250,6 +257,23 @@ static void check_preempt_wakeup(struct task *t)
 		S.cpus[best].need_resched = true;
 }
 
+/* cfs_rq->load as place_entity sees it: the queued tasks, the running ones, and the waking
+ * task itself (account_entity_enqueue comes first). One run queue for all CPUs here, so
+ * on more than one CPU this is the machine's load, not one CPU's. */
+static uint64_t rq_load(const struct task *waking)
+{
+	uint64_t load = waking->weight + S.rq_weight;
+	for (int c = 0; c < S.ncpus; c++)
+		if (S.cpus[c].curr)
+			load += S.cpus[c].curr->weight;
+	return load;
+}
+
+void sched_set_normalized_sleeper(bool on)
+{
+	S.normalized_sleeper = on;
+}
+
 /* A task becomes runnable now: give it an idle CPU or queue it. A task woken from a sleep
  * is placed at most one scheduling latency behind min_vruntime (the sleeper credit of
  * place_entity); a new task starts one slice after it (START_DEBIT), so a fork storm
@@ -259,8 +283,10 @@ static void make_runnable_as(struct task *t, bool wakeup)
 	t->state = TASK_RUNNABLE;
 	update_min_vruntime();
 	if (wakeup) {
-		sim_time_t floor = S.min_vruntime;
-		floor = floor > S.sched_latency ? floor - S.sched_latency : 0;
+		sim_time_t floor = S.min_vruntime, credit = S.sched_latency;
+		if (S.normalized_sleeper)
+			credit = credit * NICE_0_LOAD / rq_load(t);
+		floor = floor > credit ? floor - credit : 0;
 		if (t->vruntime < floor)
 			t->vruntime = floor;
 	}

@@ -27,6 +27,9 @@ static const struct param_desc base_params[] = {
     {"machine.ram", P_SIZE, SP(ram), 1 << 20, TiB, NULL, "physical memory"},
     {"machine.swap", P_SIZE, SP(swap), 0, TiB, NULL, "swap partition size (0 = no swap)"},
     {"machine.cpus", P_INT, SP(cpus), 1, 256, NULL, "CPUs"},
+    {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
+     "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25), 1 scaled down by the run "
+     "queue's load (NORMALIZED_SLEEPER)"},
     {"run.time_limit", P_TIME, SP(time_limit), 1000000, 100000LL * 1000000000, NULL,
      "simulated time after which the run stops unfinished"},
     {"run.check_every", P_U64, SP(check_every), 0, 1LL << 40, NULL,
@@ -225,6 +228,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 			       .sysctl = cfg->vm};
 	sched_init(cfg->cpus, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
 	sched_set_ticks(hw->tick_ns, seed);
+	sched_set_normalized_sleeper(cfg->sched_normalized_sleeper);
 	if (mm_init(&mc, &kernel_task_ops) != 0) {
 		sched_destroy();
 		return -1;

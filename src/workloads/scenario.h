@@ -26,6 +26,7 @@ struct scenario_config {
 	uint64_t ram;
 	uint64_t swap;
 	int cpus;
+	int sched_normalized_sleeper; /* kernel.sched_normalized_sleeper */
 	uint64_t time_limit;
 	uint64_t check_every; /* run the invariant checker every N events (0 = never) */
 	struct vm_sysctl vm;
