@@ -1,13 +1,12 @@
 # Writes ${OUT} with MMSIM_MODEL_ID: a hash of every source file that decides what
 # `mmsim run` prints (all of src/ but the harness). The results store keys runs by the
 # version string, which carries it, so a run made by other model code is never reused.
-file(GLOB_RECURSE files "${SRC}/src/*.c" "${SRC}/src/*.h")
-list(FILTER files EXCLUDE REGEX "/src/harness/")
+file(GLOB_RECURSE files RELATIVE "${SRC}" "${SRC}/src/*.c" "${SRC}/src/*.h")
+list(FILTER files EXCLUDE REGEX "^src/harness/")
 list(SORT files)
 set(all "")
-foreach(f IN LISTS files)
-  file(SHA256 "${f}" h)
-  file(RELATIVE_PATH rel "${SRC}" "${f}")
+foreach(rel IN LISTS files)
+  file(SHA256 "${SRC}/${rel}" h)
   string(APPEND all "${rel} ${h}\n")
 endforeach()
 string(SHA256 id "${all}")

@@ -282,6 +282,14 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext,
 			 (unsigned long long)r.seed);
 		runres_free(&r);
 		ok = false;
+	} else if (ok && strcmp(r.version, c->e->version)) {
+		/* stored under this version's key, it would pass for a run of this model */
+		snprintf(err, sizeof(err),
+			 "its JSON reports mmsim %s, this experiment is mmsim %s (another build as "
+			 "MMSIM_RUN_CMD?)",
+			 r.version, c->e->version);
+		runres_free(&r);
+		ok = false;
 	}
 	if (!ok && exec_interrupted) {
 		c->stopped++; /* killed by us on the way out: not a failure of the run */

@@ -430,6 +430,13 @@ size_t report_tables(const struct exp_results *r, struct table ***out)
 	} else {
 		const char **names;
 		size_t nn = metric_names(r, &names);
+		/* a metric the runs do not list (the host's cost: host_cpu_s, ...) only when
+		 * --metric asks for it, first */
+		bool listed = false;
+		for (size_t i = 0; i < nn; i++)
+			listed |= !strcmp(names[i], r->metric);
+		if (!listed && find_metric(r, r->metric))
+			push_table(&v, &n, compare_metric_table(r, r->metric));
 		for (size_t i = 0; i < nn; i++)
 			push_table(&v, &n, compare_metric_table(r, names[i]));
 		free(names);

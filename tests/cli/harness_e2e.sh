@@ -30,6 +30,9 @@ FAKE_RUN_LOG=none2.log "$bin" sweep s.conf --vary hackbench.groups=80,90,100,110
   --metric host_cpu_s > host.txt 2> /dev/null
 [ ! -s none2.log ] || fail "stored runs were run again for a host table"
 grep -q '^host_cpu_s \[s\]' host.txt || fail "host_cpu_s table: $(head -3 host.txt)"
+FAKE_RUN_LOG=none2.log "$bin" compare s.conf --arm vanilla --arm throttle:vm.max_reclaiming_tasks_per_zone=3 \
+  --runs 5 --db r.db --metric host_cpu_s > hostc.txt 2> /dev/null
+grep -q '^Amean      host_cpu_s' hostc.txt || fail "compare host table: $(head -12 hostc.txt)"
 [ "$(grep -E '^(80|90|100|110|120) ' host.txt | grep -vc 'n/a')" -eq 5 ] || fail "host rows"
 
 "$bin" report 1 2 --db r.db --out rep > report.txt 2> /dev/null
@@ -59,6 +62,15 @@ FAKE_RUN_LOG=none.log "$bin" sweep s.conf --vary hackbench.groups=80,90,100,110,
   > dist.txt 2> /dev/null
 [ ! -s none.log ] || fail "imported runs were run again"
 diff <(tail -n +2 sweep.txt) <(tail -n +2 dist.txt) || fail "imported sweep differs"
+
+# A runner that is another build (another model id) is refused, not stored under ours.
+set +e
+env -u MMSIM_BIN "$bin" compare s.conf --arm a:x=1 --runs 2 --db v.db > v.txt 2> v.err
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "other build: exit $rc"
+grep -q 'its JSON reports mmsim 0.1.0, this experiment is mmsim' v.err || fail "other build: $(head -3 v.err)"
+[ "$("$bin" results --db v.db --csv | wc -l)" -eq 1 ] || fail "other build's runs were stored"
 
 # A failing run is reported, the others are kept, exit status 1.
 set +e
