@@ -1,16 +1,27 @@
 #!/bin/sh
 # Prints the seed-000 comparison (Minchan Kim's 32 MB ARM board, docs/throttle.md):
 # every seed000-*.conf scenario, vanilla against KOSAKI's throttle at 3, one row each.
-# usage: scripts/seed000.sh [MMSIM]   (default build/mmsim)
+# usage: scripts/seed000.sh [MMSIM] [--seed N] [KEY=VALUE ...]   (default build/mmsim)
+#   extra KEY=VALUE pairs apply to both arms, e.g. kernel.sched_normalized_sleeper=1
 set -e
 MMSIM=${1:-build/mmsim}
+[ $# -gt 0 ] && shift
+EXTRA=""
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--seed) EXTRA="$EXTRA --seed $2"; shift 2 ;;
+	*=*) EXTRA="$EXTRA --set $1"; shift ;;
+	*) echo "seed000.sh: expected --seed N or KEY=VALUE, got '$1'" >&2; exit 2 ;;
+	esac
+done
 cd "$(dirname "$0")/.."
 printf '%-26s %-9s %-10s %9s %9s %7s %6s %6s\n' scenario arm Time elapsed sys majflt maxrecl oom
 for f in scenarios/seed000-*.conf; do
 	for arm in vanilla:0 throttle:3; do
 		name=${arm%%:*}
 		limit=${arm#*:}
-		"$MMSIM" run "$f" --quiet --json - --set vm.max_reclaiming_tasks_per_zone="$limit" |
+		# shellcheck disable=SC2086
+		"$MMSIM" run "$f" --quiet --json - --set vm.max_reclaiming_tasks_per_zone="$limit" $EXTRA |
 			python3 -c '
 import json, sys
 d = json.load(sys.stdin)
