@@ -68,9 +68,15 @@ sim_time_t sim_clock;
 
 /* ---- event heap, ordered by (time, seq) ---- */
 
+/* The order of everything that happens: time, then the order it was queued in. */
+static bool before(sim_time_t ta, uint64_t sa, sim_time_t tb, uint64_t sb)
+{
+	return ta < tb || (ta == tb && sa < sb);
+}
+
 static bool ev_less(const struct event *a, const struct event *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	return before(a->time, a->seq, b->time, b->seq);
 }
 
 static void ev_push(struct event e)
@@ -742,66 +748,70 @@ static void run_on_cpu(int c)
 	}
 }
 
+/* The CPU whose event is due first, or -1. */
+static int earliest_cpu_event(void)
+{
+	int c = -1;
+	for (int i = 0; S.nr_cpu_events && i < S.ncpus; i++) {
+		const struct cpu *cp = &S.cpus[i];
+		if (cp->event_pending &&
+		    (c < 0 || before(cp->ev_time, cp->ev_seq, S.cpus[c].ev_time, S.cpus[c].ev_seq)))
+			c = i;
+	}
+	return c;
+}
+
+static void run_event(struct event e)
+{
+	switch (e.kind) {
+	case EV_WAKE: {
+		struct task *t = e.ptr;
+		if (t->wake_gen != e.arg)
+			break;
+		if (t->state == TASK_BLOCKED) {
+			if (t->wq) {
+				wq_remove(t->wq, t);
+				t->timed_out = true;
+			}
+			t->wake_gen++;
+			make_runnable(t);
+		} else if (t->state == TASK_RUNNING && t->wq) {
+			/* timed out while catching up in sleep_on */
+			wq_remove(t->wq, t);
+			t->timed_out = true;
+			t->wake_gen++;
+		} else if (t->state == TASK_NEW) {
+			make_runnable_as(t, false);
+		}
+		break;
+	}
+	case EV_CALLBACK:
+		e.fn(e.ptr, e.arg);
+		break;
+	}
+}
+
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 {
 	S.stop = false;
 	while ((S.nr || S.nr_cpu_events) && !S.stop) {
-		int c = -1;
-		for (int i = 0; S.nr_cpu_events && i < S.ncpus; i++) {
-			const struct cpu *cp = &S.cpus[i];
-			if (cp->event_pending &&
-			    (c < 0 || cp->ev_time < S.cpus[c].ev_time ||
-			     (cp->ev_time == S.cpus[c].ev_time && cp->ev_seq < S.cpus[c].ev_seq)))
-				c = i;
-		}
-		if (c >= 0 &&
-		    (!S.nr || S.cpus[c].ev_time < S.heap[0].time ||
-		     (S.cpus[c].ev_time == S.heap[0].time && S.cpus[c].ev_seq < S.heap[0].seq))) {
-			if (S.cpus[c].ev_time > until) {
-				sim_clock = until;
-				break;
-			}
-			sim_clock = S.cpus[c].ev_time;
-			S.stats.events++;
-			S.cpus[c].event_pending = false;
-			S.nr_cpu_events--;
-			run_on_cpu(c);
-			goto next;
-		}
-		if (S.heap[0].time > until) {
+		int c = earliest_cpu_event();
+		bool cpu_first = c >= 0 && (!S.nr || before(S.cpus[c].ev_time, S.cpus[c].ev_seq,
+							    S.heap[0].time, S.heap[0].seq));
+		sim_time_t due = cpu_first ? S.cpus[c].ev_time : S.heap[0].time;
+		if (due > until) {
 			sim_clock = until;
 			break;
 		}
-		struct event e = ev_pop();
-		sim_clock = e.time;
+		sim_clock = due;
 		S.stats.events++;
-		switch (e.kind) {
-		case EV_WAKE: {
-			struct task *t = e.ptr;
-			if (t->wake_gen != e.arg)
-				break;
-			if (t->state == TASK_BLOCKED) {
-				if (t->wq) {
-					wq_remove(t->wq, t);
-					t->timed_out = true;
-				}
-				t->wake_gen++;
-				make_runnable(t);
-			} else if (t->state == TASK_RUNNING && t->wq) {
-				/* timed out while catching up in sleep_on */
-				wq_remove(t->wq, t);
-				t->timed_out = true;
-				t->wake_gen++;
-			} else if (t->state == TASK_NEW) {
-				make_runnable_as(t, false);
-			}
-			break;
+		if (cpu_first) {
+			S.cpus[c].event_pending = false;
+			S.nr_cpu_events--;
+			run_on_cpu(c);
+		} else {
+			run_event(ev_pop());
 		}
-		case EV_CALLBACK:
-			e.fn(e.ptr, e.arg);
-			break;
-		}
-	next:
 		if (S.check && ++S.check_count >= S.check_every) {
 			S.check_count = 0;
 			S.check();
