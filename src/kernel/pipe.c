@@ -7,13 +7,13 @@
 #include <stdlib.h>
 
 struct kmem_cache skbuff_head_cache, skb_data_cache;
-static unsigned long skb_pages, skb_peak_pages;
+static unsigned long skb_peak_pages;
 
 void skb_caches_init(uint32_t head_object, uint32_t data_object)
 {
 	kmem_cache_init(&skbuff_head_cache, "skbuff_head_cache", head_object, OWNER_SLAB);
 	kmem_cache_init(&skb_data_cache, "kmalloc", data_object, OWNER_SLAB);
-	skb_pages = skb_peak_pages = 0;
+	skb_peak_pages = 0;
 }
 
 void skb_caches_destroy(void)
@@ -29,8 +29,8 @@ unsigned long skb_caches_peak_pages(void)
 
 static void skb_note_pages(void)
 {
-	skb_pages = (skbuff_head_cache.nr_slabs << skbuff_head_cache.order) +
-		    (skb_data_cache.nr_slabs << skb_data_cache.order);
+	unsigned long skb_pages = (skbuff_head_cache.nr_slabs << skbuff_head_cache.order) +
+				  (skb_data_cache.nr_slabs << skb_data_cache.order);
 	if (skb_pages > skb_peak_pages)
 		skb_peak_pages = skb_pages;
 }

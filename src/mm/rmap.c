@@ -99,9 +99,9 @@ int page_referenced(pfn_t pfn, bool is_locked, unsigned long *vm_flags)
 	}
 	if (!page_mapped(p))
 		return referenced;
-	/* A page of a program's text is mapped by every process running it: the walk is the
-	 * host's hot loop past a memory cliff, so it touches a VMA only when it must (a young
-	 * PTE, a locked VMA somewhere, the swap token). */
+	/* Reclaim past a memory cliff calls this for every page it scans, nearly all mapped
+	 * once: the walk touches a VMA only when it must (a young PTE, a locked VMA somewhere,
+	 * the swap token), which saves a cache miss per page. */
 	bool need_vma = MM->nr_locked_vmas || (swap_token_referenced_hook && current);
 	unsigned visited = 0;
 	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
