@@ -7,9 +7,7 @@
 
 static long slab_pages(void)
 {
-	return MM->zones[ZONE_NORMAL].stat[NR_SLAB_UNRECLAIMABLE] +
-	       MM->zones[ZONE_DMA32].stat[NR_SLAB_UNRECLAIMABLE] +
-	       MM->zones[ZONE_DMA].stat[NR_SLAB_UNRECLAIMABLE];
+	return global_page_state(NR_SLAB_UNRECLAIMABLE);
 }
 
 static void check(const struct kmem_cache *s)
