@@ -146,6 +146,74 @@ static void pf_reclaiming_never_waits(void **state)
 	test_machine_shutdown();
 }
 
+/* The isolation throttles at shrink_inactive_list's entry, against a zone whose isolated
+ * count is set by hand above its inactive count. 5.16 (§2.4) sleeps once, HZ/50 with no
+ * one to wake it, and then gives up on the list (returns 0, nothing scanned); 2.6.32
+ * (§2.3) naps HZ/10 at a time until another task brings the count down. Below the limit
+ * both go on at once. */
+static long iso_ret;
+static sim_time_t iso_took;
+
+static void iso_reclaimer(void *arg)
+{
+	(void)arg;
+	struct scan_control sc = {.gfp_mask = GFP_KERNEL, .swap_cluster_max = SWAP_CLUSTER_MAX};
+	sim_time_t t0 = sim_clock;
+	iso_ret = reclaim_hooks.shrink_inactive_throttle(&MM->zones[ZONE_DMA32], &sc, 0);
+	sched_sync();
+	iso_took = sim_clock - t0;
+}
+
+static void iso_fixer(void *arg)
+{
+	(void)arg;
+	schedule_timeout(250 * NSEC_PER_MSEC);
+	MM->zones[ZONE_DMA32].stat[NR_ISOLATED_ANON] = 0;
+}
+
+static void run_isolated(const char *sw, bool fixer, long isolated)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
+	if (!strcmp(sw, "5.16"))
+		MM->sysctl.reclaim_throttle = 1;
+	else
+		MM->sysctl.too_many_isolated = 1;
+	reclaim_throttle_setup();
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	long saved = z->stat[NR_ISOLATED_ANON];
+	z->stat[NR_ISOLATED_ANON] = isolated; /* the inactive anon list is empty: 0 */
+	iso_ret = 12345;
+	task_start(task_create("reclaimer", iso_reclaimer, NULL, false));
+	if (fixer)
+		task_start(task_create("fixer", iso_fixer, NULL, false));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	z->stat[NR_ISOLATED_ANON] = saved;
+	MM->sysctl.reclaim_throttle = MM->sysctl.too_many_isolated = 0;
+	reclaim_throttle_setup();
+	test_machine_shutdown();
+}
+
+static void isolated_throttles(void **state)
+{
+	(void)state;
+	/* 5.16: one HZ/50 sleep, then 0 without scanning, though the count is still high */
+	run_isolated("5.16", false, 100);
+	assert_int_equal(iso_ret, 0);
+	assert_true(iso_took >= 20 * NSEC_PER_MSEC && iso_took < 21 * NSEC_PER_MSEC);
+	/* 2.6.32: HZ/10 naps until the fixer clears the count at 250 ms: the third nap ends
+	 * at 300 ms and the task goes on to scan */
+	run_isolated("2.6.32", true, 100);
+	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
+	assert_true(iso_took >= 300 * NSEC_PER_MSEC && iso_took < 301 * NSEC_PER_MSEC);
+	/* not too many isolated (0 > 0 is false): both go on at once */
+	run_isolated("5.16", false, 0);
+	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
+	assert_true(iso_took < NSEC_PER_MSEC);
+	run_isolated("2.6.32", false, 0);
+	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
+	assert_true(iso_took < NSEC_PER_MSEC);
+}
+
 /* Same scenario, same seed: the same figures, byte for byte. */
 static void hackbench_deterministic(void **state)
 {
@@ -247,7 +315,7 @@ int main(void)
 	    cmocka_unit_test(ticket_limits_reclaimers),	 cmocka_unit_test(cut_off_condition),
 	    cmocka_unit_test(pf_reclaiming_never_waits), cmocka_unit_test(hackbench_deterministic),
 	    cmocka_unit_test(throttles_keep_invariants), cmocka_unit_test(skb_sizes_by_hand),
-	    cmocka_unit_test(throttle_spares_swap),
+	    cmocka_unit_test(throttle_spares_swap),	 cmocka_unit_test(isolated_throttles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

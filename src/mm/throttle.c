@@ -13,10 +13,10 @@
  *
  * 5.16 reclaim_throttle (§2.4): the same isolation test (with the later inactive >>= 3 for
  * __GFP_IO|__GFP_FS callers) sleeps HZ/50 on a queue that is woken as soon as the test
- * fails; and a direct reclaimer that reclaimed nothing by priority 1 sleeps one jiffy
- * (NOPROGRESS, in its final 5.16 form). The WRITEBACK and CONGESTED reasons are not
- * modelled: they need pages under writeback with PG_reclaim, which the throttle seeds'
- * workloads do not produce; see docs/throttle.md. */
+ * fails, once per shrink_inactive_list call (then it gives up on the list); and a direct reclaimer
+ * that reclaimed nothing by priority 1 sleeps one jiffy (NOPROGRESS, in its final 5.16 form). The
+ * WRITEBACK and CONGESTED reasons are not modelled: they need pages under writeback with
+ * PG_reclaim, which the throttle seeds' workloads do not produce; see docs/throttle.md. */
 #include "mm/throttle.h"
 
 #include <string.h>
@@ -108,26 +108,34 @@ static void reclaim_throttle(enum vmscan_throttle_state reason)
 	sleep_on(node_throttle_wait(reason), timeout[reason], false);
 }
 
-/* shrink_inactive_list entry (§2.3, §2.4). */
-static bool isolated_throttle(struct zone *z, struct scan_control *sc, int file)
+/* shrink_inactive_list entry (§2.3, §2.4). 2.6.32 naps until the test fails. 5.16 throttles
+ * at most once per call: still too many isolated after the sleep, it returns 0 without
+ * scanning (the `stalled` flag, from "mm, vmscan: do not loop on too_many_isolated for
+ * ever", 4.15, which 5.16 kept around reclaim_throttle). */
+static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 {
 	if (MM->sysctl.reclaim_throttle) {
+		bool stalled = false;
 		while (too_many_isolated(z, file, sc, true)) {
+			if (stalled)
+				return 0;
+			stalled = true;
 			reclaim_throttle(VMSCAN_THROTTLE_ISOLATED);
 			if (current->tif & TIF_SIGKILL)
-				return true;
+				return SWAP_CLUSTER_MAX;
 		}
+		/* too_many_isolated wakes the throttled when it finds the test false */
 		struct waitqueue *wq = node_throttle_wait(VMSCAN_THROTTLE_ISOLATED);
 		if (waitqueue_active(wq))
 			wake_up_all(wq);
-		return false;
+		return SHRINK_INACTIVE_PROCEED;
 	}
 	while (too_many_isolated(z, file, sc, false)) {
 		congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
 		if (current->tif & TIF_SIGKILL)
-			return true;
+			return SWAP_CLUSTER_MAX;
 	}
-	return false;
+	return SHRINK_INACTIVE_PROCEED;
 }
 
 /* consider_reclaim_throttle (§2.4, NOPROGRESS in its final 5.16 form). */

@@ -266,9 +266,11 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 	struct pagelist list;
 	pagelist_init(&list);
 	sc->priority = priority;
-	if (reclaim_hooks.shrink_inactive_throttle &&
-	    reclaim_hooks.shrink_inactive_throttle(z, sc, file))
-		return SWAP_CLUSTER_MAX;
+	if (reclaim_hooks.shrink_inactive_throttle) {
+		long ret = reclaim_hooks.shrink_inactive_throttle(z, sc, file);
+		if (ret != SHRINK_INACTIVE_PROCEED)
+			return (unsigned long)ret;
+	}
 	do {
 		unsigned long nr_scan;
 		enum lru_list lru = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;

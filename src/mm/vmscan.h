@@ -25,6 +25,8 @@ struct scan_control {
 enum pageout_t { PAGE_KEEP, PAGE_KEEP_DIRTY, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN };
 enum { PAGEOUT_IO_ASYNC, PAGEOUT_IO_SYNC };
 
+#define SHRINK_INACTIVE_PROCEED (-1L)
+
 /* Where the seed policies attach; every hook NULL is vanilla 2.6.28. */
 struct reclaim_policy_hooks {
 	/* replaces the call of shrink_zone from shrink_zones/balance_pgdat (throttles) */
@@ -33,9 +35,11 @@ struct reclaim_policy_hooks {
 	bool (*keep_active)(pfn_t pfn, unsigned long vm_flags, int file);
 	/* shrink_zone: stop the round loop early (2.6.29 bail-out) */
 	bool (*shrink_zone_bail)(struct scan_control *sc, int priority, unsigned long nr_reclaimed);
-	/* shrink_inactive_list entry: true = give up and pretend SWAP_CLUSTER_MAX progress
-	 * (2.6.32 too_many_isolated with a fatal signal pending; §2.3) */
-	bool (*shrink_inactive_throttle)(struct zone *z, struct scan_control *sc, int file);
+	/* shrink_inactive_list entry: SHRINK_INACTIVE_PROCEED to go on and scan, or what
+	 * shrink_inactive_list returns at once: SWAP_CLUSTER_MAX (pretended progress with a
+	 * fatal signal pending, §2.3) or 0 (5.16: still too many isolated after one throttle,
+	 * §2.4) */
+	long (*shrink_inactive_throttle)(struct zone *z, struct scan_control *sc, int file);
 	/* do_try_to_free_pages, after each shrink_zones pass: pages scanned in the pass,
 	 * reclaimed in the whole call so far (5.16 NOPROGRESS; §2.4) */
 	void (*after_shrink_zones)(struct scan_control *sc, int priority, unsigned long scanned,
