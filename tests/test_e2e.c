@@ -3,6 +3,7 @@
  * OOM-kills; filestream larger than RAM completes; the same seed gives the same run. */
 #include "util/testutil.h"
 
+#include "cli/scenario_file.h"
 #include "kernel/process.h"
 
 #include <string.h>
@@ -184,6 +185,48 @@ static void fork_exec_wait(void **state)
 	test_machine_shutdown();
 }
 
+/* hw.* overrides (sensitivity studies): the run's profile takes the given cost and keeps
+ * every other; 0 keeps the profile's; a dearer system call shows in the run's system time;
+ * a scenario file may not set them. */
+static void hw_overrides(void **state)
+{
+	(void)state;
+	static const char *small =
+	    "machine.profile = arm926-2008\nmachine.ram = 32M\n"
+	    "workload = hackbench\nhackbench.groups = 1\nhackbench.loops = 20\n";
+	struct scenario_config cfg;
+	test_scenario(&cfg, small);
+	const struct hw_profile *stock = hw_profile_find("arm926-2008");
+	struct hw_profile p;
+	assert_true(scenario_profile(&cfg, &p));
+	assert_memory_equal(&p, stock, sizeof(p));
+	char err[256];
+	assert_int_equal(
+	    scenario_apply_override(&cfg, "hw.syscall_ns=4000", "--set", err, sizeof(err)), 0);
+	assert_true(scenario_profile(&cfg, &p));
+	assert_int_equal(p.syscall_ns, 4000);
+	p.syscall_ns = stock->syscall_ns;
+	assert_memory_equal(&p, stock, sizeof(p));
+
+	struct run_result a, b;
+	test_scenario(&cfg, small);
+	test_run(&cfg, 1, &a);
+	assert_int_equal(
+	    scenario_apply_override(&cfg, "hw.syscall_ns=4000", "--set", err, sizeof(err)), 0);
+	test_run(&cfg, 1, &b);
+	assert_true(a.completed && b.completed);
+	/* 1 group x 20 loops: 400 writes and 400 reads, each 2 us dearer */
+	assert_true(b.sys_ns >= a.sys_ns + 800 * 2000);
+	run_result_free(&a);
+	run_result_free(&b);
+
+	scenario_defaults(&cfg);
+	const char *text = "machine.ram = 64M\nhw.syscall_ns = 4000\n";
+	assert_int_equal(scenario_parse_text(&cfg, text, strlen(text), "f.conf", err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "f.conf:2: 'hw.syscall_ns' may not be set in a scenario file"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +235,7 @@ int main(void)
 	    cmocka_unit_test(filestream_larger_than_ram),
 	    cmocka_unit_test(deterministic_per_seed),
 	    cmocka_unit_test(fork_exec_wait),
+	    cmocka_unit_test(hw_overrides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

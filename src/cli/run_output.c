@@ -119,6 +119,14 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 		param_format(&table[i], cfg, buf, sizeof(buf));
 		cJSON_AddStringToObject(conf, table[i].name, buf);
 	}
+	struct hw_profile hw;
+	if (scenario_profile(cfg, &hw)) { /* the costs the run used, hw.* overrides applied */
+		cJSON *prof = cJSON_AddObjectToObject(root, "profile");
+		cJSON_AddStringToObject(prof, "name", hw.name);
+#define HW_COST_JSON(f) add_u64(prof, #f, hw.f);
+		HW_PROFILE_COSTS(HW_COST_JSON)
+#undef HW_COST_JSON
+	}
 	cJSON_AddBoolToObject(root, "completed", r->completed);
 	cJSON_AddBoolToObject(root, "failed", r->failed);
 	cJSON_AddBoolToObject(root, "panicked", r->panicked);

@@ -69,6 +69,26 @@ struct hw_profile {
 	bool swap_own_disk;
 };
 
+/* The CPU-cost fields a run may override (hw.<field> keys, for sensitivity studies). */
+#define HW_PROFILE_COSTS(X)                                                                        \
+	X(ctxsw_ns)                                                                                \
+	X(tick_ns)                                                                                 \
+	X(touch_ns)                                                                                \
+	X(syscall_ns)                                                                              \
+	X(fault_ns)                                                                                \
+	X(page_zero_ns)                                                                            \
+	X(page_copy_ns)                                                                            \
+	X(page_alloc_ns)                                                                           \
+	X(page_free_ns)                                                                            \
+	X(lru_add_ns)                                                                              \
+	X(isolate_ns)                                                                              \
+	X(scan_page_ns)                                                                            \
+	X(rmap_pte_ns)                                                                             \
+	X(swap_alloc_ns)                                                                           \
+	X(io_submit_ns)                                                                            \
+	X(fork_ns)                                                                                 \
+	X(exec_ns)
+
 const struct hw_profile *hw_profile_find(const char *name);
 /* Names of all profiles, NULL-terminated, for help and error messages. */
 const char *const *hw_profile_names(void);

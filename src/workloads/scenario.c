@@ -30,8 +30,19 @@ static const struct param_desc base_params[] = {
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
      "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25), 1 scaled down by the run "
      "queue's load (NORMALIZED_SLEEPER)"},
-    {"run.time_limit", P_TIME, SP(time_limit), 1000000, 100000LL * 1000000000, NULL,
-     "simulated time after which the run stops unfinished"},
+#define HW_OVERRIDE_PARAM(f)                                                                       \
+	{"hw." #f,                                                                                 \
+	 P_U64,                                                                                    \
+	 SP(hw.f),                                                                                 \
+	 0,                                                                                        \
+	 1000000000,                                                                               \
+	 NULL,                                                                                     \
+	 "replaces the profile's " #f " estimate for sensitivity studies (--set or --vary "        \
+	 "only; 0 = the profile's)"},
+    HW_PROFILE_COSTS(HW_OVERRIDE_PARAM)
+#undef HW_OVERRIDE_PARAM
+	{"run.time_limit", P_TIME, SP(time_limit), 1000000, 100000LL * 1000000000, NULL,
+	 "simulated time after which the run stops unfinished"},
     {"run.check_every", P_U64, SP(check_every), 0, 1LL << 40, NULL,
      "run the invariant checker every N events (0 = never; tests set it)"},
     {"vm.swappiness", P_INT, VM(swappiness), 0, 100, NULL, "anon vs file scan balance"},
@@ -140,6 +151,25 @@ void scenario_defaults(struct scenario_config *c)
 	contest_defaults(&c->contest);
 }
 
+bool scenario_profile(const struct scenario_config *c, struct hw_profile *out)
+{
+	const struct hw_profile *hw = hw_profile_find(c->profile);
+	if (!hw)
+		return false;
+	*out = *hw;
+#define HW_OVERRIDE_APPLY(f)                                                                       \
+	if (c->hw.f)                                                                               \
+		out->f = c->hw.f;
+	HW_PROFILE_COSTS(HW_OVERRIDE_APPLY)
+#undef HW_OVERRIDE_APPLY
+	return true;
+}
+
+bool scenario_key_is_override_only(const char *key)
+{
+	return !strncmp(key, "hw.", 3);
+}
+
 int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)
 {
 	if (!hw_profile_find(c->profile)) {
@@ -217,10 +247,11 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 		 int (*check)(void))
 {
 	memset(res, 0, sizeof(*res));
-	const struct hw_profile *hw = hw_profile_find(cfg->profile);
+	struct hw_profile profile; /* MM->hw points here for the whole run */
 	running = workload_find(cfg->workload);
-	if (!hw || !running)
+	if (!scenario_profile(cfg, &profile) || !running)
 		return -1;
+	const struct hw_profile *hw = &profile;
 	struct mm_config mc = {.hw = hw,
 			       .ram_bytes = cfg->ram,
 			       .swap_bytes = cfg->swap,

@@ -4,6 +4,7 @@
 #ifndef MMSIM_WORKLOADS_SCENARIO_H
 #define MMSIM_WORKLOADS_SCENARIO_H
 
+#include "hw/profile.h"
 #include "mm/mm.h"
 #include "sim/param.h"
 #include "workloads/contest.h"
@@ -19,6 +20,15 @@
 #include "workloads/usemem.h"
 #include "workloads/workload.h"
 
+/* hw.<field> = ns: replaces one of the profile's cost estimates for this run (0 keeps the
+ * profile's). For sensitivity studies from the command line (--set, --vary): scenario
+ * files take every cost from machine.profile and may not set these. */
+struct hw_cost_overrides {
+#define HW_OVERRIDE_FIELD(f) uint64_t f;
+	HW_PROFILE_COSTS(HW_OVERRIDE_FIELD)
+#undef HW_OVERRIDE_FIELD
+};
+
 struct scenario_config {
 	char name[PARAM_STRING_MAX];
 	char reproduces[PARAM_STRING_MAX]; /* the seed thread it reproduces, or "none" */
@@ -27,6 +37,7 @@ struct scenario_config {
 	uint64_t swap;
 	int cpus;
 	int sched_normalized_sleeper; /* kernel.sched_normalized_sleeper */
+	struct hw_cost_overrides hw;  /* hw.* */
 	uint64_t time_limit;
 	uint64_t check_every; /* run the invariant checker every N events (0 = never) */
 	struct vm_sysctl vm;
@@ -45,6 +56,11 @@ struct scenario_config {
 };
 
 void scenario_defaults(struct scenario_config *c);
+/* The profile a run uses: machine.profile with the hw.* overrides applied. False when the
+ * profile does not exist. */
+bool scenario_profile(const struct scenario_config *c, struct hw_profile *out);
+/* True for the keys only the command line may set (hw.*). */
+bool scenario_key_is_override_only(const char *key);
 const struct param_desc *scenario_params(size_t *n);
 /* Checks what single parameters cannot (the profile exists, the workload exists, RAM is
  * large enough). Returns 0 or -1 with a message in err. */

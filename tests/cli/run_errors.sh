@@ -37,11 +37,15 @@ expect bad-enum 2 "enum.conf:1: .*expected one of: sequential random cyclic" -- 
 printf 'machine.profile = vax\n' >"$tmp/profile.conf"
 expect bad-profile 2 "unknown machine.profile 'vax'" -- run "$tmp/profile.conf"
 
+printf 'machine.profile = arm926-2008\nhw.rmap_pte_ns = 1000\n' >"$tmp/hw.conf"
+expect hw-in-file 2 "hw.conf:2: 'hw.rmap_pte_ns' may not be set in a scenario file: costs come from machine.profile" -- run "$tmp/hw.conf"
+
 expect missing-file 2 "$tmp/nope.conf:0: cannot open scenario file" -- run "$tmp/nope.conf"
 
 printf 'machine.ram = 64M\n' >"$tmp/ok.conf"
 expect bad-override 2 "\-\-set:1: bad value '-3' for machine.cpus" -- run "$tmp/ok.conf" --set machine.cpus=-3
 expect bad-seed 2 "seed: expected a non-negative integer" -- run "$tmp/ok.conf" --seed x
+expect bad-hw-override 2 "\-\-set:1: bad value 'fast' for hw.syscall_ns: expected an integer" -- run "$tmp/ok.conf" --set hw.syscall_ns=fast
 expect unknown-option 2 "unknown or incomplete option" -- run "$tmp/ok.conf" --frobnicate
 expect unknown-command 2 "unknown command" -- frobnicate
 
