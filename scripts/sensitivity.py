@@ -5,8 +5,9 @@ One at a time, each chosen cost of the scenario's profile is multiplied by each 
 (hw.<field> overrides, docs/extending.md) and every arm is run with --runs seeds through
 `mmsim sweep`, so the runs land in the results store and a rerun reuses them. The table
 gives, per estimate and factor, how many runs OOM-killed a task (or, with --metric, the
-mean of a result metric over the runs that finished), arm by arm, next to the profile's
-own values.
+mean of a result metric over the runs that report it), arm by arm, next to the profile's
+own values. Only runs of this scenario file's content, this model version and seeds
+1..--runs are counted; a cell without exactly --runs of them is an error.
 
 usage: scripts/sensitivity.py [--mmsim BIN] [--runs N] [--factors F,...] [--fields F,...]
                               [--metric NAME] [--db FILE] [-j N]
@@ -68,14 +69,34 @@ def run(cmd, quiet=True):
 
 def arm_settings(arm):
     name, _, kv = arm.partition(":")
-    return name, dict(x.split("=", 1) for x in kv.split(",") if x)
+    pairs = [x for x in kv.split(",") if x]
+    if not name or any("=" not in x for x in pairs):
+        die("--arm: expected NAME[:key=value,...], got '%s'" % arm)
+    settings = dict(x.split("=", 1) for x in pairs)
+    if any(k.startswith("hw.") for k in settings):
+        die("--arm '%s': hw.* settings are what this script varies" % arm)
+    return name, settings
+
+
+def fnv1a64(path):
+    """The results store's scenario key: FNV-1a 64 of the file's bytes (plan.c)."""
+    h = 0xcbf29ce484222325
+    with open(path, "rb") as f:
+        for byte in f.read():
+            h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
 
 
 def main():
     a = parse_args()
     arms = [arm_settings(x) for x in a.arm]
+    names = [n for n, _ in arms]
+    if len(set(names)) != len(names):
+        die("--arm names must differ")
     version = run([a.mmsim, "--version"]).split()[1]
     for scen in a.scenarios:
+        if not os.path.isfile(scen):
+            die("%s: no such scenario file" % scen)
         doc = json.loads(run([a.mmsim, "run", scen, "--quiet", "--json", "-",
                               "--set", "run.time_limit=1ms"]))
         profile = doc["profile"]
@@ -95,21 +116,27 @@ def main():
         factors = sorted(set(a.factors + [1.0]))
         cells = {}
         for f in a.fields:
-            cells[f] = [round(profile[f] * k) for k in factors]
-            vals = sorted({v for v, k in zip(cells[f], factors) if k != 1.0 and v >= 1})
-            run(base + ["--vary", "hw.%s=%s" % (f, ",".join(str(v) for v in vals))])
+            # ns values; a factor that rounds to 0 (the "profile's value" marker) or to
+            # the profile's own value has no runs of its own and prints "-"
+            cells[f] = [int(profile[f] * k + 0.5) for k in factors]
+            vals = sorted({v for v, k in zip(cells[f], factors)
+                           if k != 1.0 and v >= 1 and v != profile[f]})
+            if vals:
+                run(base + ["--vary", "hw.%s=%s" % (f, ",".join(str(v) for v in vals))])
+        scen_hash = fnv1a64(scen)
         with tempfile.NamedTemporaryFile("r", suffix=".json") as tmp:
             run([a.mmsim, "results", "--db", a.db, "--json", "-o", tmp.name])
             docs = json.load(open(tmp.name))
         docs = docs.get("runs", []) if isinstance(docs, dict) else docs
-        table = {}
-        for d in docs:
-            d = d.get("run", d)
-            if d.get("mmsim_version") != version or d["scenario"]["file"] != scen:
+        table, seen = {}, set()
+        for entry in docs:
+            d = entry.get("run", entry)
+            if (entry.get("scenario_hash", scen_hash) != scen_hash or
+                    d.get("mmsim_version") != version or not 1 <= d["seed"] <= a.runs):
                 continue
             ov = d.get("overrides", {})
             hw = [k for k in ov if k.startswith("hw.")]
-            if len(hw) > 1 or d["seed"] > a.runs:
+            if len(hw) > 1 or (hw and not ov[hw[0]].isdigit()):
                 continue
             rest = {k: v for k, v in ov.items() if not k.startswith("hw.")}
             arm = next((n for n, s in arms if s == rest), None)
@@ -120,30 +147,40 @@ def main():
                 hit = d["reclaim"]["oom_kills"] > 0
             else:
                 m = {x["name"]: x["value"] for x in d["result"]["metrics"]}
+                seen.update(m)
                 hit = m.get(a.metric)
             table.setdefault(key, []).append(hit)
+        if a.metric != "oom" and a.metric not in seen:
+            die("--metric %s: no run reports it; the runs report %s" %
+                (a.metric, " ".join(sorted(seen)) or "nothing"))
         print("%s (%s), %d seeds per cell; %s" % (
             scen, profile["name"], a.runs,
             "runs with an OOM kill" if a.metric == "oom" else
             "mean %s of the runs that have it" % a.metric))
-        names = [n for n, _ in arms]
+        width = max(11, max(len(n) for n in names))
         print("%-14s %8s  %s" % ("estimate", "profile",
-                                 "  ".join("%-*s" % (12 * len(names) - 1, "x%g" % k)
+                                 "  ".join("%-*s" % ((width + 1) * len(names) - 1, "x%g" % k)
                                            for k in factors)))
         print("%-14s %8s  %s" % ("", "", "  ".join(
-            " ".join("%-11s" % n[:11] for n in names) for _ in factors)))
+            " ".join("%-*s" % (width, n) for n in names) for _ in factors)))
         for f in a.fields:
             row = []
             for v, k in zip(cells[f], factors):
                 out = []
                 for n in names:
+                    if k != 1.0 and (v < 1 or v == profile[f]):
+                        out.append("-")  # rounds to nothing new: no runs of its own
+                        continue
                     hits = table.get(("", 0, n) if k == 1.0 else (f, v, n), [])
+                    if len(hits) != a.runs:
+                        die("%s, %s x%g, arm %s: %d stored runs, expected %d" %
+                            (scen, f, k, n, len(hits), a.runs))
                     if a.metric == "oom":
                         out.append("%d/%d" % (sum(hits), len(hits)))
                     else:
                         got = [h for h in hits if h is not None]
                         out.append("%.3f" % (sum(got) / len(got)) if got else "n/a")
-                row.append(" ".join("%-11s" % o for o in out))
+                row.append(" ".join("%-*s" % (width, o) for o in out))
             print("%-14s %8d  %s" % (f, profile[f], "  ".join(row)))
         print()
 

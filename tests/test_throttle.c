@@ -5,6 +5,7 @@
 #include "mm/throttle.h"
 #include "util/testutil.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* A board under hackbench memory pressure: 7 groups on the 32 MB ARM board reclaim hard.
@@ -147,31 +148,42 @@ static void pf_reclaiming_never_waits(void **state)
 }
 
 /* The isolation throttles at shrink_inactive_list's entry, against a zone whose isolated
- * count is set by hand above its inactive count. 5.16 (§2.4) sleeps once, HZ/50 with no
- * one to wake it, and then gives up on the list (returns 0, nothing scanned); 2.6.32
- * (§2.3) naps HZ/10 at a time until another task brings the count down. Below the limit
- * both go on at once. */
+ * count is set by hand above its inactive count. 5.16 (§2.4) sleeps once, HZ/50 unless a
+ * direct reclaimer finds the test false and wakes it (kswapd, exempt from the test, never
+ * wakes it), and then gives up on the list (returns 0, nothing scanned); 2.6.32 (§2.3)
+ * naps HZ/10 at a time until the count comes down. Below the limit both go on at once. */
+enum iso_other { ISO_ALONE, ISO_CLEAR_LATE, ISO_CLEAR_AND_ENTER, ISO_KSWAPD_ENTERS };
 static long iso_ret;
 static sim_time_t iso_took;
+
+static long iso_enter(void)
+{
+	struct scan_control sc = {.gfp_mask = GFP_KERNEL, .swap_cluster_max = SWAP_CLUSTER_MAX};
+	return reclaim_hooks.shrink_inactive_throttle(&MM->zones[ZONE_DMA32], &sc, 0);
+}
 
 static void iso_reclaimer(void *arg)
 {
 	(void)arg;
-	struct scan_control sc = {.gfp_mask = GFP_KERNEL, .swap_cluster_max = SWAP_CLUSTER_MAX};
 	sim_time_t t0 = sim_clock;
-	iso_ret = reclaim_hooks.shrink_inactive_throttle(&MM->zones[ZONE_DMA32], &sc, 0);
+	iso_ret = iso_enter();
 	sched_sync();
 	iso_took = sim_clock - t0;
 }
 
-static void iso_fixer(void *arg)
+static void iso_other_task(void *arg)
 {
-	(void)arg;
-	schedule_timeout(250 * NSEC_PER_MSEC);
-	MM->zones[ZONE_DMA32].stat[NR_ISOLATED_ANON] = 0;
+	enum iso_other what = (enum iso_other)(intptr_t)arg;
+	schedule_timeout((what == ISO_CLEAR_LATE ? 250 : 5) * NSEC_PER_MSEC);
+	if (what == ISO_KSWAPD_ENTERS)
+		current->flags |= PF_KSWAPD;
+	else
+		MM->zones[ZONE_DMA32].stat[NR_ISOLATED_ANON] = 0;
+	if (what != ISO_CLEAR_LATE)
+		assert_int_equal(iso_enter(), SHRINK_INACTIVE_PROCEED);
 }
 
-static void run_isolated(const char *sw, bool fixer, long isolated)
+static void run_isolated(const char *sw, enum iso_other other, long isolated)
 {
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
 	if (!strcmp(sw, "5.16"))
@@ -184,8 +196,9 @@ static void run_isolated(const char *sw, bool fixer, long isolated)
 	z->stat[NR_ISOLATED_ANON] = isolated; /* the inactive anon list is empty: 0 */
 	iso_ret = 12345;
 	task_start(task_create("reclaimer", iso_reclaimer, NULL, false));
-	if (fixer)
-		task_start(task_create("fixer", iso_fixer, NULL, false));
+	if (other != ISO_ALONE)
+		task_start(task_create("other", iso_other_task, (void *)(intptr_t)other,
+				       other == ISO_KSWAPD_ENTERS));
 	sched_run(10ULL * NSEC_PER_SEC, NULL);
 	z->stat[NR_ISOLATED_ANON] = saved;
 	MM->sysctl.reclaim_throttle = MM->sysctl.too_many_isolated = 0;
@@ -193,25 +206,38 @@ static void run_isolated(const char *sw, bool fixer, long isolated)
 	test_machine_shutdown();
 }
 
+static bool took_between(sim_time_t lo_ms, sim_time_t hi_ms)
+{
+	return iso_took >= lo_ms * NSEC_PER_MSEC && iso_took < hi_ms * NSEC_PER_MSEC;
+}
+
 static void isolated_throttles(void **state)
 {
 	(void)state;
 	/* 5.16: one HZ/50 sleep, then 0 without scanning, though the count is still high */
-	run_isolated("5.16", false, 100);
+	run_isolated("5.16", ISO_ALONE, 100);
 	assert_int_equal(iso_ret, 0);
-	assert_true(iso_took >= 20 * NSEC_PER_MSEC && iso_took < 21 * NSEC_PER_MSEC);
-	/* 2.6.32: HZ/10 naps until the fixer clears the count at 250 ms: the third nap ends
-	 * at 300 ms and the task goes on to scan */
-	run_isolated("2.6.32", true, 100);
+	assert_true(took_between(20, 21));
+	/* woken at 5 ms by a direct reclaimer that found the count down: it goes on */
+	run_isolated("5.16", ISO_CLEAR_AND_ENTER, 100);
 	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
-	assert_true(iso_took >= 300 * NSEC_PER_MSEC && iso_took < 301 * NSEC_PER_MSEC);
+	assert_true(took_between(5, 6));
+	/* kswapd entering at 5 ms wakes nobody: the sleep runs its 20 ms */
+	run_isolated("5.16", ISO_KSWAPD_ENTERS, 100);
+	assert_int_equal(iso_ret, 0);
+	assert_true(took_between(20, 21));
+	/* 2.6.32: HZ/10 naps until the count is cleared at 250 ms: the third nap ends at
+	 * 300 ms and the task goes on to scan */
+	run_isolated("2.6.32", ISO_CLEAR_LATE, 100);
+	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
+	assert_true(took_between(300, 301));
 	/* not too many isolated (0 > 0 is false): both go on at once */
-	run_isolated("5.16", false, 0);
+	run_isolated("5.16", ISO_ALONE, 0);
 	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
-	assert_true(iso_took < NSEC_PER_MSEC);
-	run_isolated("2.6.32", false, 0);
+	assert_true(took_between(0, 1));
+	run_isolated("2.6.32", ISO_ALONE, 0);
 	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
-	assert_true(iso_took < NSEC_PER_MSEC);
+	assert_true(took_between(0, 1));
 }
 
 /* Same scenario, same seed: the same figures, byte for byte. */

@@ -90,7 +90,9 @@ int scenario_parse_text(struct scenario_config *cfg, const char *text, size_t le
 			snprintf(err, errlen, "%s: expected a value after '%.100s ='", where, key);
 			return -1;
 		}
-		if (scenario_key_is_override_only(key)) {
+		size_t nparams;
+		const struct param_desc *params = scenario_params(&nparams);
+		if (scenario_key_is_override_only(key) && param_find(params, nparams, key)) {
 			snprintf(err, errlen,
 				 "%s: '%.100s' may not be set in a scenario file: costs come from "
 				 "machine.profile (use --set or --vary for a sensitivity study)",

@@ -111,7 +111,7 @@ static void reclaim_throttle(enum vmscan_throttle_state reason)
 /* shrink_inactive_list entry (§2.3, §2.4). 2.6.32 naps until the test fails. 5.16 throttles
  * at most once per call: still too many isolated after the sleep, it returns 0 without
  * scanning (the `stalled` flag, from "mm, vmscan: do not loop on too_many_isolated for
- * ever", 4.15, which 5.16 kept around reclaim_throttle). */
+ * ever", 4.14, which 5.16 kept around reclaim_throttle). */
 static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 {
 	if (MM->sysctl.reclaim_throttle) {
@@ -124,9 +124,10 @@ static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 			if (current->tif & TIF_SIGKILL)
 				return SWAP_CLUSTER_MAX;
 		}
-		/* too_many_isolated wakes the throttled when it finds the test false */
+		/* too_many_isolated wakes the throttled when it finds the test false; kswapd
+		 * returns from it before the test, so kswapd never wakes them */
 		struct waitqueue *wq = node_throttle_wait(VMSCAN_THROTTLE_ISOLATED);
-		if (waitqueue_active(wq))
+		if (!current_is_kswapd() && waitqueue_active(wq))
 			wake_up_all(wq);
 		return SHRINK_INACTIVE_PROCEED;
 	}

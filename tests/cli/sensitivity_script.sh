@@ -20,13 +20,25 @@ oom=$(python3 scripts/sensitivity.py --mmsim "$mmsim" --db "$tmp/r.db" --runs 2 
 	--fields syscall_ns --factors 0.5,4 "$tmp/tiny.conf" --arm a --arm b:vm.swappiness=59)
 echo "$oom" | grep -q '^syscall_ns  *2000  0/2  *0/2  *0/2  *0/2  *0/2  *0/2' ||
 	{ echo "FAIL: OOM counts: $oom"; exit 1; }
-for bad in "--fields nosuch_ns" "--factors x" "--runs 0"; do
+# the same file path with other content: its old runs are not counted (2 per cell, not 4)
+echo "# edited" >>"$tmp/tiny.conf"
+again=$(python3 scripts/sensitivity.py --mmsim "$mmsim" --db "$tmp/r.db" --runs 2 -j 2 \
+	--fields syscall_ns --factors 0.5,4 "$tmp/tiny.conf" --arm a --arm b:vm.swappiness=59)
+echo "$again" | grep -q '^syscall_ns  *2000  0/2  *0/2  *0/2  *0/2  *0/2  *0/2' ||
+	{ echo "FAIL: runs of the old content counted: $again"; exit 1; }
+# a factor that rounds to 0 ns has no runs of its own: "-", not "0/0"
+tiny=$(python3 scripts/sensitivity.py --mmsim "$mmsim" --db "$tmp/r.db" --runs 1 -j 2 \
+	--fields touch_ns --factors 0.001 "$tmp/tiny.conf" --arm a)
+echo "$tiny" | grep -q '^touch_ns  *30  - *0/1' || { echo "FAIL: sub-ns factor: $tiny"; exit 1; }
+for bad in "--fields nosuch_ns" "--factors x" "--runs 0" "--metric nosuch"; do
 	# shellcheck disable=SC2086
-	if python3 scripts/sensitivity.py --mmsim "$mmsim" --db "$tmp/r.db" $bad "$tmp/tiny.conf" \
-		--arm a 2>"$tmp/err"; then
-		echo "FAIL: '$bad' accepted"; exit 1
-	fi
-	[ "$(python3 scripts/sensitivity.py --mmsim "$mmsim" --db "$tmp/r.db" $bad "$tmp/tiny.conf" --arm a 2>/dev/null; echo $?)" = 2 ] ||
-		{ echo "FAIL: '$bad' did not exit 2"; exit 1; }
+	status=0
+	python3 scripts/sensitivity.py --mmsim "$mmsim" --db "$tmp/r.db" --runs 1 --fields syscall_ns \
+		$bad "$tmp/tiny.conf" --arm a >/dev/null 2>"$tmp/err" || status=$?
+	[ "$status" = 2 ] || { echo "FAIL: '$bad' exited $status, not 2"; cat "$tmp/err"; exit 1; }
 done
+status=0
+python3 scripts/sensitivity.py --mmsim "$mmsim" --db "$tmp/r.db" "$tmp/tiny.conf" \
+	--arm a:hw.syscall_ns=5 >/dev/null 2>&1 || status=$?
+[ "$status" = 2 ] || { echo "FAIL: an arm setting hw.* exited $status, not 2"; exit 1; }
 echo "ok   sensitivity table: overrides reach the runs, bad arguments exit 2"
