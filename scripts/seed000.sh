@@ -15,7 +15,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 cd "$(dirname "$0")/.."
-printf '%-26s %-9s %-10s %9s %9s %7s %6s %6s\n' scenario arm Time elapsed sys majflt maxrecl oom
+printf '%-26s %-9s %-10s %9s %9s %7s %6s %6s  %s\n' scenario arm Time elapsed sys majflt maxrecl oom \
+	"board (Minchan Kim: Time, majflt, max parallel reclaim)"
 for f in scenarios/seed000-*.conf; do
 	for arm in vanilla:0 throttle:3; do
 		name=${arm%%:*}
@@ -28,8 +29,16 @@ d = json.load(sys.stdin)
 m = {x["name"]: x["value"] for x in d["result"]["metrics"]}
 t = d["time"]
 tm = "%.3f" % m["time"] if "time" in m else "OOM-kill" if m.get("oom_kills") else "failed"
-print("%-26s %-9s %-10s %9.2f %9.2f %7d %6d %6d" % (sys.argv[1], sys.argv[2], tm,
+board = {  # seed 000, as the thread reports them
+    ("seed000-arm32m-noswap-5", "vanilla"): "12.591, 20, 30",
+    ("seed000-arm32m-noswap-5", "throttle"): "11.535, 18, 4",
+    ("seed000-arm32m-noswap-6", "vanilla"): "OOM kill",
+    ("seed000-arm32m-noswap-6", "throttle"): "16.578, 22, 4",
+    ("seed000-arm32m-swap-6", "vanilla"): "121.686, 230, 56",
+    ("seed000-arm32m-swap-6", "throttle"): "67.757, 16, 4",
+}.get((sys.argv[1], sys.argv[2]), "")
+print("%-26s %-9s %-10s %9.2f %9.2f %7d %6d %6d  %s" % (sys.argv[1], sys.argv[2], tm,
       t["elapsed_s"], t["sys_s"], t["major_faults"], m["max_parallel_reclaim"],
-      m["oom_kills"]))' "$(basename "$f" .conf)" "$name"
+      m["oom_kills"], board))' "$(basename "$f" .conf)" "$name"
 	done
 done
