@@ -58,9 +58,8 @@ def parse_args():
     return a
 
 
-def run(cmd, quiet=True):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE if quiet else None,
-                       stderr=subprocess.PIPE, text=True)
+def run(cmd):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 0:
         sys.stderr.write(r.stderr)
         die("command failed (%d): %s" % (r.returncode, " ".join(cmd)))
@@ -126,12 +125,11 @@ def main():
         scen_hash = fnv1a64(scen)
         with tempfile.NamedTemporaryFile("r", suffix=".json") as tmp:
             run([a.mmsim, "results", "--db", a.db, "--json", "-o", tmp.name])
-            docs = json.load(open(tmp.name))
-        docs = docs.get("runs", []) if isinstance(docs, dict) else docs
+            docs = json.load(open(tmp.name))["runs"]
         table, seen = {}, set()
         for entry in docs:
-            d = entry.get("run", entry)
-            if (entry.get("scenario_hash", scen_hash) != scen_hash or
+            d = entry["run"]
+            if (entry["scenario_hash"] != scen_hash or
                     d.get("mmsim_version") != version or not 1 <= d["seed"] <= a.runs):
                 continue
             ov = d.get("overrides", {})

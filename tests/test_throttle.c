@@ -206,38 +206,34 @@ static void run_isolated(const char *sw, enum iso_other other, long isolated)
 	test_machine_shutdown();
 }
 
-static bool took_between(sim_time_t lo_ms, sim_time_t hi_ms)
-{
-	return iso_took >= lo_ms * NSEC_PER_MSEC && iso_took < hi_ms * NSEC_PER_MSEC;
-}
-
 static void isolated_throttles(void **state)
 {
 	(void)state;
-	/* 5.16: one HZ/50 sleep, then 0 without scanning, though the count is still high */
-	run_isolated("5.16", ISO_ALONE, 100);
-	assert_int_equal(iso_ret, 0);
-	assert_true(took_between(20, 21));
-	/* woken at 5 ms by a direct reclaimer that found the count down: it goes on */
-	run_isolated("5.16", ISO_CLEAR_AND_ENTER, 100);
-	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
-	assert_true(took_between(5, 6));
-	/* kswapd entering at 5 ms wakes nobody: the sleep runs its 20 ms */
-	run_isolated("5.16", ISO_KSWAPD_ENTERS, 100);
-	assert_int_equal(iso_ret, 0);
-	assert_true(took_between(20, 21));
-	/* 2.6.32: HZ/10 naps until the count is cleared at 250 ms: the third nap ends at
-	 * 300 ms and the task goes on to scan */
-	run_isolated("2.6.32", ISO_CLEAR_LATE, 100);
-	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
-	assert_true(took_between(300, 301));
-	/* not too many isolated (0 > 0 is false): both go on at once */
-	run_isolated("5.16", ISO_ALONE, 0);
-	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
-	assert_true(took_between(0, 1));
-	run_isolated("2.6.32", ISO_ALONE, 0);
-	assert_int_equal(iso_ret, SHRINK_INACTIVE_PROCEED);
-	assert_true(took_between(0, 1));
+	static const struct {
+		const char *sw;
+		enum iso_other other;
+		long isolated, want;
+		sim_time_t lo_ms, hi_ms; /* how long the call took: [lo, hi) */
+	} cases[] = {
+	    /* 5.16: one HZ/50 sleep, then 0 without scanning, though the count is still high */
+	    {"5.16", ISO_ALONE, 100, 0, 20, 21},
+	    /* woken at 5 ms by a direct reclaimer that found the count down: it goes on */
+	    {"5.16", ISO_CLEAR_AND_ENTER, 100, SHRINK_INACTIVE_PROCEED, 5, 6},
+	    /* kswapd entering at 5 ms wakes nobody: the sleep runs its 20 ms */
+	    {"5.16", ISO_KSWAPD_ENTERS, 100, 0, 20, 21},
+	    /* 2.6.32: HZ/10 naps until the count is cleared at 250 ms: the third nap ends
+	     * at 300 ms and the task goes on to scan */
+	    {"2.6.32", ISO_CLEAR_LATE, 100, SHRINK_INACTIVE_PROCEED, 300, 301},
+	    /* not too many isolated (0 > 0 is false): both go on at once */
+	    {"5.16", ISO_ALONE, 0, SHRINK_INACTIVE_PROCEED, 0, 1},
+	    {"2.6.32", ISO_ALONE, 0, SHRINK_INACTIVE_PROCEED, 0, 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run_isolated(cases[i].sw, cases[i].other, cases[i].isolated);
+		assert_int_equal(iso_ret, cases[i].want);
+		assert_true(iso_took >= cases[i].lo_ms * NSEC_PER_MSEC);
+		assert_true(iso_took < cases[i].hi_ms * NSEC_PER_MSEC);
+	}
 }
 
 /* Same scenario, same seed: the same figures, byte for byte. */

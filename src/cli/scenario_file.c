@@ -15,9 +15,10 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Sets key to value, with a suggestion when the key is close to a known one. */
+/* Sets key to value, with a suggestion when the key is close to a known one. A scenario
+ * file (in_file) may not set the command-line-only keys. */
 static int set_key(struct scenario_config *cfg, const char *key, const char *value,
-		   const char *where, char *err, size_t errlen)
+		   const char *where, bool in_file, char *err, size_t errlen)
 {
 	size_t n;
 	const struct param_desc *table = scenario_params(&n);
@@ -33,6 +34,13 @@ static int set_key(struct scenario_config *cfg, const char *key, const char *val
 		snprintf(err, errlen,
 			 "%s: unknown key '%.100s'%s%s%s (mmsim run --keys lists them all)", where,
 			 key, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+		return -1;
+	}
+	if (in_file && scenario_key_is_override_only(key)) {
+		snprintf(err, errlen,
+			 "%s: '%.100s' may not be set in a scenario file: costs come from "
+			 "machine.profile (use --set or --vary for a sensitivity study)",
+			 where, key);
 		return -1;
 	}
 	char msg[512];
@@ -90,16 +98,7 @@ int scenario_parse_text(struct scenario_config *cfg, const char *text, size_t le
 			snprintf(err, errlen, "%s: expected a value after '%.100s ='", where, key);
 			return -1;
 		}
-		size_t nparams;
-		const struct param_desc *params = scenario_params(&nparams);
-		if (scenario_key_is_override_only(key) && param_find(params, nparams, key)) {
-			snprintf(err, errlen,
-				 "%s: '%.100s' may not be set in a scenario file: costs come from "
-				 "machine.profile (use --set or --vary for a sensitivity study)",
-				 where, key);
-			return -1;
-		}
-		if (set_key(cfg, key, value, where, err, errlen) != 0)
+		if (set_key(cfg, key, value, where, true, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -158,5 +157,5 @@ int scenario_apply_override(struct scenario_config *cfg, const char *kv, const c
 	memcpy(key, kv, kl);
 	key[kl] = 0;
 	strcpy(value, eq + 1);
-	return set_key(cfg, trim(key), trim(value), origin, err, errlen);
+	return set_key(cfg, trim(key), trim(value), origin, false, err, errlen);
 }

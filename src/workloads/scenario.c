@@ -30,19 +30,16 @@ static const struct param_desc base_params[] = {
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
      "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25), 1 scaled down by the run "
      "queue's load (NORMALIZED_SLEEPER)"},
-#define HW_OVERRIDE_PARAM(f)                                                                       \
-	{"hw." #f,                                                                                 \
-	 P_U64,                                                                                    \
-	 SP(hw.f),                                                                                 \
-	 0,                                                                                        \
-	 1000000000,                                                                               \
-	 NULL,                                                                                     \
-	 "replaces the profile's " #f " estimate for sensitivity studies (--set or --vary "        \
-	 "only; 0 = the profile's)"},
+/* clang-format off */
+#define HW_OVERRIDE_PARAM(f)                                                                  \
+    {"hw." #f, P_U64, SP(hw.f), 0, 1000000000, NULL,                                          \
+     "replaces the profile's " #f " estimate for sensitivity studies (--set or --vary only; " \
+     "0 = the profile's)"},
     HW_PROFILE_COSTS(HW_OVERRIDE_PARAM)
 #undef HW_OVERRIDE_PARAM
-	{"run.time_limit", P_TIME, SP(time_limit), 1000000, 100000LL * 1000000000, NULL,
-	 "simulated time after which the run stops unfinished"},
+    /* clang-format on */
+    {"run.time_limit", P_TIME, SP(time_limit), 1000000, 100000LL * 1000000000, NULL,
+     "simulated time after which the run stops unfinished"},
     {"run.check_every", P_U64, SP(check_every), 0, 1LL << 40, NULL,
      "run the invariant checker every N events (0 = never; tests set it)"},
     {"vm.swappiness", P_INT, VM(swappiness), 0, 100, NULL, "anon vs file scan balance"},
