@@ -1,6 +1,7 @@
 /* The VM_EXEC protection (kernel-reclaim.md §3) and the 2011 writeback series (§5.2) as
  * switches, on hand-built pages: each rule fires when its switch is on and its condition
  * holds, and vanilla behaviour is unchanged when it is off. */
+#include "mm/policy/policy.h"
 #include "util/testutil.h"
 
 #include <string.h>
@@ -11,7 +12,7 @@ static void exec_page_rotation(int protect, bool expect_active)
 {
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	MM->sysctl.reclaim_exec_protect = protect;
-	exec_protect_setup();
+	mm_sysctl_apply();
 	struct address_space *text = file_create("bin", 8, 8, true);
 	struct address_space *data = file_create("data", 8, 8, false);
 	struct mm_struct *mm = mm_alloc();
@@ -32,7 +33,7 @@ static void exec_page_rotation(int protect, bool expect_active)
 	assert_int_equal(z->recent_rotated[1], rotated + 2);
 	exit_mmap(mm);
 	MM->sysctl.reclaim_exec_protect = 0;
-	exec_protect_setup();
+	mm_sysctl_apply();
 	test_machine_shutdown();
 }
 
@@ -60,6 +61,7 @@ static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate,
 	MM->sysctl.reclaim_direct_file_writeback = direct_wb;
 	MM->sysctl.reclaim_kswapd_file_writeback = kswapd_wb;
 	MM->sysctl.reclaim_immediate = immediate;
+	mm_sysctl_apply();
 	struct address_space *f = file_create("log", 8, 8, false);
 	pfn_t pfn = test_file_page(f, 3);
 	set_page_dirty(pfn);
@@ -130,25 +132,32 @@ static void immediate_reclaim_marks_skipped(void **state)
 	assert_true(rf);
 }
 
+static void after_putback(struct zone *z, struct scan_control *sc, unsigned long nr_taken,
+			  unsigned long nr_writeback)
+{
+	policy_call_all(after_putback, z, sc, nr_taken, nr_writeback);
+}
+
 static void throttle_threshold_by_priority(void **state)
 {
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	struct zone *z = &MM->zones[ZONE_DMA32];
 	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
-	reclaim_throttle_on_writeback(z, &sc, 32, 32); /* switch off: nothing */
+	after_putback(z, &sc, 32, 32); /* switch off: nothing */
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 0);
 	MM->sysctl.reclaim_throttle_writeback = 1;
-	reclaim_throttle_on_writeback(z, &sc, 32, 31); /* priority 12 needs all 32 */
+	mm_sysctl_apply();
+	after_putback(z, &sc, 32, 31); /* priority 12 needs all 32 */
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 0);
-	reclaim_throttle_on_writeback(z, &sc, 32, 32);
+	after_putback(z, &sc, 32, 32);
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 1);
 	sc.priority = DEF_PRIORITY - 2; /* 25%: 8 of 32 */
-	reclaim_throttle_on_writeback(z, &sc, 32, 7);
+	after_putback(z, &sc, 32, 7);
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 1);
-	reclaim_throttle_on_writeback(z, &sc, 32, 8);
+	after_putback(z, &sc, 32, 8);
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 2);
-	reclaim_throttle_on_writeback(z, &sc, 32, 0); /* none under writeback: never */
+	after_putback(z, &sc, 32, 0); /* none under writeback: never */
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 2);
 	test_machine_shutdown();
 }

@@ -2,7 +2,7 @@
  * more than the limit, the PGFREE cut-off fires exactly when its condition holds, a ticket
  * holder never waits on itself, hackbench is deterministic, and every throttle keeps the
  * machine's invariants. */
-#include "mm/throttle.h"
+#include "mm/policy/throttle.h"
 #include "util/testutil.h"
 
 #include <stdint.h>
@@ -116,8 +116,8 @@ static void pf_reclaiming_never_waits(void **state)
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
 	MM->sysctl.max_reclaiming_tasks_per_zone = 3;
-	reclaim_throttle_setup();
-	assert_ptr_equal(reclaim_hooks.shrink_zone_wrap, throttle_shrink_zone);
+	mm_sysctl_apply();
+	assert_ptr_equal(mm_active.shrink_zone_wrap[0]->ops.shrink_zone_wrap, throttle_shrink_zone);
 	struct zone *z = &MM->zones[ZONE_DMA32];
 	struct scan_control sc = {.gfp_mask = GFP_KERNEL,
 				  .swap_cluster_max = SWAP_CLUSTER_MAX,
@@ -142,8 +142,8 @@ static void pf_reclaiming_never_waits(void **state)
 	assert_false(fake.flags & PF_RECLAIMING);
 	current = NULL;
 	MM->sysctl.max_reclaiming_tasks_per_zone = 0;
-	reclaim_throttle_setup();
-	assert_null(reclaim_hooks.shrink_zone_wrap);
+	mm_sysctl_apply();
+	assert_false(policy_hooked(shrink_zone_wrap));
 	test_machine_shutdown();
 }
 
@@ -159,7 +159,8 @@ static sim_time_t iso_took;
 static long iso_enter(void)
 {
 	struct scan_control sc = {.gfp_mask = GFP_KERNEL, .swap_cluster_max = SWAP_CLUSTER_MAX};
-	return reclaim_hooks.shrink_inactive_throttle(&MM->zones[ZONE_DMA32], &sc, 0);
+	return mm_active.shrink_inactive_throttle[0]->ops.shrink_inactive_throttle(
+	    &MM->zones[ZONE_DMA32], &sc, 0);
 }
 
 static void iso_reclaimer(void *arg)
@@ -190,7 +191,7 @@ static void run_isolated(const char *sw, enum iso_other other, long isolated)
 		MM->sysctl.reclaim_throttle = 1;
 	else
 		MM->sysctl.too_many_isolated = 1;
-	reclaim_throttle_setup();
+	mm_sysctl_apply();
 	struct zone *z = &MM->zones[ZONE_DMA32];
 	long saved = z->stat[NR_ISOLATED_ANON];
 	z->stat[NR_ISOLATED_ANON] = isolated; /* the inactive anon list is empty: 0 */
@@ -202,7 +203,7 @@ static void run_isolated(const char *sw, enum iso_other other, long isolated)
 	sched_run(10ULL * NSEC_PER_SEC, NULL);
 	z->stat[NR_ISOLATED_ANON] = saved;
 	MM->sysctl.reclaim_throttle = MM->sysctl.too_many_isolated = 0;
-	reclaim_throttle_setup();
+	mm_sysctl_apply();
 	test_machine_shutdown();
 }
 
