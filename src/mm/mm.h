@@ -43,6 +43,9 @@ struct vm_sysctl {
 	int reclaim_throttle;		   /* 5.16 reclaim_throttle() ISOLATED/NOPROGRESS */
 	/* VM_EXEC protection (§3), off in 2.6.28 */
 	int reclaim_exec_protect; /* referenced mapped exec file pages stay active */
+	/* the example policy of docs/extending.md (docs/examples/exec_protect_anon.c), which
+	 * only its test registers: mmsim itself has no key for it */
+	int reclaim_exec_protect_anon;
 	/* Rik van Riel's "evict use-once pages first" (2.6.31, §1.21), off in 2.6.28: the
 	 * active file list is scanned only while it is larger than the inactive one */
 	int reclaim_inactive_file_is_low;

@@ -83,9 +83,11 @@ extern const struct reclaim_policy *const reclaim_policies[];
 
 /* Writes every policy's "absent" defaults into s. */
 void mm_policies_defaults(struct vm_sysctl *s);
-/* Collects the hooks of the policies MM->sysctl turns on. mm_init calls it; a test that
- * changes MM->sysctl by hand calls it again. */
+/* Collects the hooks of the policies MM->sysctl turns on. mm_init calls it (through
+ * mm_sysctl_apply); a test that changes MM->sysctl by hand calls mm_sysctl_apply again. */
 void mm_policies_activate(void);
+/* The same for another table (NULL-terminated): a test of a policy not in the registry. */
+void mm_policies_activate_table(const struct reclaim_policy *const *table);
 /* The vm.* keys of every policy of group g, in registry order; offsets into vm_sysctl. */
 size_t mm_policy_params(enum policy_group g, const struct param_desc **out, size_t max);
 

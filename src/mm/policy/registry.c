@@ -61,8 +61,13 @@ static void add_hook(const struct reclaim_policy **list, const struct reclaim_po
 
 void mm_policies_activate(void)
 {
+	mm_policies_activate_table(reclaim_policies);
+}
+
+void mm_policies_activate_table(const struct reclaim_policy *const *table)
+{
 	memset(&mm_active, 0, sizeof(mm_active));
-	for (const struct reclaim_policy *const *pp = reclaim_policies; *pp; pp++) {
+	for (const struct reclaim_policy *const *pp = table; *pp; pp++) {
 		const struct reclaim_policy *p = *pp;
 		if (p->boot)
 			p->boot();
