@@ -24,6 +24,11 @@
 #define GFP_USER	     GFP_KERNEL
 #define GFP_HIGHUSER_MOVABLE (GFP_KERNEL | __GFP_HIGHMEM)
 
+/* KERNEL_VERSION(2, 6, 28), as linux/version.h has it (src/mm/era/ turns kernel.version
+ * into the sysctls that kernel boots with) */
+typedef uint32_t kernel_version_t;
+#define KERNEL_VERSION(a, b, c) (((kernel_version_t)(a) << 16) + ((b) << 8) + (c))
+
 /* vm.* sysctls and policy switches. Defaults are vanilla 2.6.28. */
 struct vm_sysctl {
 	int swappiness;		       /* vm.swappiness, 0..100 */

@@ -27,6 +27,9 @@ static const struct param_desc base_params[] = {
     {"machine.ram", P_SIZE, SP(ram), 1 << 20, TiB, NULL, "physical memory"},
     {"machine.swap", P_SIZE, SP(swap), 0, TiB, NULL, "swap partition size (0 = no swap)"},
     {"machine.cpus", P_INT, SP(cpus), 1, 256, NULL, "CPUs"},
+    {"kernel.version", P_STRING, SP(kernel_version), 0, 0, NULL,
+     "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
+     "by name takes that kernel's value, its reclaim rules and mainline policies included"},
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
      "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25), 1 scaled down by the run "
      "queue's load (NORMALIZED_SLEEPER)"},
@@ -96,7 +99,7 @@ static void add_policy_params(struct param_desc *table, size_t *count, size_t ca
 
 const struct param_desc *scenario_params(size_t *n)
 {
-	static struct param_desc table[256];
+	static struct param_desc table[SCENARIO_MAX_KEYS];
 	static size_t count;
 	if (!count) {
 		size_t cap = ARRAY_SIZE(table);
@@ -115,6 +118,47 @@ const struct param_desc *scenario_params(size_t *n)
 	return table;
 }
 
+/* The vm.* keys set by name keep their values; every other sysctl takes kernel v's. */
+static void apply_kernel_version(struct scenario_config *c, kernel_version_t v)
+{
+	struct vm_sysctl fresh;
+	kernel_version_defaults(v, &fresh);
+	size_t n;
+	const struct param_desc *t = scenario_params(&n);
+	size_t lo = offsetof(struct scenario_config, vm), hi = lo + sizeof(c->vm);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].offset < lo || t[i].offset >= hi || !(c->key_set[i / 8] & (1u << (i % 8))))
+			continue;
+		/* every vm.* key is an int (P_INT or P_ENUM) */
+		memcpy((char *)&fresh + (t[i].offset - lo), (char *)c + t[i].offset, sizeof(int));
+	}
+	c->vm = fresh;
+}
+
+int scenario_set(struct scenario_config *c, const struct param_desc *d, const char *text, char *err,
+		 size_t errlen)
+{
+	size_t n;
+	const struct param_desc *t = scenario_params(&n);
+	bool version = d->offset == offsetof(struct scenario_config, kernel_version);
+	kernel_version_t v = 0;
+	if (version && kernel_version_parse(text, &v) != 0) {
+		snprintf(err, errlen,
+			 "bad value '%.80s' for %s: expected a kernel version such as 2.6.28, "
+			 "2.6.25-rc1, 2.6.25-mm1 or 3.0-rc",
+			 text, d->name);
+		return -1;
+	}
+	if (param_parse(d, c, text, err, errlen) != 0)
+		return -1;
+	size_t i = (size_t)(d - t);
+	if (i < n)
+		c->key_set[i / 8] |= (uint8_t)(1u << (i % 8));
+	if (version)
+		apply_kernel_version(c, v);
+	return 0;
+}
+
 void scenario_defaults(struct scenario_config *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -125,6 +169,7 @@ void scenario_defaults(struct scenario_config *c)
 	c->swap = 0;
 	c->cpus = 1;
 	c->time_limit = 3600ULL * NSEC_PER_SEC;
+	snprintf(c->kernel_version, sizeof(c->kernel_version), "%s", KERNEL_VERSION_DEFAULT);
 	vm_sysctl_defaults(&c->vm);
 	snprintf(c->workload, sizeof(c->workload), "usemem");
 	c->usemem = (struct usemem_params){

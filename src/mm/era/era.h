@@ -22,17 +22,28 @@ extern const struct reclaim_rules *const reclaim_rules_table[];
 const char *const *reclaim_rules_names(void);
 
 struct kernel_era {
-	const char *name;    /* the era's base version, e.g. "2.6.28" */
-	const char *summary; /* which versions it stands for, and what it leaves out */
-	/* the sysctls this kernel boots with: every key's value, policies included */
-	void (*defaults)(struct vm_sysctl *s);
+	const char *name;	/* the era's base version, e.g. "2.6.28" */
+	kernel_version_t since; /* the first release it stands for */
+	const char *summary;	/* which versions it stands for, and what it leaves out */
+	/* the core sysctls and the rule variant kernel v of this era boots with; the
+	 * policies' own mainline values are applied after it (mm_policies_mainline) */
+	void (*defaults)(struct vm_sysctl *s, kernel_version_t v);
 };
 
 extern const struct kernel_era *const kernel_eras[];
-/* The era a machine boots when nothing names one. */
-const struct kernel_era *kernel_era_default(void);
 
-/* The core sysctl values every era shares (2.6.2x), for the eras' defaults to start from. */
-void vm_sysctl_common(struct vm_sysctl *s);
+/* "2.6.25-rc1", "2.6.25-mm1", "3.0-rc", "2.6.31": 0, or -1 when it is no kernel version. */
+int kernel_version_parse(const char *text, kernel_version_t *out);
+/* The era with the latest base not after v; for a version older than every era, the
+ * oldest era (the nearest one). */
+const struct kernel_era *kernel_era_for(kernel_version_t v);
+/* Every sysctl as kernel v boots: its era's defaults, then each policy's mainline value. */
+void kernel_version_defaults(kernel_version_t v, struct vm_sysctl *s);
+/* The version a scenario runs when it states none. */
+#define KERNEL_VERSION_DEFAULT "2.6.28"
+
+/* The core sysctl values of kernel v, for the eras' defaults to start from: the dirty
+ * ratios and kswapd's nice level changed across the eras; every policy absent. */
+void vm_sysctl_common(struct vm_sysctl *s, kernel_version_t v);
 
 #endif

@@ -30,22 +30,30 @@ const char *const *reclaim_rules_names(void)
 	return names;
 }
 
-const struct kernel_era *kernel_era_default(void)
-{
-	return &kernel_era_2628;
-}
-
-void vm_sysctl_common(struct vm_sysctl *s)
+void vm_sysctl_common(struct vm_sysctl *s, kernel_version_t v)
 {
 	memset(s, 0, sizeof(*s));
 	s->swappiness = 60;
 	s->min_free_kbytes = 0;
 	s->page_cluster = -1;
-	s->dirty_ratio = 10;
-	s->dirty_background_ratio = 5;
+	/* vm_dirty_ratio, dirty_background_ratio: 40 and 10 until "Change default
+	 * dirty-writeback limits" (07db59bd, 2.6.22-rc1) made them 10 and 5; "writeback:
+	 * double the dirty thresholds" (1b5e62b42b5, 2.6.30) 20 and 10 (mm/page-writeback.c
+	 * at v2.6.24, v2.6.29, v2.6.30) */
+	if (v < KERNEL_VERSION(2, 6, 22)) {
+		s->dirty_ratio = 40;
+		s->dirty_background_ratio = 10;
+	} else if (v < KERNEL_VERSION(2, 6, 30)) {
+		s->dirty_ratio = 10;
+		s->dirty_background_ratio = 5;
+	} else {
+		s->dirty_ratio = 20;
+		s->dirty_background_ratio = 10;
+	}
 	s->dirty_expire_centisecs = 3000;
 	s->dirty_writeback_centisecs = 500;
-	s->kswapd_nice = -5;
+	/* kthreadd's KTHREAD_NICE_LEVEL -5, inherited by kswapd from 2.6.22 to 2.6.35 */
+	s->kswapd_nice = v >= KERNEL_VERSION(2, 6, 22) && v < KERNEL_VERSION(2, 6, 36) ? -5 : 0;
 	/* sysctl_lowmem_reserve_ratio (§1.1) */
 	s->lowmem_reserve_ratio[ZONE_DMA] = 256;
 	s->lowmem_reserve_ratio[ZONE_DMA32] = 256;
@@ -56,7 +64,9 @@ void vm_sysctl_common(struct vm_sysctl *s)
 
 void vm_sysctl_defaults(struct vm_sysctl *s)
 {
-	kernel_era_default()->defaults(s);
+	kernel_version_t v = 0;
+	kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
+	kernel_version_defaults(v, s);
 }
 
 void mm_sysctl_apply(void)

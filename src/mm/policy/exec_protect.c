@@ -19,6 +19,11 @@ static const struct param_desc params[] = {
      "keep referenced mapped executable file pages active (Wu Fengguang, 2.6.31)"},
 };
 
+/* commit 8cab4754d24a, first in 2.6.31 (mm/vmscan.c at v2.6.30 has no VM_EXEC test) */
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(2, 6, 31), 0, VM(reclaim_exec_protect), 1},
+};
+
 const struct reclaim_policy policy_exec_protect = {
     .name = "exec-protect",
     .summary = "Wu Fengguang, mapped executable pages the first class citizen (2.6.31)",
@@ -26,5 +31,7 @@ const struct reclaim_policy policy_exec_protect = {
     .params = params,
     .nparams = ARRAY_SIZE(params),
     .on_switch = POLICY_SWITCH(reclaim_exec_protect),
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
     .ops = {.keep_active = keep_exec_active},
 };

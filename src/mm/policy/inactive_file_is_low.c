@@ -17,6 +17,11 @@ static const struct param_desc params[] = {
      "scan active file pages only while they outnumber inactive ones (Rik van Riel, 2.6.31)"},
 };
 
+/* commit 56e49d218890, first in 2.6.31 (mm/vmscan.c at v2.6.30 has no inactive_file_is_low) */
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(2, 6, 31), 0, VM(reclaim_inactive_file_is_low), 1},
+};
+
 const struct reclaim_policy policy_inactive_file_is_low = {
     .name = "inactive-file-is-low",
     .summary = "Rik van Riel, evict use-once pages first (2.6.31)",
@@ -24,5 +29,7 @@ const struct reclaim_policy policy_inactive_file_is_low = {
     .params = params,
     .nparams = ARRAY_SIZE(params),
     .on_switch = POLICY_SWITCH(reclaim_inactive_file_is_low),
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
     .ops = {.active_file_falls_through = active_file_falls_through},
 };

@@ -57,6 +57,14 @@ enum policy_group {
 	POLICY_GROUP_THRASHING, /* thrashing control: the swap token */
 };
 
+/* A release range in which mainline booted with a sysctl at a value: the policy was merged
+ * (or, for a variant, was the one in use) from `from` to `until` inclusive (0: still). */
+struct policy_release {
+	kernel_version_t from, until;
+	size_t field; /* offsetof(struct vm_sysctl, ...) of an int */
+	int value;
+};
+
 struct reclaim_policy {
 	const char *name;    /* short, as docs/policies.md names it */
 	const char *summary; /* who, which thread or commit, which kernel */
@@ -71,6 +79,9 @@ struct reclaim_policy {
 	void (*defaults)(struct vm_sysctl *s);
 	/* true when these sysctls turn it on */
 	bool (*active)(const struct vm_sysctl *s);
+	/* where mainline had it, with which values; NULL-length: never merged */
+	const struct policy_release *mainline;
+	size_t nmainline;
 	/* called at boot for every policy, active or not, to reset its per-machine state */
 	void (*boot)(void);
 	struct reclaim_policy_ops ops;
@@ -83,6 +94,8 @@ extern const struct reclaim_policy *const reclaim_policies[];
 
 /* Writes every policy's "absent" defaults into s. */
 void mm_policies_defaults(struct vm_sysctl *s);
+/* Then the values of the policies that were mainline in kernel v. */
+void mm_policies_mainline(struct vm_sysctl *s, kernel_version_t v);
 /* Collects the hooks of the policies MM->sysctl turns on. mm_init calls it (through
  * mm_sysctl_apply); a test that changes MM->sysctl by hand calls mm_sysctl_apply again. */
 void mm_policies_activate(void);

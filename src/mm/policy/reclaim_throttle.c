@@ -77,6 +77,10 @@ static const struct param_desc params[] = {
      "5.16 reclaim_throttle(): ISOLATED and NOPROGRESS"},
 };
 
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(5, 16, 0), 0, VM(reclaim_throttle), 1},
+};
+
 const struct reclaim_policy policy_reclaim_throttle = {
     .name = "reclaim-throttle",
     .summary = "Mel Gorman, reclaim_throttle() ISOLATED and NOPROGRESS (mainline 5.16)",
@@ -84,6 +88,8 @@ const struct reclaim_policy policy_reclaim_throttle = {
     .params = params,
     .nparams = ARRAY_SIZE(params),
     .on_switch = POLICY_SWITCH(reclaim_throttle),
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
     .ops = {.shrink_inactive_throttle = isolated_throttle,
 	    .after_shrink_zones = consider_reclaim_throttle},
 };

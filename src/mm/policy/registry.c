@@ -43,6 +43,16 @@ void mm_policies_defaults(struct vm_sysctl *s)
 	}
 }
 
+void mm_policies_mainline(struct vm_sysctl *s, kernel_version_t v)
+{
+	for (const struct reclaim_policy *const *p = reclaim_policies; *p; p++)
+		for (size_t i = 0; i < (*p)->nmainline; i++) {
+			const struct policy_release *r = &(*p)->mainline[i];
+			if (v >= r->from && (!r->until || v <= r->until))
+				*(int *)((char *)s + r->field) = r->value;
+		}
+}
+
 static bool policy_is_on(const struct reclaim_policy *p, const struct vm_sysctl *s)
 {
 	if (p->active)

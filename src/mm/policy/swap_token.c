@@ -228,6 +228,17 @@ static bool active(const struct vm_sysctl *s)
 	return s->swap_token != SWAP_TOKEN_OFF;
 }
 
+/* Always on while it existed (§4): Rik van Riel's token from 2.6.9 (the 2005 fault-only
+ * tuning and 2.6.11's timeout 0 are not told apart here), Ashwin Chaugule's priority scheme
+ * from 2.6.20 (7602bdf2fd14), removed for 3.5. KOSAKI's priority aging is absent from
+ * mm/thrash.c at v2.6.33 and present in the 3.4 removal diff (§4.6); 2.6.34 is the
+ * earliest release it can have been in. */
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(2, 6, 9), KERNEL_VERSION(2, 6, 19), VM(swap_token), SWAP_TOKEN_ORIGINAL},
+    {KERNEL_VERSION(2, 6, 20), KERNEL_VERSION(3, 4, 255), VM(swap_token), SWAP_TOKEN_PRIORITY},
+    {KERNEL_VERSION(2, 6, 34), KERNEL_VERSION(3, 4, 255), VM(swap_token_aging), 1},
+};
+
 const struct reclaim_policy policy_swap_token = {
     .name = "swap-token",
     .summary = "token-based thrashing control: Rik van Riel 2004 (2.6.9), the 2005 fault-only "
@@ -238,6 +249,8 @@ const struct reclaim_policy policy_swap_token = {
     .defaults = defaults,
     .active = active,
     .boot = swap_token_boot,
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
     .ops =
 	{
 	    .priority_zero = disable_swap_token,

@@ -45,6 +45,11 @@ static bool active(const struct vm_sysctl *s)
 	return s->too_many_isolated && !s->reclaim_throttle;
 }
 
+/* commit 35cd78156c49, first in 2.6.32 (mm/vmscan.c at v2.6.31 has no too_many_isolated) */
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(2, 6, 32), 0, VM(too_many_isolated), 1},
+};
+
 const struct reclaim_policy policy_too_many_isolated = {
     .name = "too-many-isolated",
     .summary = "Rik van Riel, throttle direct reclaim when too many pages are isolated "
@@ -54,5 +59,7 @@ const struct reclaim_policy policy_too_many_isolated = {
     .nparams = ARRAY_SIZE(params),
     .defaults = defaults,
     .active = active,
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
     .ops = {.shrink_inactive_throttle = isolated_throttle},
 };

@@ -59,6 +59,13 @@ static bool active(const struct vm_sysctl *s)
 	return !s->reclaim_direct_file_writeback || s->reclaim_kswapd_file_writeback != 2;
 }
 
+/* mainline 3.2 (ee72886d8ed5, f84f6e2b0868 and the immediate-reclaim patch, §5.1) */
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(3, 2, 0), 0, VM(reclaim_direct_file_writeback), 0},
+    {KERNEL_VERSION(3, 2, 0), 0, VM(reclaim_kswapd_file_writeback), 1},
+    {KERNEL_VERSION(3, 2, 0), 0, VM(reclaim_immediate), 1},
+};
+
 const struct reclaim_policy policy_writeback_skip = {
     .name = "writeback-skip",
     .summary = "Mel Gorman, no file writeback from direct reclaim, kswapd only at high "
@@ -68,5 +75,7 @@ const struct reclaim_policy policy_writeback_skip = {
     .nparams = ARRAY_SIZE(params),
     .defaults = defaults,
     .active = active,
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
     .ops = {.skip_file_writeback = skip_file_writeback},
 };

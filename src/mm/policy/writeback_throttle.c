@@ -35,6 +35,11 @@ static const struct param_desc params[] = {
      "throttle reclaimers when isolated pages are under writeback"},
 };
 
+/* mainline 3.2 (§5.1) */
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(3, 2, 0), 0, VM(reclaim_throttle_writeback), 1},
+};
+
 const struct reclaim_policy policy_writeback_throttle = {
     .name = "writeback-throttle",
     .summary = "Mel Gorman, throttle reclaim when isolated pages are under writeback "
@@ -43,5 +48,7 @@ const struct reclaim_policy policy_writeback_throttle = {
     .params = params,
     .nparams = ARRAY_SIZE(params),
     .on_switch = POLICY_SWITCH(reclaim_throttle_writeback),
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
     .ops = {.after_putback = throttle_on_writeback},
 };
