@@ -453,24 +453,28 @@ const struct reclaim_rules reclaim_rules_2628 = {
     .shrink_zone_lists = shrink_zone_lists_2628,
 };
 
-/* shrink_zone (§1.8): the era's list work, then throttle_vm_writeout. */
+/* shrink_zone (§1.8): the era's list work, a policy's gate around it, then
+ * throttle_vm_writeout. rs->shrinking counts the tasks inside, but not those waiting at the
+ * gate (they are not reclaiming). */
 unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 {
 	struct reclaim_stats *rs = &MM->rstats;
+	const struct reclaim_policy *gate = mm_active.shrink_zone_enter[0];
+	cpu_work_sys(MM->hw->scan_page_ns); /* entry overhead: no pass is free */
+	bool skip = false;
+	unsigned long entered = gate ? gate->ops.shrink_zone_enter(z, sc, &skip) : 0;
+	if (skip) { /* KOSAKI's -EAGAIN: return before the list work */
+		gate->ops.shrink_zone_exit(z, sc, entered);
+		return 0;
+	}
 	if (++rs->shrinking > rs->max_shrinking)
 		rs->max_shrinking = rs->shrinking;
-	cpu_work_sys(MM->hw->scan_page_ns); /* entry overhead: no pass is free */
 	unsigned long nr_reclaimed = MM->rules->shrink_zone_lists(priority, z, sc);
+	if (gate)
+		gate->ops.shrink_zone_exit(z, sc, entered);
 	throttle_vm_writeout(sc->gfp_mask);
 	rs->shrinking--;
 	return nr_reclaimed;
-}
-
-static unsigned long shrink_zone_policy(int priority, struct zone *z, struct scan_control *sc)
-{
-	if (policy_hooked(shrink_zone_wrap))
-		return mm_active.shrink_zone_wrap[0]->ops.shrink_zone_wrap(priority, z, sc);
-	return shrink_zone(priority, z, sc);
 }
 
 static void note_zone_scanning_priority(struct zone *z, int priority)
@@ -492,7 +496,7 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 		if (z->all_unreclaimable && priority != DEF_PRIORITY)
 			continue;
 		sc->all_unreclaimable = 0;
-		nr_reclaimed += shrink_zone_policy(priority, z, sc);
+		nr_reclaimed += shrink_zone(priority, z, sc);
 		if (sc->cut_off)
 			break;
 	}
@@ -657,7 +661,7 @@ loop_again:
 			sc.nr_scanned = 0;
 			note_zone_scanning_priority(z, priority);
 			if (!zone_watermark_ok(z, order, 8 * z->pages_high, end_zone, 0))
-				nr_reclaimed += shrink_zone_policy(priority, z, &sc);
+				nr_reclaimed += shrink_zone(priority, z, &sc);
 			unsigned long nr_slab = shrink_slab(sc.nr_scanned, GFP_KERNEL, lru_pages);
 			total_scanned += sc.nr_scanned;
 			if (z->all_unreclaimable)

@@ -23,7 +23,11 @@ bool throttle_may_cut_off(struct zone *z, struct scan_control *sc)
 	return false;
 }
 
-unsigned long throttle_shrink_zone(int priority, struct zone *z, struct scan_control *sc)
+/* shrink_zone's entry in the v6-v8 patch ("[PATCH 4/5] add throttle to shrink_zone()"):
+ * the ticket covers the list work only; the patch gives it back at the body's `out:`,
+ * before shrink_zone's closing throttle_vm_writeout, so a holder waiting there for writeback
+ * to drain keeps no other reclaimer out. */
+unsigned long throttle_shrink_zone_enter(struct zone *z, struct scan_control *sc, bool *skip)
 {
 	int max = MM->sysctl.max_reclaiming_tasks_per_zone;
 	/* v7+: GFP_NOIO/GFP_NOFS callers could deadlock against a ticket holder that waits on
@@ -31,7 +35,7 @@ unsigned long throttle_shrink_zone(int priority, struct zone *z, struct scan_con
 	if (max <= 0 || !current ||
 	    (sc->gfp_mask & (__GFP_IO | __GFP_FS)) != (__GFP_IO | __GFP_FS) ||
 	    (current->flags & PF_RECLAIMING))
-		return shrink_zone(priority, z, sc);
+		return 0;
 
 	current->flags |= PF_RECLAIMING;
 	/* wait_event(..., atomic_add_unless(&nr_reclaimers, 1, max)): the condition is tested
@@ -41,17 +45,21 @@ unsigned long throttle_shrink_zone(int priority, struct zone *z, struct scan_con
 	while (z->reclaimers >= max)
 		sleep_on(&z->reclaim_wait, 0, false);
 	z->reclaimers++;
-
-	unsigned long nr_reclaimed = 0;
-	if (throttle_may_cut_off(z, sc))
+	if (throttle_may_cut_off(z, sc)) {
 		sc->cut_off = 1; /* -EAGAIN: shrink_zones stops, the caller reports progress */
-	else
-		nr_reclaimed = shrink_zone(priority, z, sc);
+		*skip = true;
+	}
+	return 1;
+}
 
+void throttle_shrink_zone_exit(struct zone *z, struct scan_control *sc, unsigned long ticket)
+{
+	(void)sc;
+	if (!ticket)
+		return;
 	current->flags &= ~PF_RECLAIMING;
 	z->reclaimers--;
 	wake_up_all(&z->reclaim_wait);
-	return nr_reclaimed;
 }
 
 static const struct param_desc params[] = {
@@ -66,5 +74,6 @@ const struct reclaim_policy policy_kosaki_throttle = {
     .params = params,
     .nparams = ARRAY_SIZE(params),
     .on_switch = POLICY_SWITCH(max_reclaiming_tasks_per_zone), /* his own default was 3 */
-    .ops = {.shrink_zone_wrap = throttle_shrink_zone},
+    .ops = {.shrink_zone_enter = throttle_shrink_zone_enter,
+	    .shrink_zone_exit = throttle_shrink_zone_exit},
 };

@@ -16,9 +16,10 @@
 /* The hook points, in the order reclaim reaches them. A policy sets the ones it implements
  * and leaves the others NULL. */
 struct reclaim_policy_ops {
-	/* shrink_zones and balance_pgdat call shrink_zone through this instead (the first
-	 * active policy that has one takes it): a wrapper around the whole call */
-	unsigned long (*shrink_zone_wrap)(int priority, struct zone *z, struct scan_control *sc);
+	/* shrink_zone, around its list work (the first active policy that has one): enter
+	 * before it, returning a value exit gets back; *skip set skips the list work */
+	unsigned long (*shrink_zone_enter)(struct zone *z, struct scan_control *sc, bool *skip);
+	void (*shrink_zone_exit)(struct zone *z, struct scan_control *sc, unsigned long entered);
 	/* shrink_list, LRU_ACTIVE_FILE: true sends the scan to the inactive file list instead
 	 * of aging the active one */
 	bool (*active_file_falls_through)(const struct zone *z);
@@ -109,7 +110,7 @@ size_t mm_policy_params(enum policy_group g, const struct param_desc **out, size
 /* The active hooks, one list per hook point. */
 struct active_policies {
 #define POLICY_HOOK_LIST(name) const struct reclaim_policy *name[MAX_ACTIVE_POLICIES + 1];
-	POLICY_HOOK_LIST(shrink_zone_wrap)
+	POLICY_HOOK_LIST(shrink_zone_enter)
 	POLICY_HOOK_LIST(active_file_falls_through)
 	POLICY_HOOK_LIST(keep_active)
 	POLICY_HOOK_LIST(shrink_inactive_throttle)

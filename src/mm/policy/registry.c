@@ -86,7 +86,7 @@ void mm_policies_activate_table(const struct reclaim_policy *const *table)
 #define POLICY_ADD_HOOK(name)                                                                      \
 	if (p->ops.name)                                                                           \
 		add_hook(mm_active.name, p);
-		POLICY_ADD_HOOK(shrink_zone_wrap)
+		POLICY_ADD_HOOK(shrink_zone_enter)
 		POLICY_ADD_HOOK(active_file_falls_through)
 		POLICY_ADD_HOOK(keep_active)
 		POLICY_ADD_HOOK(shrink_inactive_throttle)

@@ -14,8 +14,10 @@ enum vmscan_throttle_state {
 	NR_VMSCAN_THROTTLE,
 };
 
-/* KOSAKI's shrink_zone wrapper. */
-unsigned long throttle_shrink_zone(int priority, struct zone *z, struct scan_control *sc);
+/* KOSAKI's ticket, taken at shrink_zone's entry and given back after its list work;
+ * throttle_shrink_zone_enter returns whether it took one. */
+unsigned long throttle_shrink_zone_enter(struct zone *z, struct scan_control *sc, bool *skip);
+void throttle_shrink_zone_exit(struct zone *z, struct scan_control *sc, unsigned long ticket);
 /* True when the PGFREE cut-off lets this call return without scanning (§2.2 step 6);
  * updates sc->was_freed when the count passed the threshold but the zone is still low. */
 bool throttle_may_cut_off(struct zone *z, struct scan_control *sc);
