@@ -135,7 +135,8 @@ static void immediate_reclaim_marks_skipped(void **state)
 static void after_putback(struct zone *z, struct scan_control *sc, unsigned long nr_taken,
 			  unsigned long nr_writeback)
 {
-	policy_call_all(after_putback, z, sc, nr_taken, nr_writeback);
+	struct reclaim_batch b = {.nr_taken = nr_taken, .nr_writeback = nr_writeback};
+	policy_call_all(after_putback, z, sc, &b);
 }
 
 static void throttle_threshold_by_priority(void **state)
@@ -162,6 +163,89 @@ static void throttle_threshold_by_priority(void **state)
 	test_machine_shutdown();
 }
 
+/* wait_iff_congested (2.6.37, Mel's v3 6/7 through it): a batch wholly under writeback
+ * sleeps HZ/10 only when some queue is write-congested and the zone is ZONE_CONGESTED;
+ * with either missing the reclaimer only offers to reschedule. */
+static sim_time_t throttle_slept;
+
+static void throttled_reclaimer(void *arg)
+{
+	(void)arg;
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	sched_sync();
+	sim_time_t t0 = sim_clock;
+	after_putback(z, &sc, 32, 32);
+	sched_sync();
+	throttle_slept = sim_clock - t0;
+}
+
+static sim_time_t throttle_sleep(bool zone_congested, bool disk_congested)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_throttle_writeback = 1;
+	mm_sysctl_apply();
+	MM->zones[ZONE_DMA32].congested = zone_congested;
+	MM->disk.congested[WRITE] = disk_congested;
+	throttle_slept = 0;
+	task_start(task_create("reclaimer", throttled_reclaimer, NULL, false));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_int_equal(MM->zones[ZONE_DMA32].stat[NR_VMSCAN_THROTTLED], 1);
+	MM->disk.congested[WRITE] = false;
+	test_machine_shutdown();
+	return throttle_slept;
+}
+
+static void wait_iff_congested_needs_zone_and_queue(void **state)
+{
+	(void)state;
+	const sim_time_t nap = HZ / 10 * JIFFY_NS;
+	assert_true(throttle_sleep(true, true) >= nap);
+	assert_true(throttle_sleep(false, true) < nap / 10); /* queue congested, zone not */
+	assert_true(throttle_sleep(true, false) < nap / 10);
+	assert_true(throttle_sleep(false, false) < nap / 10);
+}
+
+/* ZONE_CONGESTED: set when every dirty page of a batch was kept by pageout, which a
+ * congested queue makes it do for a direct reclaimer's dirty file page; cleared by kswapd's
+ * zone-balanced check. */
+static struct task fake_direct;
+
+static void zone_congested_from_kept_dirty_pages(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_throttle_writeback = 1;
+	mm_sysctl_apply();
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	struct address_space *f = file_create("log", 8, 8, false);
+	pfn_t pfn = test_file_page(f, 3);
+	set_page_dirty(pfn);
+	struct pagelist list;
+	pagelist_init(&list);
+	test_isolate(pfn, &list);
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	memset(&fake_direct, 0, sizeof(fake_direct));
+	current = &fake_direct;
+	MM->disk.congested[WRITE] = true; /* may_write_to_queue: no */
+	shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC);
+	current = NULL;
+	MM->disk.congested[WRITE] = false;
+	assert_int_equal(sc.nr_dirty, 1);
+	assert_int_equal(sc.nr_congested, 1);
+	struct reclaim_batch b = {.nr_taken = 1, .nr_dirty = 1, .nr_congested = 1};
+	policy_call_all(after_putback, z, &sc, &b);
+	assert_true(z->congested);
+	policy_call_all(kswapd_zone_balanced, z);
+	assert_false(z->congested);
+	b.nr_dirty = 2; /* one dirty page met no congestion: not marked */
+	policy_call_all(after_putback, z, &sc, &b);
+	assert_false(z->congested);
+	while (list.nr)
+		putback_lru_page(pagelist_pop_tail(&list));
+	test_machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +256,8 @@ int main(void)
 	    cmocka_unit_test(kswapd_writes_only_in_trouble),
 	    cmocka_unit_test(immediate_reclaim_marks_skipped),
 	    cmocka_unit_test(throttle_threshold_by_priority),
+	    cmocka_unit_test(wait_iff_congested_needs_zone_and_queue),
+	    cmocka_unit_test(zone_congested_from_kept_dirty_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

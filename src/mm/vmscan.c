@@ -186,6 +186,7 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 		}
 
 		if (p->flags & PG_dirty) {
+			sc->nr_dirty++;
 			if (page_is_file_cache(p) && policy_skip_file_writeback(pfn, sc))
 				goto keep_locked;
 			if (sc->order <= PAGE_ALLOC_COSTLY_ORDER && referenced)
@@ -196,6 +197,8 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 				goto keep_locked;
 			switch (pageout(pfn, sync)) {
 			case PAGE_KEEP:
+				sc->nr_congested++; /* as 3.0 counts it */
+				goto keep_locked;
 			case PAGE_KEEP_DIRTY:
 				goto keep_locked;
 			case PAGE_ACTIVATE:
@@ -273,7 +276,8 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		z->pages_scanned += nr_scan;
 		z->recent_scanned[file] += nr_taken;
 		nr_scanned += nr_scan;
-		unsigned long wb_before = sc->nr_writeback;
+		struct reclaim_batch b = {nr_taken, sc->nr_writeback, sc->nr_dirty,
+					  sc->nr_congested};
 		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
 		nr_reclaimed += nr_freed;
 		if (current_is_kswapd()) {
@@ -288,7 +292,10 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		if (nr_taken == 0)
 			break;
 		putback_pages(z, &list);
-		policy_call_all(after_putback, z, sc, nr_taken, sc->nr_writeback - wb_before);
+		b.nr_writeback = sc->nr_writeback - b.nr_writeback;
+		b.nr_dirty = sc->nr_dirty - b.nr_dirty;
+		b.nr_congested = sc->nr_congested - b.nr_congested;
+		policy_call_all(after_putback, z, sc, &b);
 	} while (nr_scanned < max_scan);
 	return nr_reclaimed;
 }
@@ -671,6 +678,10 @@ loop_again:
 			if (total_scanned > SWAP_CLUSTER_MAX * 2 &&
 			    total_scanned > nr_reclaimed + nr_reclaimed / 2)
 				sc.may_writepage = 1;
+			/* 2.6.37+ tests the high watermark again here, after the shrink */
+			if (policy_hooked(kswapd_zone_balanced) &&
+			    zone_watermark_ok(z, order, z->pages_high, end_zone, 0))
+				policy_call_all(kswapd_zone_balanced, z);
 		}
 		if (all_zones_ok)
 			break;

@@ -20,6 +20,13 @@ struct scan_control {
 	int cut_off;	    /* set by the throttle: -EAGAIN, stop and report progress */
 	int priority;	    /* of the shrink_inactive_list in progress (2011 writeback series) */
 	unsigned long nr_writeback; /* pages shrink_page_list found under writeback */
+	unsigned long nr_dirty;	    /* dirty pages it reached the writeback decision with */
+	unsigned long nr_congested; /* of those, the ones pageout kept (a congested queue) */
+};
+
+/* One batch of shrink_inactive_list, as shrink_page_list left it. */
+struct reclaim_batch {
+	unsigned long nr_taken, nr_writeback, nr_dirty, nr_congested;
 };
 
 enum pageout_t { PAGE_KEEP, PAGE_KEEP_DIRTY, PAGE_ACTIVATE, PAGE_SUCCESS, PAGE_CLEAN };

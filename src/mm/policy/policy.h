@@ -30,10 +30,11 @@ struct reclaim_policy_ops {
 	long (*shrink_inactive_throttle)(struct zone *z, struct scan_control *sc, int file);
 	/* shrink_page_list, a dirty file page about to be written: true keeps it instead */
 	bool (*skip_file_writeback)(pfn_t pfn, struct scan_control *sc);
-	/* shrink_inactive_list after each batch is put back: nr_taken isolated, nr_writeback
-	 * of them found under writeback */
-	void (*after_putback)(struct zone *z, struct scan_control *sc, unsigned long nr_taken,
-			      unsigned long nr_writeback);
+	/* shrink_inactive_list after each batch is put back */
+	void (*after_putback)(struct zone *z, struct scan_control *sc,
+			      const struct reclaim_batch *b);
+	/* balance_pgdat, a zone found at its high watermark */
+	void (*kswapd_zone_balanced)(struct zone *z);
 	/* do_try_to_free_pages after each shrink_zones pass */
 	void (*after_shrink_zones)(struct scan_control *sc, int priority, unsigned long scanned,
 				   unsigned long reclaimed);
@@ -116,6 +117,7 @@ struct active_policies {
 	POLICY_HOOK_LIST(shrink_inactive_throttle)
 	POLICY_HOOK_LIST(skip_file_writeback)
 	POLICY_HOOK_LIST(after_putback)
+	POLICY_HOOK_LIST(kswapd_zone_balanced)
 	POLICY_HOOK_LIST(after_shrink_zones)
 	POLICY_HOOK_LIST(priority_zero)
 	POLICY_HOOK_LIST(page_referenced)
