@@ -31,12 +31,14 @@
 #define OPT_MASK  (OPT_BLOCK - 1)
 
 struct optstack {
-	uint32_t *id, *val; /* nb * OPT_BLOCK slots, addressed through head[] */
-	uint32_t *head;	    /* per block: physical slot of logical index 0 */
-	uint32_t *desc;	    /* per block: i with val[i + 1] <= val[i] */
-	uint32_t *bmax;	    /* per block: the largest val */
-	uint32_t *blk;	    /* per page: its block */
-	uint32_t *tree;	    /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
+	struct ent {
+		uint32_t id, val; /* a page and its next use, side by side for the cache */
+	} * e;			  /* nb * OPT_BLOCK slots, addressed through head[] */
+	uint32_t *head;		  /* per block: physical slot of logical index 0 */
+	uint32_t *desc;		  /* per block: i with val[i + 1] <= val[i] */
+	uint32_t *bmax;		  /* per block: the largest val */
+	uint32_t *blk;		  /* per page: its block */
+	uint32_t *tree;		  /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
 	uint32_t nb, cap, depth;
 };
 
@@ -67,12 +69,12 @@ static inline void set_bmax(struct optstack *s, uint32_t b, uint32_t m)
 
 static inline uint32_t val_at(const struct optstack *s, uint32_t pos)
 {
-	return s->val[slot(s, pos / OPT_BLOCK, pos & OPT_MASK)];
+	return s->e[slot(s, pos / OPT_BLOCK, pos & OPT_MASK)].val;
 }
 
 static inline uint32_t lval(const struct optstack *s, uint32_t b, uint32_t i)
 {
-	return s->val[slot(s, b, i)];
+	return s->e[slot(s, b, i)].val;
 }
 
 /* The block's page at logical i leaves and page value v arrives somewhere: keep bmax. */
@@ -82,9 +84,9 @@ static void recompute_bmax(struct optstack *s, uint32_t b)
 {
 	uint32_t n = block_len(s, b), m = 0;
 	if (n == OPT_BLOCK) {
-		const uint32_t *v = s->val + (size_t)b * OPT_BLOCK;
+		const struct ent *v = s->e + (size_t)b * OPT_BLOCK;
 		for (uint32_t i = 0; i < OPT_BLOCK; i++)
-			m = v[i] > m ? v[i] : m;
+			m = v[i].val > m ? v[i].val : m;
 	} else {
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t v = lval(s, b, i);
@@ -108,41 +110,37 @@ static inline void bmax_replace(struct optstack *s, uint32_t b, uint32_t gone, u
 
 /* Move logical a..b of a block (head h) to a+1..b+1, b + 1 < OPT_BLOCK; nothing if a > b. In
  * contiguous pieces of the circular buffer. */
-static void shift_up(uint32_t *ids, uint32_t *vals, uint32_t h, uint32_t a, uint32_t b)
+static void shift_up(struct ent *es, uint32_t h, uint32_t a, uint32_t b)
 {
 	if (a > b)
 		return;
 	for (uint32_t i = b + 1; i > a;) {
 		uint32_t src = (h + i - 1) & OPT_MASK, dst = (h + i) & OPT_MASK;
 		if (dst == 0) {
-			ids[0] = ids[OPT_MASK];
-			vals[0] = vals[OPT_MASK];
+			es[0] = es[OPT_MASK];
 			i--;
 			continue;
 		}
 		uint32_t k = i - a < src + 1 ? i - a : src + 1;
-		memmove(&ids[dst + 1 - k], &ids[src + 1 - k], (size_t)k * sizeof(*ids));
-		memmove(&vals[dst + 1 - k], &vals[src + 1 - k], (size_t)k * sizeof(*vals));
+		memmove(&es[dst + 1 - k], &es[src + 1 - k], (size_t)k * sizeof(*es));
 		i -= k;
 	}
 }
 
 /* Move logical a..b (a >= 1) to a-1..b-1; nothing if a > b. */
-static void shift_down(uint32_t *ids, uint32_t *vals, uint32_t h, uint32_t a, uint32_t b)
+static void shift_down(struct ent *es, uint32_t h, uint32_t a, uint32_t b)
 {
 	if (a > b)
 		return;
 	for (uint32_t i = a; i <= b;) {
 		uint32_t src = (h + i) & OPT_MASK, dst = (h + i - 1) & OPT_MASK;
 		if (src == 0) {
-			ids[OPT_MASK] = ids[0];
-			vals[OPT_MASK] = vals[0];
+			es[OPT_MASK] = es[0];
 			i++;
 			continue;
 		}
 		uint32_t k = b - i + 1 < OPT_BLOCK - src ? b - i + 1 : OPT_BLOCK - src;
-		memmove(&ids[dst], &ids[src], (size_t)k * sizeof(*ids));
-		memmove(&vals[dst], &vals[src], (size_t)k * sizeof(*vals));
+		memmove(&es[dst], &es[src], (size_t)k * sizeof(*es));
 		i += k;
 	}
 }
@@ -154,7 +152,7 @@ static void rotate_part(struct optstack *s, uint32_t b, uint32_t lo, uint32_t hi
 			uint32_t *cval)
 {
 	uint32_t n = block_len(s, b), ph = slot(s, b, hi);
-	uint32_t oid = s->id[ph], oval = s->val[ph];
+	uint32_t oid = s->e[ph].id, oval = s->e[ph].val;
 	int32_t dd = 0;
 	if (lo > 0) /* (e[lo-1], e[lo]) becomes (e[lo-1], c); when lo == hi, e[lo] is e[hi] */
 		dd += (int32_t)(*cval <= lval(s, b, lo - 1)) -
@@ -167,25 +165,23 @@ static void rotate_part(struct optstack *s, uint32_t b, uint32_t lo, uint32_t hi
 		uint32_t nxt = lval(s, b, hi + 1), x = lo < hi ? lval(s, b, hi - 1) : *cval;
 		dd += (int32_t)(nxt <= x) - (int32_t)(nxt <= oval);
 	}
-	uint32_t *ids = s->id + (size_t)b * OPT_BLOCK, *vals = s->val + (size_t)b * OPT_BLOCK;
+	struct ent *es = s->e + (size_t)b * OPT_BLOCK;
 	if (n == OPT_BLOCK && lo + (OPT_BLOCK - 1 - hi) < hi - lo) {
 		/* Cheaper the other way round: rotate the whole block by one (O(1)), then move
 		 * back what lies outside lo..hi. */
-		uint32_t last = (s->head[b] + OPT_MASK) & OPT_MASK, eid = ids[last],
-			 ev = vals[last];
+		uint32_t last = (s->head[b] + OPT_MASK) & OPT_MASK, eid = es[last].id,
+			 ev = es[last].val;
 		s->head[b] = last;
-		shift_down(ids, vals, last, 1, lo);
+		shift_down(es, last, 1, lo);
 		if (hi < OPT_MASK) {
-			shift_down(ids, vals, last, hi + 2, OPT_MASK);
-			ids[(last + OPT_MASK) & OPT_MASK] = eid;
-			vals[(last + OPT_MASK) & OPT_MASK] = ev;
+			shift_down(es, last, hi + 2, OPT_MASK);
+			es[(last + OPT_MASK) & OPT_MASK] = (struct ent){eid, ev};
 		}
 	} else {
-		shift_up(ids, vals, s->head[b], lo, hi - 1);
+		shift_up(es, s->head[b], lo, hi - 1);
 	}
 	uint32_t to = (s->head[b] + lo) & OPT_MASK;
-	ids[to] = *cid;
-	vals[to] = *cval;
+	es[to] = (struct ent){*cid, *cval};
 	s->blk[*cid] = b;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
 	bmax_replace(s, b, oval, *cval);
@@ -196,7 +192,7 @@ static void rotate_part(struct optstack *s, uint32_t b, uint32_t lo, uint32_t hi
 /* Overwrite the value at logical i of block b (page id stays or is replaced by the caller). */
 static void set_val(struct optstack *s, uint32_t b, uint32_t i, uint32_t v)
 {
-	uint32_t n = block_len(s, b), ph = slot(s, b, i), old = s->val[ph];
+	uint32_t n = block_len(s, b), ph = slot(s, b, i), old = s->e[ph].val;
 	int32_t dd = 0;
 	if (i > 0) {
 		uint32_t p = lval(s, b, i - 1);
@@ -206,7 +202,7 @@ static void set_val(struct optstack *s, uint32_t b, uint32_t i, uint32_t v)
 		uint32_t q = lval(s, b, i + 1);
 		dd += (int32_t)(q <= v) - (int32_t)(q <= old);
 	}
-	s->val[ph] = v;
+	s->e[ph].val = v;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
 	bmax_replace(s, b, old, v);
 }
@@ -215,12 +211,12 @@ static void set_val(struct optstack *s, uint32_t b, uint32_t i, uint32_t v)
 static void rotate_block(struct optstack *s, uint32_t b, uint32_t *cid, uint32_t *cval)
 {
 	uint32_t last = slot(s, b, OPT_BLOCK - 1), first = slot(s, b, 0);
-	uint32_t oid = s->id[last], oval = s->val[last];
-	uint32_t before_last = s->val[slot(s, b, OPT_BLOCK - 2)], first_val = s->val[first];
+	uint32_t oid = s->e[last].id, oval = s->e[last].val;
+	uint32_t before_last = s->e[slot(s, b, OPT_BLOCK - 2)].val, first_val = s->e[first].val;
 	uint32_t dsc = s->desc[b] - (oval <= before_last) + (first_val <= *cval);
 	s->head[b] = (s->head[b] - 1) & OPT_MASK;
-	s->id[last] = *cid; /* the slot of the leaving page is the new logical 0 */
-	s->val[last] = *cval;
+	s->e[last].id = *cid; /* the slot of the leaving page is the new logical 0 */
+	s->e[last].val = *cval;
 	s->blk[*cid] = b;
 	s->desc[b] = dsc;
 	if (dsc == 0)
@@ -258,9 +254,9 @@ static uint32_t run_end(const struct optstack *s, uint32_t a, uint32_t lim)
 	while (p < lim) {
 		uint32_t b = (p + 1) / OPT_BLOCK;
 		if (((p + 1) & OPT_MASK) == 0 && b * OPT_BLOCK + OPT_BLOCK - 1 <= lim &&
-		    !s->desc[b] && s->val[slot(s, b, 0)] > v) {
+		    !s->desc[b] && s->e[slot(s, b, 0)].val > v) {
 			p = b * OPT_BLOCK + OPT_BLOCK - 1; /* the whole block continues the run */
-			v = s->val[slot(s, b, OPT_BLOCK - 1)];
+			v = s->e[slot(s, b, OPT_BLOCK - 1)].val;
 			continue;
 		}
 		uint32_t w = val_at(s, p + 1);
@@ -276,10 +272,10 @@ static uint32_t run_end(const struct optstack *s, uint32_t a, uint32_t lim)
 static uint32_t scan_greater(const struct optstack *s, uint32_t b, uint32_t i0, uint32_t i1,
 			     uint32_t v)
 {
-	const uint32_t *base = s->val + (size_t)b * OPT_BLOCK;
+	const struct ent *base = s->e + (size_t)b * OPT_BLOCK;
 	uint32_t h = s->head[b];
 	for (uint32_t i = i0; i <= i1; i++)
-		if (base[(h + i) & OPT_MASK] > v)
+		if (base[(h + i) & OPT_MASK].val > v)
 			return i;
 	return UINT32_MAX;
 }
@@ -339,15 +335,15 @@ static uint32_t depth_of(const struct optstack *s, uint32_t x)
 	/* physical order is fine for finding it; slots past the end of a partial last block
 	 * hold nothing valid, hence the length check */
 	uint32_t b = s->blk[x], n = block_len(s, b);
-	const uint32_t *ids = s->id + (size_t)b * OPT_BLOCK;
+	const struct ent *ids = s->e + (size_t)b * OPT_BLOCK;
 	for (uint32_t j0 = 0; j0 < OPT_BLOCK; j0 += 8) {
 		/* eight compares folded into one branch */
-		if (!((ids[j0] == x) | (ids[j0 + 1] == x) | (ids[j0 + 2] == x) |
-		      (ids[j0 + 3] == x) | (ids[j0 + 4] == x) | (ids[j0 + 5] == x) |
-		      (ids[j0 + 6] == x) | (ids[j0 + 7] == x)))
+		if (!((ids[j0].id == x) | (ids[j0 + 1].id == x) | (ids[j0 + 2].id == x) |
+		      (ids[j0 + 3].id == x) | (ids[j0 + 4].id == x) | (ids[j0 + 5].id == x) |
+		      (ids[j0 + 6].id == x) | (ids[j0 + 7].id == x)))
 			continue;
 		for (uint32_t j = j0; j < j0 + 8; j++)
-			if (ids[j] == x) {
+			if (ids[j].id == x) {
 				uint32_t i = (j - s->head[b]) & OPT_MASK;
 				if (i < n)
 					return b * OPT_BLOCK + i;
@@ -366,13 +362,10 @@ static int grow(struct optstack *s)
 			return -1;
 		*blockarrs[i] = p;
 	}
-	uint32_t **slotarrs[] = {&s->id, &s->val};
-	for (size_t i = 0; i < 2; i++) {
-		uint32_t *p = realloc(*slotarrs[i], (size_t)nc * OPT_BLOCK * sizeof(uint32_t));
-		if (!p)
-			return -1;
-		*slotarrs[i] = p;
-	}
+	struct ent *p = realloc(s->e, (size_t)nc * OPT_BLOCK * sizeof(*p));
+	if (!p)
+		return -1;
+	s->e = p;
 	uint32_t *t = calloc(2 * (size_t)nc, sizeof(uint32_t));
 	if (!t)
 		return -1;
@@ -401,8 +394,7 @@ static int push_slot(struct optstack *s)
 
 static void optstack_free(struct optstack *s)
 {
-	free(s->id);
-	free(s->val);
+	free(s->e);
 	free(s->head);
 	free(s->desc);
 	free(s->bmax);
@@ -419,8 +411,8 @@ static int64_t reference(struct optstack *s, uint32_t x, uint32_t nx, int cold)
 			return -1;
 		d = s->depth++;
 		uint32_t ph = slot(s, d / OPT_BLOCK, d & OPT_MASK);
-		s->id[ph] = x; /* a placeholder the chain overwrites */
-		s->val[ph] = 0;
+		s->e[ph].id = x; /* a placeholder the chain overwrites */
+		s->e[ph].val = 0;
 		s->blk[x] = d / OPT_BLOCK;
 		if (d & OPT_MASK)
 			s->desc[d / OPT_BLOCK]++; /* 0 <= the value before it */
@@ -443,7 +435,7 @@ static int64_t reference(struct optstack *s, uint32_t x, uint32_t nx, int cold)
 			break;
 	}
 	uint32_t bd = d / OPT_BLOCK, ph = slot(s, bd, d & OPT_MASK);
-	s->id[ph] = cid;
+	s->e[ph].id = cid;
 	s->blk[cid] = bd;
 	set_val(s, bd, d & OPT_MASK, cval);
 	return cold ? 0 : (int64_t)d + 1;
@@ -459,7 +451,7 @@ static int optstack_check(const struct optstack *s, uint32_t nd)
 			if (i && v <= lval(s, b, i - 1))
 				dsc++;
 			m = v > m ? v : m;
-			uint32_t x = s->id[slot(s, b, i)];
+			uint32_t x = s->e[slot(s, b, i)].id;
 			if (x > nd || s->blk[x] != b)
 				return -1;
 		}
