@@ -112,10 +112,10 @@ struct oom_victim {
 /* The kernel layer's answers the mm core needs (it never includes kernel/). */
 struct mm_task_ops {
 	/* total_vm of p's children that have their own mm, as badness() adds them (§1.19) */
-	unsigned long (*children_vm)(struct task *p, struct task **child_with_own_mm);
+	unsigned long (*children_vm)(struct task_struct *p, struct task_struct **child_with_own_mm);
 	/* send SIGKILL to every task using mm `mm` and mark `victim` TIF_MEMDIE */
-	void (*kill)(struct task *victim);
-	bool (*is_init)(struct task *p);
+	void (*kill)(struct task_struct *victim);
+	bool (*is_init)(struct task_struct *p);
 };
 
 struct mm_machine {
@@ -150,10 +150,10 @@ struct mm_machine {
 	uint64_t fs_next_sector;
 	struct swap_info swap;
 
-	struct task *kswapd;
+	struct task_struct *kswapd;
 	struct waitqueue kswapd_wait;
 	int kswapd_max_order;
-	struct task *flusher;
+	struct task_struct *flusher;
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
 	bool flusher_busy;
@@ -389,7 +389,7 @@ void mm_bdi_uncongested(struct blockdev *bd, int rw);
 
 /* ---- oom_kill.c ---- */
 void out_of_memory(unsigned gfp, unsigned order);
-unsigned long badness(struct task *p, sim_time_t uptime);
+unsigned long badness(struct task_struct *p, sim_time_t uptime);
 
 /* ---- invariants.c ---- */
 /* Checks every frame is in exactly one place, gauges equal list lengths, swap counts are

@@ -7,9 +7,9 @@
 
 #include "hw/blockdev.h"
 #include "hw/profile.h"
+#include "mm/task.h"
 #include "mm/vmstat.h"
 #include "sim/rng.h"
-#include "sim/sched.h"
 #include "sim/types.h"
 
 /* ---- page flags (§1.3) ---- */
@@ -173,7 +173,7 @@ struct mm_struct {
 	unsigned long faultstamp;   /* 2.6.20: global_faults at its last grab */
 	unsigned token_priority;
 	unsigned long last_interval;
-	struct task *owner;
+	struct task_struct *owner;
 	struct mm_struct *all_next, *all_prev; /* every live mm, for teardown */
 };
 
