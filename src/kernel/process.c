@@ -206,19 +206,20 @@ int sys_wait(int *code)
 	struct process *me = current_process();
 	cpu_work_sys(MM->hw->syscall_ns);
 	for (;;) {
-		bool any = false;
-		for (struct process *c = me->children; c; c = c->sibling) {
-			if (c->reaped)
-				continue;
-			any = true;
+		/* release_task: a reaped child leaves the parent's list, so waiting walks the
+		 * children that are alive or not yet reaped, never the dead */
+		for (struct process **link = &me->children; *link; link = &(*link)->sibling) {
+			struct process *c = *link;
 			if (c->exited) {
 				c->reaped = true;
+				*link = c->sibling;
+				c->sibling = NULL;
 				if (code)
 					*code = c->exit_code;
 				return c->task->task.pid;
 			}
 		}
-		if (!any)
+		if (!me->children)
 			return -1;
 		sleep_on(&me->child_wait, 0, true);
 		check_fatal_signal();

@@ -299,6 +299,16 @@ uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct a
 int do_munmap(struct mm_struct *mm, uint64_t start);
 void vma_set_locked(struct vm_area_struct *vma, bool locked); /* mlock/munlock */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn);
+
+static inline struct vm_area_struct *mmap_cache_find(const struct mm_struct *mm, uint64_t vpn)
+{
+	for (int i = 0; i < MMAP_CACHE_SIZE; i++) {
+		const struct vma_range *c = &mm->mmap_cache[i];
+		if (vpn - c->start < c->end - c->start) /* an empty slot has start == end */
+			return c->vma;
+	}
+	return NULL;
+}
 enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
 /* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
@@ -307,12 +317,11 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
  * dirty) bit set; anything else is a fault. O(1), no allocation. */
 static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
 {
-	struct vm_area_struct *vma = mm->mmap_cache;
-	if (!vma || vpn < vma->start || vpn >= vma->start + vma->npages) {
+	struct vm_area_struct *vma = mmap_cache_find(mm, vpn);
+	if (!vma) {
 		vma = find_vma(mm, vpn);
 		if (!vma)
 			return -1;
-		mm->mmap_cache = vma;
 	}
 	uint32_t *pte = &vma->pte[vpn - vma->start];
 	uint32_t v = *pte;
