@@ -1,7 +1,13 @@
 /* The scheduler's kernel rules in small: wait queues wake the latest non-exclusive sleeper
  * first and stop after one exclusive sleeper for wake_up; CFS shares a CPU between nice
  * levels by their prio_to_weight weights. */
-#include "util/testutil.h"
+#include "sim/sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 
 #include <string.h>
 
