@@ -127,8 +127,8 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 		sys_touch(H.vpn[R_STACK], TOUCH_WRITE);
 	else
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
-	if (current->nr_switched_in != w->seen_run) {
-		w->seen_run = current->nr_switched_in;
+	if (current->task.nr_switched_in != w->seen_run) {
+		w->seen_run = current->task.nr_switched_in;
 		int left = H.p.hot_pages - 1;
 		for (int r = R_DATA; r <= R_STACK && left > 0; r++)
 			for (uint64_t i = r == R_STACK ? 1 : 0; i < H.npages[r] && left > 0;
@@ -244,7 +244,7 @@ static void create_worker(struct worker *w)
 		worker_free_kmem();
 		parent_fail("fork() failed");
 	}
-	map_pid(w->proc->task->pid, (int)(w - H.workers));
+	map_pid(w->proc->task->task.pid, (int)(w - H.workers));
 	H.nr_created++;
 }
 
