@@ -1,6 +1,7 @@
 #include "sim/sched.h"
 
 #include "sim/rng.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,11 +84,7 @@ static void ev_push(struct event e)
 {
 	if (S.nr == S.cap) {
 		S.cap = S.cap ? S.cap * 2 : 1024;
-		S.heap = realloc(S.heap, S.cap * sizeof(*S.heap));
-		if (!S.heap) {
-			perror("mmsim: event heap");
-			exit(1);
-		}
+		S.heap = xrealloc(S.heap, S.cap * sizeof(*S.heap));
 	}
 	e.seq = S.seq++;
 	size_t i = S.nr++;
@@ -139,11 +136,7 @@ static void rq_push(struct task *t)
 {
 	if (S.nr_rq == S.rq_cap) {
 		S.rq_cap = S.rq_cap ? S.rq_cap * 2 : 64;
-		S.rq = realloc(S.rq, (size_t)S.rq_cap * sizeof(*S.rq));
-		if (!S.rq) {
-			perror("mmsim: run queue");
-			exit(1);
-		}
+		S.rq = xrealloc(S.rq, (size_t)S.rq_cap * sizeof(*S.rq));
 	}
 	struct rq_entry e = {.vruntime = t->vruntime, .seq = S.rq_seq++, .task = t};
 	S.rq_weight += t->weight;
@@ -320,7 +313,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 {
 	memset(&S, 0, sizeof(S));
 	S.ncpus = ncpus;
-	S.cpus = calloc((size_t)ncpus, sizeof(*S.cpus));
+	S.cpus = xcalloc((size_t)ncpus, sizeof(*S.cpus));
 	S.quantum = quantum_ns;
 	S.slice = slice_ns;
 	/* CFS tunables of the 2.6.24-era sched_fair.c, scaled by 1 + ilog2(ncpus) as
@@ -372,11 +365,9 @@ static void task_entry(void *arg)
 
 struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool kthread)
 {
-	struct task *t = calloc(1, sizeof(*t));
-	if (!t || coro_init(&t->co, TASK_STACK, task_entry, t) != 0) {
-		perror("mmsim: task");
-		exit(1);
-	}
+	struct task *t = xcalloc(1, sizeof(*t));
+	if (coro_init(&t->co, TASK_STACK, task_entry, t) != 0)
+		xalloc_die(TASK_STACK); /* the stack's mapping: host memory, as xmalloc's */
 	t->pid = S.next_pid++;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->state = TASK_NEW;

@@ -3,6 +3,7 @@
 
 #include "hw/profile.h"
 #include "kernel/process.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -233,7 +234,7 @@ static void collect_vmstat(const char *name, uint64_t value, void *ctx)
 	struct run_result *r = c->res;
 	if (r->nr_vmstat == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 64;
-		r->vmstat = realloc(r->vmstat, (size_t)c->cap * sizeof(*r->vmstat));
+		r->vmstat = xrealloc(r->vmstat, (size_t)c->cap * sizeof(*r->vmstat));
 	}
 	snprintf(r->vmstat[r->nr_vmstat].name, sizeof(r->vmstat[0].name), "%s", name);
 	r->vmstat[r->nr_vmstat].value = value;
