@@ -5,6 +5,7 @@
 #include "cli/trace_source.h"
 #include "hw/profile.h"
 #include "mm/mm.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -61,7 +62,7 @@ int cmd_run(int argc, char **argv)
 	const char *file = NULL, *json = NULL;
 	uint64_t seed = 1, check_every = 0;
 	bool quiet = false;
-	const char **overrides = calloc((size_t)argc, sizeof(char *));
+	const char **overrides = xcalloc((size_t)argc, sizeof(char *));
 	int nov = 0;
 	int ret = 2;
 	for (int i = 1; i < argc; i++) {

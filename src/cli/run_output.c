@@ -1,5 +1,6 @@
 #include "cli/run_output.h"
 #include "version.h"
+#include "sim/xalloc.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -181,7 +182,7 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	char *txt = cJSON_Print(root);
 	cJSON_Delete(root);
 	size_t l = strlen(txt);
-	char *out = malloc(l + 2);
+	char *out = xmalloc(l + 2);
 	memcpy(out, txt, l);
 	out[l] = '\n';
 	out[l + 1] = 0;
