@@ -87,6 +87,20 @@ static void add_u64(cJSON *o, const char *k, uint64_t v)
 	cJSON_AddNumberToObject(o, k, (double)v);
 }
 
+/* Time-ordered rows, each {"t": seconds, counter: value, ...} (docs/run-json.md). */
+static void add_samples(cJSON *root, const struct sample_series *s)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "samples");
+	for (size_t i = 0; i < s->n; i++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "t", secs(s->t[i]));
+		const uint64_t *row = s->v + i * (size_t)s->ncols;
+		for (int c = 0; c < s->ncols; c++)
+			add_u64(o, s->names[c], row[c]);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
 char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg,
 		  const struct run_result *r)
 {
@@ -178,6 +192,8 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 		add_u64(v, "rss_pages", r->oom[i].rss);
 		cJSON_AddItemToArray(vs, v);
 	}
+	if (r->samples.n)
+		add_samples(root, &r->samples);
 	char *txt = cJSON_Print(root);
 	cJSON_Delete(root);
 	size_t l = strlen(txt);

@@ -60,6 +60,8 @@ static struct {
 	bool stop;
 	void (*check)(void);
 	uint64_t check_every, check_count;
+	void (*observe)(sim_time_t when); /* a monitor reading state at fixed times */
+	sim_time_t observe_every, observe_next;
 	struct sched_stats stats;
 } S;
 
@@ -690,6 +692,26 @@ void sched_set_check_hook(void (*fn)(void), uint64_t every)
 	S.check_count = 0;
 }
 
+void sched_set_observer(void (*fn)(sim_time_t when), sim_time_t every)
+{
+	S.observe = every ? fn : NULL;
+	S.observe_every = every;
+	S.observe_next = 0;
+}
+
+/* State only changes at events, so what holds just before the first event due at or after
+ * a multiple of the interval is the state at that instant. */
+static void observe_until(sim_time_t t)
+{
+	sim_time_t saved = sim_clock;
+	while (S.observe_next <= t) {
+		sim_clock = S.observe_next;
+		S.observe(S.observe_next);
+		S.observe_next += S.observe_every;
+	}
+	sim_clock = saved;
+}
+
 void sched_request_stop(void)
 {
 	S.stop = true;
@@ -800,9 +822,13 @@ sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 							    S.heap[0].time, S.heap[0].seq));
 		sim_time_t due = cpu_first ? S.cpus[c].ev_time : S.heap[0].time;
 		if (due > until) {
+			if (S.observe)
+				observe_until(until);
 			sim_clock = until;
 			break;
 		}
+		if (S.observe && due >= S.observe_next)
+			observe_until(due);
 		sim_clock = due;
 		S.stats.events++;
 		if (cpu_first) {
