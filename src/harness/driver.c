@@ -584,6 +584,29 @@ int driver_render(const char *dir, struct loaded *const *ls, const int64_t *ids,
 	return rc;
 }
 
+/* --metric names a figure some stored run reports, or it is bad usage naming those that
+ * exist (the runs are kept: the next call with a right name reuses them). */
+static int check_metric(const struct exp_opts *o, const struct loaded *l)
+{
+	const char *want = o->e.metric;
+	if (!want || !l->r->found)
+		return 0;
+	for (size_t i = 0; i < l->njobs; i++)
+		if (l->have[i] && runres_metric(&l->runs[i], want))
+			return 0;
+	fprintf(stderr, "mmsim %s: --metric: no run reports '%s'; the metrics are:",
+		o->e.kind == EXP_SWEEP ? "sweep" : "compare", want);
+	for (size_t i = 0; i < l->njobs; i++) {
+		if (!l->have[i])
+			continue;
+		for (size_t m = 0; m < l->runs[i].nmetrics; m++)
+			fprintf(stderr, " %s", l->runs[i].metrics[m].name);
+		break; /* every run of a workload lists the same ones */
+	}
+	fprintf(stderr, " host_cpu_s host_wall_s host_peak_rss_mb\n");
+	return 2;
+}
+
 int driver_main(struct exp_opts *o)
 {
 	char err[512];
@@ -621,6 +644,11 @@ int driver_main(struct exp_opts *o)
 	int lrc = driver_load(&o->e, st, &l);
 	if (lrc) {
 		rc = lrc;
+		goto out;
+	}
+	if (check_metric(o, &l)) {
+		driver_loaded_free(&l);
+		rc = 2;
 		goto out;
 	}
 	printf("Experiment %lld (mmsim report %lld --out DIR renders it)\n", (long long)id,
