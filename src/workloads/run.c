@@ -79,7 +79,11 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	check_failed = false;
 	if (check && cfg->check_every)
 		sched_set_check_hook(check_hook, cfg->check_every);
+	if (cfg->sample_every)
+		vmstat_sample_start(&res->samples, cfg->sample_every);
 	sched_run(cfg->time_limit, keep_going);
+	if (cfg->sample_every)
+		vmstat_sample_stop(sim_clock);
 	int ret = 0;
 	if (check_failed || (check && check() != 0))
 		ret = -1;
@@ -144,4 +148,5 @@ void run_result_free(struct run_result *res)
 {
 	free(res->vmstat);
 	res->vmstat = NULL;
+	sample_series_free(&res->samples);
 }
