@@ -12,9 +12,8 @@ struct clock_sim {
 static void *clock_create(uint64_t cache, const struct replay_linux_cfg *lc)
 {
 	(void)lc;
-	struct clock_sim *s = calloc(1, sizeof(*s));
-	if (s)
-		s->cache = cache;
+	struct clock_sim *s = xcalloc(1, sizeof(*s));
+	s->cache = cache;
 	return s;
 }
 

@@ -11,9 +11,8 @@ struct fifo_sim {
 static void *fifo_create(uint64_t cache, const struct replay_linux_cfg *lc)
 {
 	(void)lc;
-	struct fifo_sim *s = calloc(1, sizeof(*s));
-	if (s)
-		s->cache = cache;
+	struct fifo_sim *s = xcalloc(1, sizeof(*s));
+	s->cache = cache;
 	return s;
 }
 

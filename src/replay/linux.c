@@ -45,9 +45,7 @@ enum {
 
 static void *linux_create_variant(uint64_t cache, const struct replay_linux_cfg *lc, int exec)
 {
-	struct linux_sim *s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
+	struct linux_sim *s = xcalloc(1, sizeof(*s));
 	s->cache = cache;
 	s->ratio = lc->inactive_ratio;
 	s->exec_protect = exec;

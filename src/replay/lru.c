@@ -10,9 +10,8 @@ struct lru_sim {
 static void *lru_create(uint64_t cache, const struct replay_linux_cfg *lc)
 {
 	(void)lc;
-	struct lru_sim *s = calloc(1, sizeof(*s));
-	if (s)
-		s->cache = cache;
+	struct lru_sim *s = xcalloc(1, sizeof(*s));
+	s->cache = cache;
 	return s;
 }
 

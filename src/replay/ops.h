@@ -8,6 +8,7 @@
 #define MMSIM_REPLAY_OPS_H
 
 #include "replay/replay.h"
+#include "sim/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 
 struct replay_ops {
 	const char *name;
-	/* cache >= 1 pages; lc never NULL. NULL on out of memory. */
+	/* cache >= 1 pages; lc never NULL. Allocates through xalloc (aborts on no memory). */
 	void *(*create)(uint64_t cache, const struct replay_linux_cfg *lc);
 	void (*destroy)(void *st);
 	/* 1 hit, 0 miss, -1 out of memory (see replay_sim_access) */
@@ -60,9 +61,7 @@ static inline int grow_array(void **a, uint32_t *cap, uint32_t id, size_t elem, 
 		nc *= 2;
 	if (nc > (uint64_t)NONE)
 		nc = NONE;
-	void *p = realloc(*a, (size_t)nc * elem);
-	if (!p)
-		return -1;
+	void *p = xrealloc(*a, (size_t)nc * elem);
 	memset((char *)p + (size_t)*cap * elem, fill, (size_t)(nc - *cap) * elem);
 	*a = p;
 	*cap = (uint32_t)nc;

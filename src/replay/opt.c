@@ -17,13 +17,8 @@ uint32_t *replay_next_use(const uint32_t *ids, uint64_t n, uint32_t ndistinct)
 {
 	if (n >= REPLAY_NEVER)
 		return NULL;
-	uint32_t *next = malloc((n ? n : 1) * sizeof(*next));
-	uint32_t *last = malloc(((size_t)ndistinct + 1) * sizeof(*last));
-	if (!next || !last) {
-		free(next);
-		free(last);
-		return NULL;
-	}
+	uint32_t *next = xmalloc((n ? n : 1) * sizeof(*next));
+	uint32_t *last = xmalloc(((size_t)ndistinct + 1) * sizeof(*last));
 	memset(last, 0xff, ((size_t)ndistinct + 1) * sizeof(*last));
 	for (uint64_t t = n; t-- > 0;) {
 		uint32_t x = ids[t];
@@ -128,9 +123,8 @@ static int opt_check(const void *st)
 static void *opt_create(uint64_t cache, const struct replay_linux_cfg *lc)
 {
 	(void)lc;
-	struct opt_sim *s = calloc(1, sizeof(*s));
-	if (s)
-		s->cache = cache;
+	struct opt_sim *s = xcalloc(1, sizeof(*s));
+	s->cache = cache;
 	return s;
 }
 

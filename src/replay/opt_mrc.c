@@ -357,18 +357,10 @@ static int grow(struct optstack *s)
 	uint32_t nc = s->cap ? s->cap * 2 : 16;
 	uint32_t **blockarrs[] = {&s->head, &s->desc, &s->bmax};
 	for (size_t i = 0; i < 3; i++) {
-		uint32_t *p = realloc(*blockarrs[i], (size_t)nc * sizeof(uint32_t));
-		if (!p)
-			return -1;
-		*blockarrs[i] = p;
+		*blockarrs[i] = xrealloc(*blockarrs[i], (size_t)nc * sizeof(uint32_t));
 	}
-	struct ent *p = realloc(s->e, (size_t)nc * OPT_BLOCK * sizeof(*p));
-	if (!p)
-		return -1;
-	s->e = p;
-	uint32_t *t = calloc(2 * (size_t)nc, sizeof(uint32_t));
-	if (!t)
-		return -1;
+	s->e = xrealloc(s->e, (size_t)nc * OPT_BLOCK * sizeof(*s->e));
+	uint32_t *t = xcalloc(2 * (size_t)nc, sizeof(uint32_t));
 	memcpy(t + nc, s->bmax, (size_t)s->nb * sizeof(uint32_t));
 	for (uint32_t i = nc - 1; i; i--)
 		t[i] = t[2 * i] > t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
@@ -476,15 +468,9 @@ int opt_mrc_checked(const uint32_t *ids, const uint32_t *next, uint64_t n, uint3
 {
 	memset(out, 0, sizeof(*out));
 	struct optstack s = {0};
-	uint8_t *seen = calloc((size_t)nd + 1, 1);
-	s.blk = calloc((size_t)nd + 1, sizeof(uint32_t));
-	out->hist = calloc((size_t)nd + 2, sizeof(uint64_t));
-	if (!seen || !s.blk || !out->hist) {
-		free(seen);
-		optstack_free(&s);
-		mrc_free(out);
-		return -1;
-	}
+	uint8_t *seen = xcalloc((size_t)nd + 1, 1);
+	s.blk = xcalloc((size_t)nd + 1, sizeof(uint32_t));
+	out->hist = xcalloc((size_t)nd + 2, sizeof(uint64_t));
 	for (uint64_t t = 0; t < n; t++) {
 		uint32_t x = ids[t];
 		int64_t d = reference(&s, x, next[t], !seen[x]);

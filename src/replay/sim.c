@@ -47,18 +47,12 @@ struct replay_sim *replay_sim_new(enum replay_policy p, uint64_t cache,
 	static const struct replay_linux_cfg defaults;
 	if ((unsigned)p >= REPLAY_NPOL || cache == 0)
 		return NULL;
-	struct replay_sim *s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
+	struct replay_sim *s = xcalloc(1, sizeof(*s));
 	/* A cache larger than the id space behaves like an infinite one. */
 	if (cache > NONE - 2)
 		cache = NONE - 2;
 	s->ops = ops_table[p];
 	s->st = s->ops->create(cache, lc ? lc : &defaults);
-	if (!s->st) {
-		free(s);
-		return NULL;
-	}
 	return s;
 }
 
