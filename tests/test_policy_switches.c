@@ -51,7 +51,7 @@ static void exec_protect_on_keeps_active(void **state)
 
 /* ---- the writeback series ---- */
 
-static struct task fake_kswapd;
+static struct task_struct fake_kswapd;
 
 /* One dirty file page through shrink_page_list; returns whether pageout wrote it. */
 static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate, bool as_kswapd,
@@ -72,9 +72,9 @@ static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate,
 	memset(&fake_kswapd, 0, sizeof(fake_kswapd));
 	fake_kswapd.flags = PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD | PF_KTHREAD;
 	if (as_kswapd)
-		current = &fake_kswapd; /* nothing here blocks or reschedules */
+		set_current(&fake_kswapd); /* nothing here blocks or reschedules */
 	shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC);
-	current = NULL;
+	set_current(NULL);
 	struct page *p = pfn_to_page(pfn);
 	bool written = p->flags & PG_writeback;
 	*reclaim_flag = p->flags & PG_reclaim;
@@ -188,7 +188,7 @@ static sim_time_t throttle_sleep(bool zone_congested, bool disk_congested)
 	MM->zones[ZONE_DMA32].congested = zone_congested;
 	MM->disk.congested[WRITE] = disk_congested;
 	throttle_slept = 0;
-	task_start(task_create("reclaimer", throttled_reclaimer, NULL, false));
+	task_start(&task_struct_create("reclaimer", throttled_reclaimer, NULL, false)->task);
 	sched_run(10ULL * NSEC_PER_SEC, NULL);
 	assert_int_equal(MM->zones[ZONE_DMA32].stat[NR_VMSCAN_THROTTLED], 1);
 	MM->disk.congested[WRITE] = false;
@@ -209,7 +209,7 @@ static void wait_iff_congested_needs_zone_and_queue(void **state)
 /* ZONE_CONGESTED: set when every dirty page of a batch was kept by pageout, which a
  * congested queue makes it do for a direct reclaimer's dirty file page; cleared by kswapd's
  * zone-balanced check. */
-static struct task fake_direct;
+static struct task_struct fake_direct;
 
 static void zone_congested_from_kept_dirty_pages(void **state)
 {
@@ -226,10 +226,10 @@ static void zone_congested_from_kept_dirty_pages(void **state)
 	test_isolate(pfn, &list);
 	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 	memset(&fake_direct, 0, sizeof(fake_direct));
-	current = &fake_direct;
+	set_current(&fake_direct);
 	MM->disk.congested[WRITE] = true; /* may_write_to_queue: no */
 	shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC);
-	current = NULL;
+	set_current(NULL);
 	MM->disk.congested[WRITE] = false;
 	assert_int_equal(sc.nr_dirty, 1);
 	assert_int_equal(sc.nr_congested, 1);

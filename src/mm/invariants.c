@@ -4,6 +4,7 @@
  * as the kernel's VM_BUG_ON sites are, and a violation prints that name first. */
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "sim/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -322,7 +323,7 @@ static int check_swap_map(const uint32_t *refs)
 static int check_page_tables_and_swap(void)
 {
 	const struct swap_info *si = &MM->swap;
-	uint32_t *refs = si->nr_slots ? calloc(si->nr_slots, sizeof(uint32_t)) : NULL;
+	uint32_t *refs = si->nr_slots ? xcalloc(si->nr_slots, sizeof(uint32_t)) : NULL;
 	int ret = check_ptes(refs);
 	if (!ret)
 		ret = check_swap_map(refs);
@@ -334,7 +335,7 @@ int mm_check_invariants(void)
 {
 	struct check_state cs;
 	memset(&cs, 0, sizeof(cs));
-	cs.where = calloc(MM->nr_frames, 1);
+	cs.where = xcalloc(MM->nr_frames, 1);
 	int ret = 0;
 	for (int zi = 0; zi < MM->nr_zones && !ret; zi++) {
 		const struct zone *z = &MM->zones[zi];

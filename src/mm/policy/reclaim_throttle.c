@@ -30,7 +30,18 @@ static void reclaim_throttle(enum vmscan_throttle_state reason)
 		cond_resched();
 		return;
 	}
+	static const char *const reason_name[NR_VMSCAN_THROTTLE] = {
+	    [VMSCAN_THROTTLE_WRITEBACK] = "VMSCAN_THROTTLE_WRITEBACK",
+	    [VMSCAN_THROTTLE_ISOLATED] = "VMSCAN_THROTTLE_ISOLATED",
+	    [VMSCAN_THROTTLE_NOPROGRESS] = "VMSCAN_THROTTLE_NOPROGRESS",
+	    [VMSCAN_THROTTLE_CONGESTED] = "VMSCAN_THROTTLE_CONGESTED",
+	};
+	sim_time_t start = local_now();
 	sleep_on(node_throttle_wait(reason), timeout[reason], false);
+	/* "usect_delayed" is 5.16's spelling */
+	trace_event(mm_vmscan_throttled, "nid=0 usec_timeout=%d usect_delayed=%d reason=%s",
+		    (int)(timeout[reason] / 1000), (int)((local_now() - start) / 1000),
+		    reason_name[reason]);
 }
 
 /* shrink_inactive_list entry: throttle at most once per call; still too many isolated after
@@ -44,7 +55,7 @@ static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 			return 0;
 		stalled = true;
 		reclaim_throttle(VMSCAN_THROTTLE_ISOLATED);
-		if (current->tif & TIF_SIGKILL)
+		if (fatal_signal_pending(current))
 			return SWAP_CLUSTER_MAX;
 	}
 	/* too_many_isolated wakes the throttled when it finds the test false; kswapd returns

@@ -24,7 +24,7 @@ static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 {
 	while (too_many_isolated(z, file, sc, false)) {
 		congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
-		if (current->tif & TIF_SIGKILL)
+		if (fatal_signal_pending(current))
 			return SWAP_CLUSTER_MAX; /* pretend progress: the task is dying */
 	}
 	return SHRINK_INACTIVE_PROCEED;

@@ -26,11 +26,13 @@ static bool some_bdi_write_congested(void)
  * reschedule */
 static void wait_iff_congested(struct zone *z, sim_time_t timeout)
 {
-	if (!some_bdi_write_congested() || !z->congested) {
+	sim_time_t start = local_now();
+	if (!some_bdi_write_congested() || !z->congested)
 		cond_resched();
-		return;
-	}
-	congestion_wait(WRITE, timeout);
+	else
+		congestion_wait_untraced(WRITE, timeout);
+	trace_event(writeback_wait_iff_congested, "usec_timeout=%u usec_delayed=%u",
+		    (unsigned)(timeout / 1000), (unsigned)((local_now() - start) / 1000));
 }
 
 static void throttle_on_writeback(struct zone *z, struct scan_control *sc,
