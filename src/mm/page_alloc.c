@@ -661,6 +661,7 @@ void mm_destroy(void)
 	while (MM->all_mms) { /* mms of tasks still alive when the run stopped */
 		struct mm_struct *mm = MM->all_mms;
 		MM->all_mms = mm->all_next;
+		free(mm->vma_index); /* the VMAs themselves are freed through MM->vmas below */
 		free(mm);
 	}
 	for (uint32_t i = 0; i < MM->nr_vmas; i++) {
