@@ -1,3 +1,4 @@
+/* The hardware profiles (see profile.h); docs/hardware.md gives the source of each figure. */
 #include "hw/profile.h"
 
 #include <string.h>

@@ -1,3 +1,6 @@
+/* Processes and the system calls of kernel/process.h: fork, clone of a thread, exit and wait
+ * (kernel/fork.c, kernel/exit.c at the level the workloads need), mmap/munmap, touches,
+ * file read/write/fsync, sleeps, and the fatal signal the OOM killer sends. */
 #include "kernel/process.h"
 #include "sim/xalloc.h"
 
