@@ -1,6 +1,6 @@
 /* The machine's time and its CPUs: virtual clock, event queue, tasks as coroutines,
- * round-robin scheduling on N CPUs, wait queues with timeouts, and spinlocks whose waiters
- * burn CPU.
+ * CFS-like scheduling on N CPUs (sched_fair.c), wait queues with timeouts, and spinlocks
+ * whose waiters burn CPU.
  *
  * Time model: a running task accumulates the CPU time it consumes in `pending` and runs
  * ahead of the global clock by at most one quantum before it yields; its "local now" is
