@@ -126,7 +126,8 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	vma->id = vma_id_alloc(vma);
 	if (file)
 		file->nr_mapped_vmas++;
-	/* keep the list sorted by start */
+	/* mm->mmap in address order, as the kernel keeps it: fork's copy and exit's unmap walk
+	 * it, so pages are copied and freed in the kernel's order. */
 	struct vm_area_struct **link = &mm->mmap;
 	while (*link && (*link)->start < start)
 		link = &(*link)->next;
