@@ -98,8 +98,8 @@ static void vma_index_insert(struct mm_struct *mm, struct vm_area_struct *vma)
 	uint32_t i = vma_index_upper(mm, vma->start);
 	memmove(&mm->vma_index[i + 1], &mm->vma_index[i],
 		(mm->map_count - i) * sizeof(*mm->vma_index));
-	mm->vma_index[i] =
-	    (struct vma_range){.start = vma->start, .end = vma->start + vma->npages, .vma = vma};
+	mm->vma_index[i] = (struct vma_range){
+	    .start = vma->start, .end = vma->start + vma->npages, .vma = vma, .pte = vma->pte};
 	mm->map_count++;
 }
 
@@ -159,7 +159,7 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
 	uint32_t i = vma_index_upper(mm, vpn); /* the first VMA that starts past vpn */
 	if (i == 0 || vpn >= mm->vma_index[i - 1].end)
 		return NULL;
-	mm->mmap_cache[mm->mmap_cache_next++ % MMAP_CACHE_SIZE] = mm->vma_index[i - 1];
+	*mmap_cache_slot(mm, vpn) = mm->vma_index[i - 1];
 	return mm->vma_index[i - 1].vma;
 }
 

@@ -112,8 +112,20 @@ static inline sim_time_t local_now(void)
 /* CPU consumption by the running task. User work yields when the task has run a quantum
  * ahead; system work never yields by itself (the simulated kernel is not preemptible):
  * kernel paths call cond_resched() at the points where the kernel does. */
-void cpu_work(sim_time_t ns);
 void cpu_work_sys(sim_time_t ns);
+void cpu_work_yield(sim_time_t ns); /* cpu_work's path when the quantum is used up */
+extern sim_time_t sim_quantum;	    /* how far a task runs ahead before it yields */
+/* User work: inline, as it is charged for every simulated memory access. */
+static inline void cpu_work(sim_time_t ns)
+{
+	struct task *t = sim_current;
+	if (t && !t->in_kernel && t->pending + ns < sim_quantum) {
+		t->pending += ns;
+		t->utime += ns;
+		return;
+	}
+	cpu_work_yield(ns);
+}
 void sched_sync(void); /* bring the task's local time and the clock together */
 void cond_resched(void);
 /* Return to user mode: if a woken task asked to preempt this one, yield now. */

@@ -51,7 +51,7 @@ struct sched_state {
 	sim_time_t min_vruntime;
 	sim_time_t sched_latency, wakeup_gran;
 	bool normalized_sleeper;
-	sim_time_t quantum, slice, ctxsw;
+	sim_time_t slice, ctxsw;
 	sim_time_t tick_cost;
 	struct coro sched_ctx;
 	struct task *all_head, *all_tail;

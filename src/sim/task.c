@@ -19,6 +19,7 @@
 struct sched_state sched;
 struct task *sim_current;
 sim_time_t sim_clock;
+sim_time_t sim_quantum;
 
 /* ---- the machine ---- */
 
@@ -29,7 +30,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sched.nr_idle = ncpus;
 	sched.cpus = xcalloc((size_t)ncpus, sizeof(*sched.cpus));
 	sched.cpu_heap = xcalloc((size_t)ncpus, sizeof(*sched.cpu_heap));
-	sched.quantum = quantum_ns;
+	sim_quantum = quantum_ns;
 	sched.slice = slice_ns;
 	/* CFS tunables of the 2.6.24-era sched_fair.c, scaled by 1 + ilog2(ncpus) as
 	 * sched_init_granularity does: sched_latency 20 ms (the sleeper credit), wakeup
@@ -71,6 +72,7 @@ void sched_destroy(void)
 	memset(&sched, 0, sizeof(sched));
 	sim_current = NULL;
 	sim_clock = 0;
+	sim_quantum = 0;
 }
 
 /* ---- creation ---- */
@@ -186,11 +188,11 @@ static inline void account(sim_time_t ns, bool sys)
 		return;
 	}
 	t->utime += ns;
-	if (t->pending >= sched.quantum)
+	if (t->pending >= sim_quantum)
 		flush_pending();
 }
 
-void cpu_work(sim_time_t ns)
+void cpu_work_yield(sim_time_t ns)
 {
 	account(ns, false);
 }
@@ -202,7 +204,7 @@ void cpu_work_sys(sim_time_t ns)
 
 void cond_resched(void)
 {
-	if (sim_current && sim_current->pending >= sched.quantum)
+	if (sim_current && sim_current->pending >= sim_quantum)
 		flush_pending();
 }
 
