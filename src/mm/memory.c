@@ -137,6 +137,21 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	return vma;
 }
 
+int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind)
+{
+	struct vm_area_struct *vma = find_vma(mm, vpn);
+	if (!vma)
+		return -1;
+	uint32_t *pte = &vma->pte[vpn - vma->start];
+	uint32_t v = *pte;
+	if ((v & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v & PTE_RDONLY))) {
+		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+		cpu_work(MM->hw->touch_ns);
+		return 0;
+	}
+	return handle_mm_fault(mm, vma, vpn, kind);
+}
+
 /* 2.6.28 find_vma: the mmap_cache, then the ordered structure, and the answer cached. Here
  * the answer is the VMA that holds vpn, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)

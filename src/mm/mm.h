@@ -318,22 +318,29 @@ enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
 
 /* The hot path of every simulated memory access: a present PTE needs only its young (and
- * dirty) bit set; anything else is a fault. O(1), no allocation. */
-static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
+ * dirty) bit set; anything else is a fault. O(1), no allocation. True if the access is done
+ * (a VMA the mmap_cache holds, a PTE that allows it); false, with nothing changed, if it
+ * needs touch_page_slow. */
+static inline bool touch_page_fast(struct mm_struct *mm, uint64_t vpn, int kind)
 {
 	const struct vma_range *c = mmap_cache_slot(mm, vpn);
-	if (vpn - c->start >= c->end - c->start) {
-		if (!find_vma(mm, vpn)) /* fills the slot */
-			return -1;
-	}
+	if (vpn - c->start >= c->end - c->start)
+		return false;
 	uint32_t *pte = &c->pte[vpn - c->start];
 	uint32_t v = *pte;
-	if ((v & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v & PTE_RDONLY))) {
-		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
-		cpu_work(MM->hw->touch_ns);
-		return 0;
-	}
-	return handle_mm_fault(mm, c->vma, vpn, kind);
+	if (!(v & PTE_PRESENT) || (kind == TOUCH_WRITE && (v & PTE_RDONLY)))
+		return false;
+	*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+	cpu_work(MM->hw->touch_ns);
+	return true;
+}
+
+/* The rest of an access: find_vma, then the PTE or a fault. */
+int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind);
+
+static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
+{
+	return touch_page_fast(mm, vpn, kind) ? 0 : touch_page_slow(mm, vpn, kind);
 }
 
 /* ---- filemap.c ---- */
