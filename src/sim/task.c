@@ -175,31 +175,19 @@ void sched_sync(void)
 		flush_pending();
 }
 
-static inline void account(sim_time_t ns, bool sys)
+void cpu_work_yield(sim_time_t ns)
 {
 	struct task *t = sim_current;
 	if (!t)
 		return; /* scheduler context (device callbacks, unit tests): no task to charge */
-	t->pending += ns;
-	if (sys || t->in_kernel) {
-		/* Kernel code is not preemptible: it yields only where it calls cond_resched()
-		 * or blocks, so no simulated kernel path is interleaved at an arbitrary point. */
-		t->stime += ns;
+	if (t->in_kernel) {
+		cpu_work_sys(ns);
 		return;
 	}
+	t->pending += ns;
 	t->utime += ns;
 	if (t->pending >= sim_quantum)
 		flush_pending();
-}
-
-void cpu_work_yield(sim_time_t ns)
-{
-	account(ns, false);
-}
-
-void cpu_work_sys(sim_time_t ns)
-{
-	account(ns, true);
 }
 
 void cond_resched(void)
