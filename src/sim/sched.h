@@ -138,8 +138,15 @@ static inline void cpu_work(sim_time_t ns)
 }
 void sched_sync(void); /* bring the task's local time and the clock together */
 void cond_resched(void);
-/* Return to user mode: if a woken task asked to preempt this one, yield now. */
-void preempt_point(void);
+/* Return to user mode: if a woken task asked to preempt this one, yield now. Inline, as
+ * every system call ends here and a request to preempt is rare. */
+extern int sim_nr_need_resched; /* CPUs asked to preempt their task at its next yield */
+void preempt_point_slow(void);
+static inline void preempt_point(void)
+{
+	if (sim_nr_need_resched)
+		preempt_point_slow();
+}
 
 /* Blocking. All return after the clock has reached the wakeup time. */
 void schedule_timeout(sim_time_t ns); /* plain sleep */

@@ -20,6 +20,7 @@ struct sched_state sched;
 struct task *sim_current;
 sim_time_t sim_clock;
 sim_time_t sim_quantum;
+int sim_nr_need_resched;
 
 /* ---- the machine ---- */
 
@@ -44,6 +45,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sched.next_pid = 1;
 	sim_current = NULL;
 	sim_clock = 0;
+	sim_nr_need_resched = 0;
 }
 
 void sched_set_ticks(sim_time_t tick_cost, uint64_t seed)
@@ -73,6 +75,7 @@ void sched_destroy(void)
 	sim_current = NULL;
 	sim_clock = 0;
 	sim_quantum = 0;
+	sim_nr_need_resched = 0;
 }
 
 /* ---- creation ---- */
@@ -144,7 +147,7 @@ void yield_cpu(bool force)
 			sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
 			sim_time_t first = (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
 			if (first <= when)
-				sched.cpus[t->cpu].need_resched = true;
+				set_need_resched(t->cpu, true);
 		}
 		/* the timer interrupts that land in this stretch steal their cost from it */
 		uint64_t ticks =
@@ -163,7 +166,7 @@ void flush_pending(void)
 	yield_cpu(false);
 }
 
-void preempt_point(void)
+void preempt_point_slow(void)
 {
 	if (sim_current && sim_current->cpu >= 0 && sched.cpus[sim_current->cpu].need_resched)
 		yield_cpu(true);
