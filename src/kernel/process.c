@@ -8,14 +8,14 @@
 #include <stdlib.h>
 
 static unsigned long live_processes;
-static uint64_t touches;
+uint64_t nr_user_touches;
 static struct process **all_procs;
 static size_t nr_procs, cap_procs;
 
 void kernel_reset(void)
 {
 	live_processes = 0;
-	touches = 0;
+	nr_user_touches = 0;
 	nr_procs = 0;
 }
 
@@ -30,7 +30,7 @@ void kernel_shutdown(void)
 
 uint64_t kernel_touches(void)
 {
-	return touches;
+	return nr_user_touches;
 }
 
 unsigned long nr_live_processes(void)
@@ -256,9 +256,9 @@ static _Noreturn void fault_kill(int result)
 	sys_exit(result == -2 ? 137 : 139);
 }
 
-void sys_touch(uint64_t vpn, int kind)
+void sys_touch_slow(uint64_t vpn, int kind)
 {
-	touches++;
+	nr_user_touches++;
 	int r = touch_page(current->mm, vpn, kind);
 	if (r < 0) {
 		if (fatal_signal_pending(current))
