@@ -383,6 +383,29 @@ static size_t mmt_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t m
 	return i;
 }
 
+/* The text formats' inner loop: a record's run of pages, mapped straight into the batch. */
+static size_t expand_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
+{
+	size_t k = t->pend_left < max ? (size_t)t->pend_left : max;
+	uint64_t page = t->pend_page;
+	for (size_t j = 0; j < k; j++) {
+		int is_new;
+		uint32_t id = pagemap_get(&t->map, page + j, &is_new);
+		if (id == PAGEMAP_FAIL) {
+			k = j;
+			trace_fail(t, "out of memory for page ids");
+			break;
+		}
+		ids[j] = id;
+	}
+	if (kinds)
+		memset(kinds, t->pend_kind, k);
+	t->pend_page = page + k;
+	t->pend_left -= k;
+	t->count += k;
+	return k;
+}
+
 long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
 {
 	size_t i = 0;
@@ -393,6 +416,12 @@ long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max
 			i += k;
 			if (i == max)
 				break;
+		}
+		if (t->pend_left && t->state > 0) {
+			size_t k = expand_batch(t, ids + i, kinds ? kinds + i : NULL, max - i);
+			i += k;
+			if (t->state > 0)
+				continue;
 		}
 		int rc = trace_next(t, &r);
 		if (rc < 0)
