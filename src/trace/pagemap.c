@@ -23,21 +23,19 @@ void pagemap_free(struct pagemap *m)
 	free(m->slots);
 	free(m->pages);
 	free(m->blocks);
-	free(m->bkey);
 	pagemap_init(m);
 }
 
 size_t pagemap_bytes(const struct pagemap *m)
 {
 	size_t slots = m->mask ? ((size_t)m->mask + 1) * sizeof(*m->slots) : 0;
-	return slots + (size_t)m->pcap * sizeof(*m->pages) +
-	       (size_t)m->bcap * (sizeof(*m->blocks) + sizeof(*m->bkey));
+	return slots + (size_t)m->pcap * sizeof(*m->pages) + (size_t)m->bcap * sizeof(*m->blocks);
 }
 
 static uint64_t slot_chunk(const struct pagemap *m, uint32_t v)
 {
 	if (v & BLOCK_BIT)
-		return m->bkey[v & ~BLOCK_BIT];
+		return m->blocks[v & ~BLOCK_BIT].chunk;
 	return m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT;
 }
 
@@ -72,15 +70,17 @@ static int grow_pages(struct pagemap *m)
 	uint32_t nc = m->pcap ? m->pcap * 2 : 1024;
 	if (nc > PAGEMAP_MAX_IDS - 1)
 		nc = PAGEMAP_MAX_IDS - 1;
-	uint64_t *p = realloc(m->pages, (size_t)nc * sizeof(*p));
+	uint64_t *p = malloc((size_t)nc * sizeof(*p));
 	if (!p)
 		return -1;
+	if (m->n)
+		memcpy(p, m->pages, (size_t)m->n * sizeof(*p));
+	free(m->pages);
 	m->pages = p;
 	m->pcap = nc;
 	return 0;
 }
 
-/* Blocks are cache-line aligned, so a chunk's ids are one line. */
 static int grow_blocks(struct pagemap *m)
 {
 	if (m->nblocks >= BLOCK_BIT - 1)
@@ -88,19 +88,13 @@ static int grow_blocks(struct pagemap *m)
 	uint32_t nc = m->bcap ? m->bcap * 2 : 256;
 	if (nc > BLOCK_BIT - 1)
 		nc = BLOCK_BIT - 1;
-	struct pagemap_block *b = aligned_alloc(64, (size_t)nc * sizeof(*b));
-	uint64_t *k = realloc(m->bkey, (size_t)nc * sizeof(*k));
-	if (!b || !k) {
-		free(b);
-		if (k)
-			m->bkey = k;
+	struct pagemap_block *b = malloc((size_t)nc * sizeof(*b));
+	if (!b)
 		return -1;
-	}
 	if (m->nblocks)
 		memcpy(b, m->blocks, (size_t)m->nblocks * sizeof(*b));
 	free(m->blocks);
 	m->blocks = b;
-	m->bkey = k;
 	m->bcap = nc;
 	return 0;
 }
@@ -124,7 +118,7 @@ uint32_t pagemap_find(const struct pagemap *m, uint64_t page)
 			return PAGEMAP_FAIL;
 		if (v & BLOCK_BIT) {
 			uint32_t b = v & ~BLOCK_BIT;
-			if (m->bkey[b] == c) {
+			if (m->blocks[b].chunk == c) {
 				uint32_t x = m->blocks[b].id1[OFF(page)];
 				return x ? x - 1 : PAGEMAP_FAIL;
 			}
@@ -163,7 +157,7 @@ uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
 				break;
 			if (v & BLOCK_BIT) {
 				uint32_t b = v & ~BLOCK_BIT;
-				if (m->bkey[b] != c)
+				if (m->blocks[b].chunk != c)
 					continue;
 				m->last_chunk = c;
 				m->last_block = b;
@@ -180,7 +174,7 @@ uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
 				return PAGEMAP_FAIL;
 			uint32_t b = m->nblocks++;
 			memset(&m->blocks[b], 0, sizeof(m->blocks[b]));
-			m->bkey[b] = c;
+			m->blocks[b].chunk = c;
 			m->blocks[b].id1[OFF(p)] = v;
 			m->slots[h] = BLOCK_BIT | b;
 			m->last_chunk = c;

@@ -2,16 +2,16 @@
  *
  * Traces name pages in runs (an ARC .lis line is "start n": n consecutive blocks), so the map
  * is keyed by chunk, page >> PAGEMAP_CHUNK_SHIFT, and keeps the ids of a chunk's pages side by
- * side: the pages of a run share one hash probe and one cache line, and a run that stays in the
- * chunk of the previous reference needs no hash at all.
+ * side: the pages of a run share one hash probe and one block, and a run that stays in the
+ * chunk of the previous lookup needs no hash at all.
  *
- * A chunk's hash slot (a u32, open addressing with linear probing) holds either
+ * A chunk's hash slot (a u32, open addressing with linear probing, load 1/4..1/2) holds either
  *  - one id (a chunk with a single page so far): the key is checked through pages[id], so a
  *    sparse trace (random 64-bit object ids) costs what a plain page hash does; or
- *  - a block: PAGEMAP_CHUNK ids (id + 1, 0 = absent) in one cache line, and the chunk number
- *    in bkey[]; a chunk gets a block when its second page appears.
- * Memory: pages[] 8 bytes per distinct page, slots 4 bytes per chunk at a load of 1/4..1/2,
- * blocks 64 + 8 bytes per chunk with two or more pages (pagemap_bytes() gives the total). */
+ *  - a block index (top bit set): the block holds the chunk number and PAGEMAP_CHUNK ids; a
+ *    chunk gets a block when its second page appears.
+ * Memory (pagemap_bytes()): pages[] 8 bytes per distinct page, slots 8-16 bytes per chunk,
+ * blocks 136 bytes per chunk of two or more pages (the pools grow by doubling). */
 #ifndef MMSIM_TRACE_PAGEMAP_H
 #define MMSIM_TRACE_PAGEMAP_H
 
@@ -22,6 +22,7 @@
 #define PAGEMAP_CHUNK	    (1u << PAGEMAP_CHUNK_SHIFT)
 
 struct pagemap_block {
+	uint64_t chunk;		     /* beside the ids: one cache miss finds and checks them */
 	uint32_t id1[PAGEMAP_CHUNK]; /* id + 1 of page chunk*PAGEMAP_CHUNK + i; 0 = not seen */
 };
 
@@ -29,8 +30,7 @@ struct pagemap {
 	uint32_t *slots;
 	uint64_t *pages; /* id -> page number */
 	struct pagemap_block *blocks;
-	uint64_t *bkey; /* block -> chunk number */
-	uint32_t mask;	/* slots - 1; 0 before the first insert */
+	uint32_t mask; /* slots - 1; 0 before the first insert */
 	uint32_t n, pcap;
 	uint32_t nchunks;
 	uint32_t nblocks, bcap;
