@@ -4,6 +4,10 @@
 #include <string.h>
 
 #define BLOCK_BIT (1u << 31)
+#define TOMB	  UINT32_MAX /* a slot given up when its chunk got a block */
+/* A chunk's pages live in single-page slots until the ONE_MAX + 1st appears: a block (136
+ * bytes) for two pages would triple the bytes per page of a semi-sparse trace. */
+#define ONE_MAX	  4
 #define OFF(page) ((uint32_t)(page) & (PAGEMAP_CHUNK - 1))
 
 static inline uint32_t hash(uint64_t chunk, uint32_t mask)
@@ -32,13 +36,6 @@ size_t pagemap_bytes(const struct pagemap *m)
 	return slots + (size_t)m->pcap * sizeof(*m->pages) + (size_t)m->bcap * sizeof(*m->blocks);
 }
 
-static uint64_t slot_chunk(const struct pagemap *m, uint32_t v)
-{
-	if (v & BLOCK_BIT)
-		return m->blocks[v & ~BLOCK_BIT].chunk;
-	return m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT;
-}
-
 static int grow_slots(struct pagemap *m)
 {
 	uint64_t nslots = m->mask ? ((uint64_t)m->mask + 1) * 2 : 1024;
@@ -47,19 +44,23 @@ static int grow_slots(struct pagemap *m)
 	uint32_t *s = calloc(nslots, sizeof(*s));
 	if (!s)
 		return -1;
-	uint32_t mask = (uint32_t)(nslots - 1);
+	uint32_t mask = (uint32_t)(nslots - 1), used = 0;
 	for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
 		uint32_t v = m->slots[i];
-		if (!v)
+		if (!v || v == TOMB)
 			continue;
-		uint32_t h = hash(slot_chunk(m, v), mask);
+		uint64_t c = v & BLOCK_BIT ? m->blocks[v & ~BLOCK_BIT].chunk
+					   : m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT;
+		uint32_t h = hash(c, mask);
 		while (s[h])
 			h = (h + 1) & mask;
 		s[h] = v;
+		used++;
 	}
 	free(m->slots);
 	m->slots = s;
 	m->mask = mask;
+	m->used = used;
 	return 0;
 }
 
@@ -116,6 +117,8 @@ uint32_t pagemap_find(const struct pagemap *m, uint64_t page)
 		uint32_t v = m->slots[h];
 		if (!v)
 			return PAGEMAP_FAIL;
+		if (v == TOMB)
+			continue;
 		if (v & BLOCK_BIT) {
 			uint32_t b = v & ~BLOCK_BIT;
 			if (m->blocks[b].chunk == c) {
@@ -124,20 +127,46 @@ uint32_t pagemap_find(const struct pagemap *m, uint64_t page)
 			}
 		} else if (m->pages[v - 1] == page) {
 			return v - 1;
-		} else if ((m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT) == c) {
-			return PAGEMAP_FAIL;
 		}
 	}
+}
+
+static uint32_t new_id(struct pagemap *m, uint64_t page, int *is_new)
+{
+	uint32_t id = m->n++;
+	m->pages[id] = page;
+	*is_new = 1;
+	return id;
 }
 
 /* The next id for page, in a block that has room for it. */
 static uint32_t new_in_block(struct pagemap *m, uint32_t b, uint64_t page, int *is_new)
 {
-	uint32_t id = m->n++;
-	m->pages[id] = page;
+	uint32_t id = new_id(m, page, is_new);
 	m->blocks[b].id1[OFF(page)] = id + 1;
-	*is_new = 1;
 	return id;
+}
+
+/* Chunk c has ONE_MAX single-page slots, the first at slot first, and a new page: the chunk
+ * gets a block holding all their ids in that slot; the others become tombstones. */
+static uint32_t promote(struct pagemap *m, uint64_t c, uint32_t first, uint64_t page, int *is_new)
+{
+	if (m->nblocks == m->bcap && grow_blocks(m))
+		return PAGEMAP_FAIL;
+	uint32_t b = m->nblocks++;
+	struct pagemap_block *blk = &m->blocks[b];
+	memset(blk, 0, sizeof(*blk));
+	blk->chunk = c;
+	for (uint32_t h = first, k = 0; k < ONE_MAX; h = (h + 1) & m->mask) {
+		uint32_t v = m->slots[h];
+		if (v & BLOCK_BIT || (m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT) != c)
+			continue; /* another chunk's, or a tombstone (v is never 0 here) */
+		blk->id1[OFF(m->pages[v - 1])] = v;
+		m->slots[h] = k++ ? TOMB : BLOCK_BIT | b;
+	}
+	m->last_chunk = c;
+	m->last_block = b;
+	return new_in_block(m, b, page, is_new);
 }
 
 uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
@@ -149,12 +178,14 @@ uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
 	uint64_t c = page >> PAGEMAP_CHUNK_SHIFT;
 	if (c == m->last_chunk && m->last_block != PAGEMAP_FAIL)
 		return new_in_block(m, m->last_block, page, is_new); /* pagemap_get saw it absent */
-	uint32_t h = 0;
+	uint32_t h = 0, first = 0, singles = 0;
 	if (m->mask) {
 		for (h = hash(c, m->mask);; h = (h + 1) & m->mask) {
 			uint32_t v = m->slots[h];
 			if (!v)
 				break;
+			if (v == TOMB)
+				continue;
 			if (v & BLOCK_BIT) {
 				uint32_t b = v & ~BLOCK_BIT;
 				if (m->blocks[b].chunk != c)
@@ -167,33 +198,22 @@ uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
 			uint64_t p = m->pages[v - 1];
 			if (p == page)
 				return v - 1;
-			if ((p >> PAGEMAP_CHUNK_SHIFT) != c)
-				continue;
-			/* the chunk's second page: it gets a block */
-			if (m->nblocks == m->bcap && grow_blocks(m))
-				return PAGEMAP_FAIL;
-			uint32_t b = m->nblocks++;
-			memset(&m->blocks[b], 0, sizeof(m->blocks[b]));
-			m->blocks[b].chunk = c;
-			m->blocks[b].id1[OFF(p)] = v;
-			m->slots[h] = BLOCK_BIT | b;
-			m->last_chunk = c;
-			m->last_block = b;
-			return new_in_block(m, b, page, is_new);
+			if ((p >> PAGEMAP_CHUNK_SHIFT) == c && !singles++)
+				first = h;
 		}
+		if (singles == ONE_MAX)
+			return promote(m, c, first, page, is_new);
 	}
-	/* a new chunk; keep the load factor at or below 1/2 */
-	if ((uint64_t)(m->nchunks + 1) * 2 > (uint64_t)m->mask + 1) {
+	/* a single-page slot; keep the load factor at or below 1/2 */
+	if ((uint64_t)(m->used + 1) * 2 > (uint64_t)m->mask + 1) {
 		if (grow_slots(m))
 			return PAGEMAP_FAIL;
 		h = hash(c, m->mask);
 		while (m->slots[h])
 			h = (h + 1) & m->mask;
 	}
-	uint32_t id = m->n++;
-	m->pages[id] = page;
+	uint32_t id = new_id(m, page, is_new);
 	m->slots[h] = id + 1;
-	m->nchunks++;
-	*is_new = 1;
+	m->used++;
 	return id;
 }

@@ -239,6 +239,11 @@ uint32_t trace_distinct(const struct trace *t)
 	return t->map.n;
 }
 
+size_t trace_map_bytes(const struct trace *t)
+{
+	return pagemap_bytes(&t->map);
+}
+
 uint64_t trace_page_of(const struct trace *t, uint32_t id)
 {
 	return id < t->map.n ? t->map.pages[id] : 0;
