@@ -9,8 +9,8 @@
  * per-id arrays divided by the distinct pages, after reading the whole trace. */
 #include "kernel/process.h"
 #include "mm/mm_types.h"
+#include "mm/task.h"
 #include "replay/replay.h"
-#include "sim/sched.h"
 #include "trace/trace.h"
 
 #include <stdio.h>
@@ -44,9 +44,10 @@ int main(int argc, char **argv)
 {
 	printf("frame: struct page %zu bytes; each PTE mapping it adds an rmap entry of %zu\n",
 	       sizeof(struct page), sizeof(struct rmap_item));
-	printf("task: struct task %zu + struct process %zu bytes, plus its coroutine stack "
-	       "(address space reserved per task, resident as far as it is touched)\n",
-	       sizeof(struct task), sizeof(struct process));
+	printf("task: struct task_struct %zu (the core's struct task %zu in it) + struct process "
+	       "%zu bytes, plus its coroutine stack (address space reserved per task, resident as "
+	       "far as it is touched)\n",
+	       sizeof(struct task_struct), sizeof(struct task), sizeof(struct process));
 	printf("mm: struct mm_struct %zu bytes per address space\n", sizeof(struct mm_struct));
 	printf("vma: struct vm_area_struct %zu bytes + %zu per page (PTE) + %zu per 512 pages "
 	       "(page-table page) + %zu in the VMA table\n",

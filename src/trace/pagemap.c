@@ -1,4 +1,5 @@
 #include "trace/pagemap.h"
+#include "sim/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,7 @@ static int grow_slots(struct pagemap *m)
 	uint64_t nslots = m->mask ? ((uint64_t)m->mask + 1) * 2 : 1024;
 	if (nslots > (1ull << 32))
 		return -1;
-	uint32_t *s = calloc(nslots, sizeof(*s));
-	if (!s)
-		return -1;
+	uint32_t *s = xcalloc(nslots, sizeof(*s));
 	uint32_t mask = (uint32_t)(nslots - 1), used = 0;
 	for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
 		uint32_t v = m->slots[i];
@@ -71,13 +70,7 @@ static int grow_pages(struct pagemap *m)
 	uint32_t nc = m->pcap ? m->pcap * 2 : 1024;
 	if (nc > PAGEMAP_MAX_IDS - 1)
 		nc = PAGEMAP_MAX_IDS - 1;
-	uint64_t *p = malloc((size_t)nc * sizeof(*p));
-	if (!p)
-		return -1;
-	if (m->n)
-		memcpy(p, m->pages, (size_t)m->n * sizeof(*p));
-	free(m->pages);
-	m->pages = p;
+	m->pages = xreallocarray(m->pages, nc, sizeof(*m->pages));
 	m->pcap = nc;
 	return 0;
 }
@@ -89,13 +82,7 @@ static int grow_blocks(struct pagemap *m)
 	uint32_t nc = m->bcap ? m->bcap * 2 : 256;
 	if (nc > BLOCK_BIT - 1)
 		nc = BLOCK_BIT - 1;
-	struct pagemap_block *b = malloc((size_t)nc * sizeof(*b));
-	if (!b)
-		return -1;
-	if (m->nblocks)
-		memcpy(b, m->blocks, (size_t)m->nblocks * sizeof(*b));
-	free(m->blocks);
-	m->blocks = b;
+	m->blocks = xreallocarray(m->blocks, nc, sizeof(*m->blocks));
 	m->bcap = nc;
 	return 0;
 }

@@ -49,9 +49,9 @@ void pagemap_init(struct pagemap *m);
 void pagemap_free(struct pagemap *m);
 /* pagemap_get's rest; call it only from there */
 uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new);
-/* Id of page, assigning the next one if it is new (*is_new set). PAGEMAP_FAIL when out of
- * memory or ids. Inline for the case that decides replay speed: another page of the chunk
- * just looked up. */
+/* Id of page, assigning the next one if it is new (*is_new set). PAGEMAP_FAIL when the ids
+ * run out (PAGEMAP_MAX_IDS). Inline for the case that decides replay speed: another page of the
+ * chunk just looked up. */
 static inline uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new)
 {
 	if ((page >> PAGEMAP_CHUNK_SHIFT) == m->last_chunk && m->last_block != PAGEMAP_FAIL) {

@@ -1,5 +1,6 @@
 /* Trace API: opening, format detection, dense ids, and the mmsim binary reader. */
 #include "trace/trace_impl.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -167,11 +168,7 @@ bad:
 struct trace *trace_open_fd(int fd, const char *name, const struct trace_opts *opts, char *err,
 			    size_t errlen)
 {
-	struct trace *t = calloc(1, sizeof(*t));
-	if (!t) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return NULL;
-	}
+	struct trace *t = xcalloc(1, sizeof(*t));
 	t->own_fd = -1;
 	tin_open_fd(&t->in, fd);
 	return setup(t, name, opts, err, errlen);
@@ -198,11 +195,7 @@ struct trace *trace_open(const char *path, const struct trace_opts *opts, char *
 struct trace *trace_open_mem(const void *buf, size_t len, const char *name,
 			     const struct trace_opts *opts, char *err, size_t errlen)
 {
-	struct trace *t = calloc(1, sizeof(*t));
-	if (!t) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return NULL;
-	}
+	struct trace *t = xcalloc(1, sizeof(*t));
 	t->own_fd = -1;
 	tin_open_mem(&t->in, buf, len);
 	return setup(t, name, opts, err, errlen);
@@ -294,7 +287,7 @@ static int next_mmsim(struct trace *t, struct trace_ref *ref)
 		 * that lies only gets the page replayed under two ids */
 		id = pagemap_append(&t->map, page);
 		if (id == PAGEMAP_FAIL)
-			return trace_fail(t, "out of memory for page ids");
+			return trace_fail(t, "more distinct pages than ids (2^31)");
 		t->mmt_last_new = page;
 	} else {
 		int64_t nid = (int64_t)t->mmt_prev + unzigzag(v >> 3);
@@ -327,7 +320,7 @@ int trace_next(struct trace *t, struct trace_ref *ref)
 			int is_new;
 			uint32_t id = pagemap_get(&t->map, page, &is_new);
 			if (id == PAGEMAP_FAIL)
-				return trace_fail(t, "out of memory for page ids");
+				return trace_fail(t, "more distinct pages than ids (2^31)");
 			ref->page = page;
 			ref->id = id;
 			ref->kind = t->pend_kind;
@@ -398,7 +391,7 @@ static size_t expand_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_
 		uint32_t id = pagemap_get(&t->map, page + j, &is_new);
 		if (id == PAGEMAP_FAIL) {
 			k = j;
-			trace_fail(t, "out of memory for page ids");
+			trace_fail(t, "more distinct pages than ids (2^31)");
 			break;
 		}
 		ids[j] = id;
