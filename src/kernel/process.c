@@ -5,14 +5,14 @@
 #include <stdlib.h>
 
 static unsigned long live_processes;
-static uint64_t touches;
+uint64_t nr_user_touches;
 static struct process **all_procs;
 static size_t nr_procs, cap_procs;
 
 void kernel_reset(void)
 {
 	live_processes = 0;
-	touches = 0;
+	nr_user_touches = 0;
 	nr_procs = 0;
 }
 
@@ -27,7 +27,7 @@ void kernel_shutdown(void)
 
 uint64_t kernel_touches(void)
 {
-	return touches;
+	return nr_user_touches;
 }
 
 unsigned long nr_live_processes(void)
@@ -51,7 +51,7 @@ static void process_exit_hook(struct task_struct *t)
 	struct mm_struct *mm = t->mm;
 	if (mm && --mm->users == 0) {
 		struct process *parent = p->parent;
-		put_swap_token(mm, parent && !parent->exited ? parent->task->mm : NULL);
+		policy_mm_exit(mm, parent && !parent->exited ? parent->task->mm : NULL);
 		exit_mmap(mm);
 	}
 	t->mm = NULL;
@@ -172,12 +172,12 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 	mm->oomkilladj = old ? old->oomkilladj : 0;
 	mm->owner = t;
 	t->mm = mm;
-	swap_token_exec(old, mm);
+	policy_mm_exec(old, mm);
 	/* take_swap_token() also takes the parent's token: after fork the exec'ing mm is a
 	 * fresh copy that never held it (kernel-reclaim.md §4.2) */
 	struct process *parent = current_process() ? current_process()->parent : NULL;
 	if (parent && !parent->exited && parent->task->mm && parent->task->mm != old)
-		swap_token_exec(parent->task->mm, mm);
+		policy_mm_exec(parent->task->mm, mm);
 	if (old && --old->users == 0)
 		exit_mmap(old);
 	snprintf(t->task.comm, sizeof(t->task.comm), "%s", comm);
@@ -253,9 +253,9 @@ static _Noreturn void fault_kill(int result)
 	sys_exit(result == -2 ? 137 : 139);
 }
 
-void sys_touch(uint64_t vpn, int kind)
+void sys_touch_slow(uint64_t vpn, int kind)
 {
-	touches++;
+	nr_user_touches++;
 	int r = touch_page(current->mm, vpn, kind);
 	if (r < 0) {
 		if (fatal_signal_pending(current))

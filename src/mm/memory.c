@@ -6,7 +6,7 @@
  * (hw_profile.pt_upper_pages), allocated with it as pgd_alloc and the first pud/pmd
  * allocations would be. */
 #include "mm/mm.h"
-#include "mm/thrash.h"
+#include "mm/policy/policy.h"
 #include "sim/xalloc.h"
 
 #include <stdio.h>
@@ -90,8 +90,8 @@ static void vma_index_insert(struct mm_struct *mm, struct vm_area_struct *vma)
 	uint32_t i = vma_index_upper(mm, vma->start);
 	memmove(&mm->vma_index[i + 1], &mm->vma_index[i],
 		(mm->map_count - i) * sizeof(*mm->vma_index));
-	mm->vma_index[i] =
-	    (struct vma_range){.start = vma->start, .end = vma->start + vma->npages, .vma = vma};
+	mm->vma_index[i] = (struct vma_range){
+	    .start = vma->start, .end = vma->start + vma->npages, .vma = vma, .pte = vma->pte};
 	mm->map_count++;
 }
 
@@ -137,6 +137,21 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	return vma;
 }
 
+int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind)
+{
+	struct vm_area_struct *vma = find_vma(mm, vpn);
+	if (!vma)
+		return -1;
+	uint32_t *pte = &vma->pte[vpn - vma->start];
+	uint32_t v = *pte;
+	if ((v & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v & PTE_RDONLY))) {
+		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+		cpu_work(MM->hw->touch_ns);
+		return 0;
+	}
+	return handle_mm_fault(mm, vma, vpn, kind);
+}
+
 /* 2.6.28 find_vma: the mmap_cache, then the ordered structure, and the answer cached. Here
  * the answer is the VMA that holds vpn, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
@@ -147,7 +162,7 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
 	uint32_t i = vma_index_upper(mm, vpn); /* the first VMA that starts past vpn */
 	if (i == 0 || vpn >= mm->vma_index[i - 1].end)
 		return NULL;
-	mm->mmap_cache[mm->mmap_cache_next++ % MMAP_CACHE_SIZE] = mm->vma_index[i - 1];
+	*mmap_cache_slot(mm, vpn) = mm->vma_index[i - 1];
 	return mm->vma_index[i - 1].vma;
 }
 
@@ -238,7 +253,7 @@ int do_munmap(struct mm_struct *mm, uint64_t start)
 
 void exit_mmap(struct mm_struct *mm)
 {
-	put_swap_token(mm, NULL); /* if the kernel layer has not handed it on already */
+	policy_mm_exit(mm, NULL); /* if the kernel layer has not handed it on already */
 	while (mm->mmap) {
 		struct vm_area_struct *vma = mm->mmap;
 		mm->mmap = vma->next;
@@ -354,7 +369,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	bool major = false;
 	pfn_t pfn = lookup_swap_cache(slot);
 	if (pfn == NO_PFN) {
-		grab_swap_token_before_swapin(vma->mm); /* contend before read-in (2.6.20) */
+		policy_call_all(before_swapin, vma->mm); /* contend before read-in (2.6.20) */
 		pfn = swapin_readahead(slot, &major);
 		if (pfn == NO_PFN)
 			return vma->pte[off] != v ? 0 : -2;
@@ -370,7 +385,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	}
 	if (major) {
 		count_vm_event(PGMAJFAULT);
-		grab_swap_token_swapin_major(vma->mm);
+		policy_call_all(swapin_major, vma->mm);
 	}
 	mark_page_accessed(pfn);
 	page_add_rmap(pfn, vma, off);
@@ -398,8 +413,7 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 		return -2;
 	if (major) {
 		count_vm_event(PGMAJFAULT);
-		grab_swap_token_file_major(
-		    vma->mm); /* filemap_nopage after page_cache_read (2004) */
+		policy_call_all(file_major, vma->mm); /* filemap_nopage after page_cache_read */
 	}
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
@@ -469,7 +483,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	struct mm_struct *mm = mm_alloc();
 	mm->next_vpn = old->next_vpn;
 	mm->oomkilladj = old->oomkilladj;
-	swap_token_fork(old, mm);
+	policy_mm_fork(old, mm);
 	cpu_work_sys(MM->hw->fork_ns);
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
 		struct vm_area_struct *nv =
