@@ -61,6 +61,12 @@ void gp_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* An error bar: none where the spread is undefined (one run). */
+static double bar(double stddev)
+{
+	return isnan(stddev) ? 0 : stddev;
+}
+
 static int all_numeric(const struct vary *v)
 {
 	for (size_t i = 0; i < v->n; i++) {
@@ -138,10 +144,10 @@ static int sweep_graph(const void *ctx, FILE *gp, FILE *dat)
 					continue;
 				if (numeric)
 					fprintf(dat, "%s %.10g %.10g\n", xv->values[x], s.mean,
-						s.stddev);
+						bar(s.stddev));
 				else
 					fprintf(dat, "%zu %.10g %.10g \"%s\"\n", x, s.mean,
-						s.stddev, xv->values[x]);
+						bar(s.stddev), xv->values[x]);
 			}
 			fputs("\n\n", dat);
 			char label[512];
@@ -174,7 +180,7 @@ static int compare_graph(const void *ctx, FILE *gp, FILE *dat)
 		size_t n = cell_values(results_cell(r, 0, a), r->metric, v);
 		stats_summarise(v, n, r->better, &s);
 		fprintf(dat, "\"%s\" %.10g %.10g\n", e->arms[a].name, n ? s.mean : 0,
-			n ? s.stddev : 0);
+			n ? bar(s.stddev) : 0);
 	}
 	free(v);
 	gp_header(gp, r, "compare");

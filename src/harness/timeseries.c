@@ -147,8 +147,17 @@ static int ts_graph(const void *p, FILE *gp, FILE *dat)
 	fprintf(gp,
 		" noenhanced\nset xlabel 'simulated time (s)'\nset ylabel '%s'\n"
 		"set key outside right top noenhanced\nset grid ytics\nset border 3\n"
-		"set tics nomirror\nset yrange [0:*]\nplot ",
+		"set tics nomirror\n",
 		g->ylabel);
+	/* an all-zero graph (no swap) gets a range, not gnuplot's warning */
+	bool any = false;
+	for (size_t s = 0; s < c->n && !any; s++)
+		for (size_t i = 1; i < c->ts[s].n && !any; i++)
+			for (int k = 0; k < g->ncols; k++)
+				any |= c->ts[s].v[i][g->cols[k]] !=
+					   c->ts[s].v[g->rate ? i - 1 : 0][g->cols[k]] ||
+				       (!g->rate && c->ts[s].v[i][g->cols[k]] > 0);
+	fputs(any ? "set yrange [0:*]\nplot " : "set yrange [0:1]\nplot ", gp);
 	int index = 0;
 	for (size_t s = 0; s < c->n; s++)
 		for (int k = 0; k < g->ncols; k++) {
