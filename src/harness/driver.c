@@ -651,7 +651,12 @@ int driver_main(struct exp_opts *o)
 		plan_jobs_free(jobs, n);
 		return 2;
 	}
+	/* The experiment is what was run, not how it is tabulated: another --metric over the
+	 * same runs keeps the experiment's id. */
+	char *metric = o->e.metric;
+	o->e.metric = NULL;
 	cJSON *spec = plan_to_json(&o->e);
+	o->e.metric = metric;
 	char *spec_text = cJSON_PrintUnformatted(spec);
 	cJSON_Delete(spec);
 	int64_t id = 0;
