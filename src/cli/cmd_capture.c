@@ -32,36 +32,46 @@ int cmd_capture(int argc, char **argv)
 {
 	const char *out = NULL, *vg = "valgrind";
 	uint64_t shift = 12;
-	int i;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	enum { O_OUT = 256, O_VALGRIND, O_SHIFT };
+	static const struct option lo[] = {
+	    {"out", required_argument, 0, O_OUT},
+	    {"valgrind", required_argument, 0, O_VALGRIND},
+	    {"page-shift", required_argument, 0, O_SHIFT},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	/* "+": the first non-option is CMD, whose own options are not ours */
+	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--out") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(a, "--valgrind") && i + 1 < argc) {
-			vg = argv[++i];
-		} else if (!strcmp(a, "--page-shift") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &shift, 0) || shift > 40) {
+		case O_OUT:
+			out = optarg;
+			break;
+		case O_VALGRIND:
+			vg = optarg;
+			break;
+		case O_SHIFT:
+			if (ropt_u64(optarg, &shift, 0) || shift > 40) {
 				fprintf(stderr,
-					"mmsim capture: --page-shift: expected 1..40, got "
-					"'%s'\n",
-					argv[i]);
+					"mmsim capture: --page-shift: expected 1..40, got '%s'\n",
+					optarg);
 				return 2;
 			}
-		} else {
-			fprintf(
-			    stderr,
-			    "mmsim capture: unknown option '%s' (the command goes after --; try "
-			    "mmsim capture --help)\n",
-			    a);
+			break;
+		default:
+			fprintf(stderr,
+				"mmsim capture: unknown option '%s' (the command goes after --; "
+				"try mmsim capture --help)\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
+	int i = optind;
 	if (i >= argc) {
 		fprintf(stderr, "mmsim capture: no command given (mmsim capture -- CMD ARGS...)\n");
 		return 2;

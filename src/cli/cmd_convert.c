@@ -21,23 +21,26 @@ int cmd_convert(int argc, char **argv)
 	struct trace_opts to = {0};
 	const char *in = NULL, *out = NULL;
 	uint64_t limit = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = ropt_input_option("convert", argc, argv, &i, &to, &limit);
+	static const struct option lo[] = {
+	    ROPT_INPUT_OPTIONS,
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "-h", lo, NULL)) != -1) {
+		int r = ropt_input_option("convert", c, optarg, &to, &limit);
 		if (r < 0)
 			return 2;
 		if (r)
 			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		const char *a = optarg;
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(
-			    stderr,
-			    "mmsim convert: unknown or incomplete option '%s' (try mmsim convert "
-			    "--help)\n",
-			    a);
-			return 2;
+		} else if (c != 1) {
+			return cli_unknown_option("convert", argv);
 		} else if (!in) {
 			in = a;
 		} else if (!out) {

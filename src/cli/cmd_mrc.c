@@ -92,45 +92,56 @@ int cmd_mrc(int argc, char **argv)
 	enum replay_policy pol = REPLAY_LRU;
 	int json = 0;
 	uint64_t limit = 0, points = 40, v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = ropt_input_option("mrc", argc, argv, &i, &to, &limit);
+	enum { O_POLICY = 256, O_SIZES, O_POINTS, O_OUT, O_PLOT, O_JSON };
+	static const struct option lo[] = {
+	    ROPT_INPUT_OPTIONS,
+	    {"policy", required_argument, 0, O_POLICY},
+	    {"sizes", required_argument, 0, O_SIZES},
+	    {"points", required_argument, 0, O_POINTS},
+	    {"out", required_argument, 0, O_OUT},
+	    {"plot", required_argument, 0, O_PLOT},
+	    {"json", no_argument, 0, O_JSON},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "-h", lo, NULL)) != -1) {
+		int r = ropt_input_option("mrc", c, optarg, &to, &limit);
 		if (r < 0)
 			return 2;
 		if (r)
 			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		const char *a = optarg;
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--policy") && i + 1 < argc) {
-			if (replay_policy_parse(argv[++i], &pol) ||
+		} else if (c == O_POLICY) {
+			if (replay_policy_parse(optarg, &pol) ||
 			    (pol != REPLAY_LRU && pol != REPLAY_OPT)) {
 				fprintf(stderr,
 					"mmsim mrc: --policy: expected lru or opt, got '%s'\n",
-					argv[i]);
+					optarg);
 				return 2;
 			}
-		} else if (!strcmp(a, "--sizes") && i + 1 < argc) {
-			sizes_arg = argv[++i];
-		} else if (!strcmp(a, "--points") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &points, 0) || points > 100000) {
+		} else if (c == O_SIZES) {
+			sizes_arg = optarg;
+		} else if (c == O_POINTS) {
+			if (ropt_u64(optarg, &points, 0) || points > 100000) {
 				fprintf(stderr,
 					"mmsim mrc: --points: expected 1..100000, got '%s'\n",
-					argv[i]);
+					optarg);
 				return 2;
 			}
-		} else if (!strcmp(a, "--out") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(a, "--plot") && i + 1 < argc) {
-			png = argv[++i];
-		} else if (!strcmp(a, "--json")) {
+		} else if (c == O_OUT) {
+			out = optarg;
+		} else if (c == O_PLOT) {
+			png = optarg;
+		} else if (c == O_JSON) {
 			json = 1;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(
-			    stderr,
-			    "mmsim mrc: unknown or incomplete option '%s' (try mmsim mrc --help)\n",
-			    a);
-			return 2;
+		} else if (c != 1) {
+			return cli_unknown_option("mrc", argv);
 		} else if (!path) {
 			path = a;
 		} else {

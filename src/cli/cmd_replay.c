@@ -51,37 +51,46 @@ int cmd_replay(int argc, char **argv)
 	char *pol_arg = NULL, *cache_arg = NULL;
 	int json = 0;
 	uint64_t limit = 0, v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = ropt_input_option("replay", argc, argv, &i, &to, &limit);
+	enum { O_POLICY = 256, O_CACHE, O_JSON, O_INACTIVE };
+	static const struct option lo[] = {
+	    ROPT_INPUT_OPTIONS,
+	    {"policy", required_argument, 0, O_POLICY},
+	    {"cache", required_argument, 0, O_CACHE},
+	    {"json", no_argument, 0, O_JSON},
+	    {"inactive-ratio", required_argument, 0, O_INACTIVE},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "-h", lo, NULL)) != -1) {
+		int r = ropt_input_option("replay", c, optarg, &to, &limit);
 		if (r < 0)
 			return 2;
 		if (r)
 			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		const char *a = optarg;
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--policy") && i + 1 < argc) {
-			pol_arg = argv[++i];
-		} else if (!strcmp(a, "--cache") && i + 1 < argc) {
-			cache_arg = argv[++i];
-		} else if (!strcmp(a, "--json")) {
+		} else if (c == O_POLICY) {
+			pol_arg = optarg;
+		} else if (c == O_CACHE) {
+			cache_arg = optarg;
+		} else if (c == O_JSON) {
 			json = 1;
-		} else if (!strcmp(a, "--inactive-ratio") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &v, 1) || v > 1000) {
+		} else if (c == O_INACTIVE) {
+			if (ropt_u64(optarg, &v, 1) || v > 1000) {
 				fprintf(stderr,
 					"mmsim replay: --inactive-ratio: expected 0..1000, got "
 					"'%s'\n",
-					argv[i]);
+					optarg);
 				return 2;
 			}
 			lc.inactive_ratio = (unsigned)v;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr,
-				"mmsim replay: unknown or incomplete option '%s' (try mmsim replay "
-				"--help)\n",
-				a);
-			return 2;
+		} else if (c != 1) {
+			return cli_unknown_option("replay", argv);
 		} else if (!path) {
 			path = a;
 		} else {
