@@ -12,6 +12,7 @@
 
 #include "harness/driver.h"
 #include "harness/timeseries.h"
+#include "sim/xalloc.h"
 
 static const char usage[] =
     "usage: mmsim plot RUN.json... [--out DIR]\n"
@@ -50,7 +51,7 @@ static void file_label(const char *path, char *buf, size_t len)
 
 static int plot_files(char **files, int n, const char *out)
 {
-	struct timeseries *ts = calloc((size_t)n, sizeof(*ts));
+	struct timeseries *ts = xcalloc((size_t)n, sizeof(*ts));
 	int rc = 0, nts = 0;
 	for (int i = 0; i < n && !rc; i++) {
 		char *json = cli_slurp(files[i]), label[256];

@@ -6,6 +6,7 @@
 #include "cli/trace_source.h"
 #include "hw/profile.h"
 #include "mm/mm.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -98,7 +99,7 @@ int cmd_run(int argc, char **argv)
 	uint64_t seed = 1, check_every = 0;
 	sim_time_t sample_every = 0;
 	bool quiet = false;
-	const char **overrides = calloc((size_t)argc, sizeof(char *));
+	const char **overrides = xcalloc((size_t)argc, sizeof(char *));
 	int nov = 0;
 	int ret = 2;
 	static const struct option lo[] = {

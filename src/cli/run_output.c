@@ -1,5 +1,6 @@
 #include "cli/run_output.h"
 #include "version.h"
+#include "sim/xalloc.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -217,9 +218,7 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 		el = strlen(extra);
 		l--;
 	}
-	char *out = malloc(l + el + 2);
-	if (!out)
-		abort();
+	char *out = xmalloc(l + el + 2);
 	memcpy(out, txt, l);
 	if (el)
 		memcpy(out + l, extra, el);

@@ -12,6 +12,7 @@
 
 #include "harness/exec.h"
 #include "version.h"
+#include "sim/xalloc.h"
 
 static const char compare_usage[] =
     "usage: mmsim compare SCENARIO --arm NAME[:key=value[,key=value...]] ... [options]\n"
@@ -114,7 +115,7 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 	o->progress = true;
 	o->parallel = exec_ncpus();
 	o->e.kind = sweep ? EXP_SWEEP : EXP_COMPARE;
-	o->e.version = strdup(MMSIM_VERSION);
+	o->e.version = xstrdup(MMSIM_VERSION);
 	unsigned long long runs = 5, first = 1, v;
 	char err[512];
 	int c;
@@ -137,7 +138,7 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 					overrides_free(&arm.set);
 					return 2;
 				}
-			o->e.arms = realloc(o->e.arms, (o->e.narms + 1) * sizeof(*o->e.arms));
+			o->e.arms = xrealloc(o->e.arms, (o->e.narms + 1) * sizeof(*o->e.arms));
 			o->e.arms[o->e.narms++] = arm;
 			break;
 		}
@@ -148,7 +149,7 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 			struct vary vr;
 			if (plan_parse_vary(optarg, &vr, err, sizeof(err)))
 				return usage_error(cmd, "%s", err);
-			o->e.vary = realloc(o->e.vary, (o->e.nvary + 1) * sizeof(*o->e.vary));
+			o->e.vary = xrealloc(o->e.vary, (o->e.nvary + 1) * sizeof(*o->e.vary));
 			o->e.vary[o->e.nvary++] = vr;
 			for (size_t d = 0; d + 1 < o->e.nvary; d++)
 				if (!strcmp(o->e.vary[d].key, vr.key))
@@ -168,7 +169,7 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 			break;
 		case O_METRIC:
 			free(o->e.metric);
-			o->e.metric = strdup(optarg);
+			o->e.metric = xstrdup(optarg);
 			break;
 		case 'j':
 			if (parse_uint(optarg, 4096, &v) || !v)
@@ -216,12 +217,12 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 	if (!o->e.narms) {
 		if (!sweep)
 			return usage_error(cmd, "%s", "at least one --arm is needed");
-		o->e.arms = calloc(1, sizeof(*o->e.arms));
-		o->e.arms[0].name = strdup("base");
+		o->e.arms = xcalloc(1, sizeof(*o->e.arms));
+		o->e.arms[0].name = xstrdup("base");
 		o->e.narms = 1;
 	}
 	o->e.nseeds = (size_t)runs;
-	o->e.seeds = calloc(runs, sizeof(*o->e.seeds));
+	o->e.seeds = xcalloc(runs, sizeof(*o->e.seeds));
 	for (size_t s = 0; s < runs; s++)
 		o->e.seeds[s] = first + s;
 	return 0;
@@ -434,23 +435,23 @@ static char **job_argv(char **runner, const struct experiment *e, const struct j
 	size_t nr = 0;
 	while (runner[nr])
 		nr++;
-	char **argv = calloc(nr + 2 * j->ov.n + 8, sizeof(*argv));
+	char **argv = xcalloc(nr + 2 * j->ov.n + 8, sizeof(*argv));
 	size_t k = 0;
 	for (size_t i = 0; i < nr; i++)
-		argv[k++] = strdup(runner[i]);
-	argv[k++] = strdup("run");
-	argv[k++] = strdup(e->scenario_file);
+		argv[k++] = xstrdup(runner[i]);
+	argv[k++] = xstrdup("run");
+	argv[k++] = xstrdup(e->scenario_file);
 	for (size_t i = 0; i < j->ov.n; i++) {
-		argv[k++] = strdup("--set");
+		argv[k++] = xstrdup("--set");
 		if (asprintf(&argv[k++], "%s=%s", j->ov.v[i].key, j->ov.v[i].val) < 0)
 			abort();
 	}
-	argv[k++] = strdup("--seed");
+	argv[k++] = xstrdup("--seed");
 	if (asprintf(&argv[k++], "%llu", (unsigned long long)j->seed) < 0)
 		abort();
 	if (sample) {
-		argv[k++] = strdup("--sample");
-		argv[k++] = strdup(sample);
+		argv[k++] = xstrdup("--sample");
+		argv[k++] = xstrdup(sample);
 	}
 	return argv;
 }
@@ -459,7 +460,7 @@ static char **job_argv(char **runner, const struct experiment *e, const struct j
 static int execute_missing(struct exp_opts *o, struct store *st, struct job *jobs, size_t n)
 {
 	struct exec_ctx c = {.e = &o->e, .st = st};
-	c.todo = calloc(n + 1, sizeof(*c.todo));
+	c.todo = xcalloc(n + 1, sizeof(*c.todo));
 	size_t ntodo = 0;
 	for (size_t i = 0; i < n; i++) {
 		int have = have_run(o, st, &jobs[i]);
@@ -472,7 +473,7 @@ static int execute_missing(struct exp_opts *o, struct store *st, struct job *job
 			c.todo[ntodo++] = &jobs[i];
 	}
 	char **runner = exec_runner();
-	char ***argvs = calloc(ntodo + 1, sizeof(*argvs));
+	char ***argvs = xcalloc(ntodo + 1, sizeof(*argvs));
 	for (size_t i = 0; i < ntodo; i++)
 		argvs[i] = job_argv(runner, &o->e, c.todo[i], o->sample);
 	double t0 = now_s();
@@ -515,10 +516,7 @@ static void add_timeseries(const struct experiment *e, const struct job *j, cons
 	struct timeseries ts;
 	if (ts_parse(json, label, &ts) != 1)
 		return;
-	struct timeseries *nt = realloc(l->ts, (l->nts + 1) * sizeof(*nt));
-	if (!nt)
-		abort();
-	l->ts = nt;
+	l->ts = xreallocarray(l->ts, l->nts + 1, sizeof(*l->ts));
 	l->ts[l->nts++] = ts;
 }
 
@@ -530,8 +528,8 @@ int driver_load(const struct experiment *e, struct store *st, struct loaded *l)
 		fprintf(stderr, "mmsim: %s\n", err);
 		return 2;
 	}
-	l->runs = calloc(l->njobs + 1, sizeof(*l->runs));
-	l->have = calloc(l->njobs + 1, sizeof(*l->have));
+	l->runs = xcalloc(l->njobs + 1, sizeof(*l->runs));
+	l->have = xcalloc(l->njobs + 1, sizeof(*l->have));
 	for (size_t i = 0; i < l->njobs; i++) {
 		char *json = NULL;
 		int rc = store_get(st, l->jobs[i].key, &json);
@@ -583,7 +581,7 @@ int driver_render(const char *dir, struct loaded *const *ls, const int64_t *ids,
 		fprintf(stderr, "mmsim: cannot create %s: %s\n", dir, strerror(errno));
 		return 2;
 	}
-	struct report_section *s = calloc(n + 1, sizeof(*s));
+	struct report_section *s = xcalloc(n + 1, sizeof(*s));
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		char prefix[64];

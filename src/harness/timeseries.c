@@ -3,6 +3,7 @@
 #include "harness/timeseries.h"
 
 #include "harness/report.h"
+#include "sim/xalloc.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -72,11 +73,9 @@ int ts_parse(const char *json, const char *label, struct timeseries *ts)
 		cJSON_Delete(root);
 		return 0;
 	}
-	ts->label = strdup(label);
-	ts->t = calloc((size_t)n, sizeof(*ts->t));
-	ts->v = calloc((size_t)n, sizeof(*ts->v));
-	if (!ts->label || !ts->t || !ts->v)
-		abort();
+	ts->label = xstrdup(label);
+	ts->t = xcalloc((size_t)n, sizeof(*ts->t));
+	ts->v = xcalloc((size_t)n, sizeof(*ts->v));
 	const cJSON *o;
 	cJSON_ArrayForEach(o, arr)
 	{

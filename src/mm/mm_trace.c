@@ -55,8 +55,8 @@ void mm_trace_stop(void)
 void mm_trace_printf(enum mm_trace_event ev, const char *fmt, ...)
 {
 	sim_time_t now = local_now();
-	const char *comm = current ? current->task.comm : "<idle>";
-	int pid = current ? current->task.pid : 0;
+	const char *comm = sim_current ? sim_current->comm : "<idle>";
+	int pid = sim_current ? sim_current->pid : 0;
 	/* print_trace_fmt of 2.6.36: "%16s-%-5d [%03d] %5lu.%06lu: name: " */
 	fprintf(trace_out, "%16s-%-5d [%03d] %5lu.%06lu: %s: ", comm, pid, this_cpu(),
 		(unsigned long)(now / 1000000000ULL), (unsigned long)(now % 1000000000ULL / 1000),

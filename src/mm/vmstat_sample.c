@@ -5,6 +5,7 @@
 #include "mm/mm.h"
 #include "mm/vmstat.h"
 #include "sim/sched.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ static void add(struct row *r, const char *name, uint64_t value)
 {
 	struct sample_series *s = SM.out;
 	if (r->naming) {
-		s->names = realloc(s->names, (size_t)(r->i + 1) * sizeof(*s->names));
+		s->names = xrealloc(s->names, (size_t)(r->i + 1) * sizeof(*s->names));
 		if (!s->names)
 			abort();
 		snprintf(s->names[r->i], SAMPLE_NAME_MAX, "%s", name);
@@ -81,8 +82,8 @@ static void take(sim_time_t when)
 	int width = s->ncols ? s->ncols : max_cols();
 	if (s->n == s->cap) {
 		s->cap = s->cap ? s->cap * 2 : 256;
-		s->t = realloc(s->t, s->cap * sizeof(*s->t));
-		s->v = realloc(s->v, s->cap * (size_t)width * sizeof(*s->v));
+		s->t = xrealloc(s->t, s->cap * sizeof(*s->t));
+		s->v = xrealloc(s->v, s->cap * (size_t)width * sizeof(*s->v));
 		if (!s->t || !s->v)
 			abort();
 	}

@@ -131,6 +131,13 @@ static void run_event(struct event e)
 	}
 }
 
+void sched_set_observer(void (*fn)(sim_time_t when), sim_time_t every)
+{
+	sched.observe = every ? fn : NULL;
+	sched.observe_every = every;
+	sched.observe_next = 0;
+}
+
 /* State only changes at events, so what holds just before the first event due at or after
  * a multiple of the interval is the state at that instant. */
 static void observe_until(sim_time_t t)
@@ -142,13 +149,6 @@ static void observe_until(sim_time_t t)
 		sched.observe_next += sched.observe_every;
 	}
 	sim_clock = saved;
-}
-
-void sched_set_observer(void (*fn)(sim_time_t when), sim_time_t every)
-{
-	sched.observe = every ? fn : NULL;
-	sched.observe_every = every;
-	sched.observe_next = 0;
 }
 
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
