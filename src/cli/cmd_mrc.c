@@ -1,5 +1,6 @@
 /* mmsim mrc: the exact miss-ratio curve of LRU or OPT over all cache sizes, in one pass. */
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/replay_opts.h"
 #include "replay/replay.h"
 #include "sim/xalloc.h"
@@ -24,6 +25,7 @@ static void usage(FILE *out)
 		"  --plot FILE      draw the curve with gnuplot (.svg or .png); skipped with a\n"
 		"                   note if gnuplot is not installed\n"
 		"  --json           one JSON object instead of the table\n"
+		"  --no-progress    no progress line even on a terminal\n"
 		"  --limit N        only the first N references\n");
 	ropt_trace_help(out);
 }
@@ -90,7 +92,7 @@ struct mrc_args {
 	const char *path, *out, *png;
 	char *sizes_arg;
 	enum replay_policy pol;
-	int json;
+	int json, no_progress;
 	uint64_t limit, points;
 };
 
@@ -100,7 +102,7 @@ static int parse_args(int argc, char **argv, struct mrc_args *a)
 	memset(a, 0, sizeof(*a));
 	a->pol = REPLAY_LRU;
 	a->points = 40;
-	enum { O_POLICY = 256, O_SIZES, O_POINTS, O_OUT, O_PLOT, O_JSON };
+	enum { O_POLICY = 256, O_SIZES, O_POINTS, O_OUT, O_PLOT, O_JSON, O_NOPROG };
 	static const struct option lo[] = {
 	    ROPT_INPUT_OPTIONS,
 	    {"policy", required_argument, 0, O_POLICY},
@@ -109,6 +111,7 @@ static int parse_args(int argc, char **argv, struct mrc_args *a)
 	    {"out", required_argument, 0, O_OUT},
 	    {"plot", required_argument, 0, O_PLOT},
 	    {"json", no_argument, 0, O_JSON},
+	    {"no-progress", no_argument, 0, O_NOPROG},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -148,6 +151,8 @@ static int parse_args(int argc, char **argv, struct mrc_args *a)
 			a->png = optarg;
 		} else if (c == O_JSON) {
 			a->json = 1;
+		} else if (c == O_NOPROG) {
+			a->no_progress = 1;
 		} else if (c != 1) {
 			return cli_unknown_option("mrc", argv);
 		} else if (!a->path) {
@@ -278,7 +283,10 @@ int cmd_mrc(int argc, char **argv)
 	struct mrc m;
 	struct replay_info info;
 	char err[1024];
-	if (mrc_run(a.path, &a.to, a.pol, a.limit, &m, &info, err, sizeof(err))) {
+	cli_progress_start("mrc", !a.no_progress);
+	int mrc_rc = mrc_run(a.path, &a.to, a.pol, a.limit, &m, &info, err, sizeof(err));
+	cli_progress_end();
+	if (mrc_rc) {
 		fprintf(stderr, "mmsim mrc: %s\n", err);
 		free(sizes);
 		return 2;

@@ -1,5 +1,6 @@
 /* mmsim replay: hits and misses of replacement policies over a page-reference trace. */
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/replay_opts.h"
 #include "replay/replay.h"
 #include "sim/xalloc.h"
@@ -18,6 +19,7 @@ static void usage(FILE *out)
 		"                   active/inactive LRU), linux+exec (with VM_EXEC protection)\n"
 		"  --cache LIST     cache sizes in pages, e.g. 1000,10000\n"
 		"  --json           one JSON object instead of the table\n"
+		"  --no-progress    no progress line even on a terminal\n"
 		"  --limit N        replay only the first N references\n"
 		"  --inactive-ratio N  linux: deactivate while inactive*N < active instead of\n"
 		"                   2.6.28's proportional scan of the file lists (0, default)\n");
@@ -52,13 +54,15 @@ int cmd_replay(int argc, char **argv)
 	char *pol_arg = NULL, *cache_arg = NULL;
 	int json = 0;
 	uint64_t limit = 0, v;
-	enum { O_POLICY = 256, O_CACHE, O_JSON, O_INACTIVE };
+	enum { O_POLICY = 256, O_CACHE, O_JSON, O_INACTIVE, O_NOPROG };
+	bool progress = true;
 	static const struct option lo[] = {
 	    ROPT_INPUT_OPTIONS,
 	    {"policy", required_argument, 0, O_POLICY},
 	    {"cache", required_argument, 0, O_CACHE},
 	    {"json", no_argument, 0, O_JSON},
 	    {"inactive-ratio", required_argument, 0, O_INACTIVE},
+	    {"no-progress", no_argument, 0, O_NOPROG},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -81,6 +85,8 @@ int cmd_replay(int argc, char **argv)
 			cache_arg = optarg;
 		} else if (c == O_JSON) {
 			json = 1;
+		} else if (c == O_NOPROG) {
+			progress = false;
 		} else if (c == O_INACTIVE) {
 			if (ropt_u64(optarg, &v, 1) || v > 1000) {
 				fprintf(stderr,
@@ -142,7 +148,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	char err[1024];
 	struct replay_info info;
-	if (replay_run(path, &to, &lc, jobs, nj, limit, &info, err, sizeof(err))) {
+	cli_progress_start("replay", progress);
+	int rrc = replay_run(path, &to, &lc, jobs, nj, limit, &info, err, sizeof(err));
+	cli_progress_end();
+	if (rrc) {
 		fprintf(stderr, "mmsim replay: %s\n", err);
 		free(jobs);
 		return 2;
