@@ -30,6 +30,6 @@ for f in scenarios/seed*.conf; do
 	tp=$(awk -v a="$tp" -v b="$p" 'BEGIN {print a + b}')
 	ts=$(awk -v a="$ts" -v b="$s" 'BEGIN {print a + b}')
 	awk -v f="$(basename "$f")" -v p="$p" -v s="$s" \
-		'BEGIN {printf "%-36s %12.3f %12.3f %8.3f\n", f, p, s, p > 0 ? s / p : 0}'
+		'BEGIN {printf "%-36s %12.3f %12.3f %8.3f\n", f, p, s, (p > 0 ? s / p : 0)}'
 done
 awk -v p="$tp" -v s="$ts" 'BEGIN {printf "%-36s %12.3f %12.3f %8.3f\n", "total", p, s, s / p}'
