@@ -45,6 +45,51 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
+static void print_json(const char *path, const struct replay_info *ip,
+		       const struct replay_job *jobs, size_t nj)
+{
+	printf("{\"trace\": ");
+	ropt_json_str(stdout, path);
+	printf(", \"format\": \"%s\", \"refs\": %llu, \"distinct\": %u, "
+	       "\"results\": [",
+	       trace_format_name(ip->format), (unsigned long long)ip->refs, ip->distinct);
+	for (size_t j = 0; j < nj; j++) {
+		const struct replay_result *r = &jobs[j].res;
+		printf("%s\n  {\"policy\": \"%s\", \"cache\": %llu, \"refs\": %llu, "
+		       "\"hits\": %llu, \"misses\": %llu, \"hit_ratio\": %.6f",
+		       j ? "," : "", replay_policy_name(jobs[j].policy),
+		       (unsigned long long)jobs[j].cache, (unsigned long long)r->refs,
+		       (unsigned long long)r->hits, (unsigned long long)r->misses,
+		       ratio(r->hits, r->refs));
+		if (jobs[j].policy == REPLAY_LINUX || jobs[j].policy == REPLAY_LINUX_EXEC)
+			printf(", \"pgactivate\": %llu, \"pgdeactivate\": %llu, "
+			       "\"pgrefill\": %llu, \"pgscan\": %llu, \"pgsteal\": %llu, "
+			       "\"rotated\": %llu",
+			       (unsigned long long)r->pgactivate,
+			       (unsigned long long)r->pgdeactivate, (unsigned long long)r->pgrefill,
+			       (unsigned long long)r->pgscan, (unsigned long long)r->pgsteal,
+			       (unsigned long long)r->rotated);
+		printf("}");
+	}
+	printf("\n]}\n");
+}
+
+static void print_table(const char *path, const struct replay_info *ip,
+			const struct replay_job *jobs, size_t nj)
+{
+	printf("# %s: %s format, %llu references, %u distinct pages\n", path,
+	       trace_format_name(ip->format), (unsigned long long)ip->refs, ip->distinct);
+	printf("%-11s %12s %12s %12s %12s %9s\n", "policy", "cache", "refs", "hits", "misses",
+	       "hit_ratio");
+	for (size_t j = 0; j < nj; j++) {
+		const struct replay_result *r = &jobs[j].res;
+		printf("%-11s %12llu %12llu %12llu %12llu %9.6f\n",
+		       replay_policy_name(jobs[j].policy), (unsigned long long)jobs[j].cache,
+		       (unsigned long long)r->refs, (unsigned long long)r->hits,
+		       (unsigned long long)r->misses, ratio(r->hits, r->refs));
+	}
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	enum { MAXL = 64 };
@@ -156,48 +201,10 @@ int cmd_replay(int argc, char **argv)
 		free(jobs);
 		return 2;
 	}
-	if (json) {
-		printf("{\"trace\": ");
-		ropt_json_str(stdout, path);
-		printf(", \"format\": \"%s\", \"refs\": %llu, \"distinct\": %u, "
-		       "\"results\": [",
-		       trace_format_name(info.format), (unsigned long long)info.refs,
-		       info.distinct);
-		for (size_t j = 0; j < nj; j++) {
-			const struct replay_result *r = &jobs[j].res;
-			printf("%s\n  {\"policy\": \"%s\", \"cache\": %llu, \"refs\": %llu, "
-			       "\"hits\": %llu, \"misses\": %llu, \"hit_ratio\": %.6f",
-			       j ? "," : "", replay_policy_name(jobs[j].policy),
-			       (unsigned long long)jobs[j].cache, (unsigned long long)r->refs,
-			       (unsigned long long)r->hits, (unsigned long long)r->misses,
-			       ratio(r->hits, r->refs));
-			if (jobs[j].policy == REPLAY_LINUX || jobs[j].policy == REPLAY_LINUX_EXEC)
-				printf(
-				    ", \"pgactivate\": %llu, \"pgdeactivate\": %llu, "
-				    "\"pgrefill\": %llu, \"pgscan\": %llu, \"pgsteal\": %llu, "
-				    "\"rotated\": %llu",
-				    (unsigned long long)r->pgactivate,
-				    (unsigned long long)r->pgdeactivate,
-				    (unsigned long long)r->pgrefill, (unsigned long long)r->pgscan,
-				    (unsigned long long)r->pgsteal, (unsigned long long)r->rotated);
-			printf("}");
-		}
-		printf("\n]}\n");
-	} else {
-		printf("# %s: %s format, %llu references, %u distinct pages\n", path,
-		       trace_format_name(info.format), (unsigned long long)info.refs,
-		       info.distinct);
-		printf("%-11s %12s %12s %12s %12s %9s\n", "policy", "cache", "refs", "hits",
-		       "misses", "hit_ratio");
-		for (size_t j = 0; j < nj; j++) {
-			const struct replay_result *r = &jobs[j].res;
-			printf("%-11s %12llu %12llu %12llu %12llu %9.6f\n",
-			       replay_policy_name(jobs[j].policy),
-			       (unsigned long long)jobs[j].cache, (unsigned long long)r->refs,
-			       (unsigned long long)r->hits, (unsigned long long)r->misses,
-			       ratio(r->hits, r->refs));
-		}
-	}
+	if (json)
+		print_json(path, &info, jobs, nj);
+	else
+		print_table(path, &info, jobs, nj);
 	free(jobs);
 	return 0;
 }
