@@ -251,11 +251,26 @@ static uint32_t run_end(const struct optstack *s, uint32_t a, uint32_t lim)
 			v = s->e[slot(s, b, OPT_BLOCK - 1)].val;
 			continue;
 		}
-		uint32_t w = val_at(s, p + 1);
-		if (w <= v)
-			break;
-		p++;
-		v = w;
+		/* the rest of this block up to lim, in contiguous pieces, eight at a time */
+		uint32_t end = b * OPT_BLOCK + OPT_MASK < lim ? b * OPT_BLOCK + OPT_MASK : lim;
+		uint32_t off = (s->head[b] + ((p + 1) & OPT_MASK)) & OPT_MASK, len = end - p;
+		if (len > OPT_BLOCK - off)
+			len = OPT_BLOCK - off;
+		const struct ent *q = s->e + (size_t)b * OPT_BLOCK + off;
+		if (q[0].val <= v)
+			return p;
+		uint32_t j = 1;
+		for (; j + 8 <= len; j += 8)
+			if ((q[j].val <= q[j - 1].val) | (q[j + 1].val <= q[j].val) |
+			    (q[j + 2].val <= q[j + 1].val) | (q[j + 3].val <= q[j + 2].val) |
+			    (q[j + 4].val <= q[j + 3].val) | (q[j + 5].val <= q[j + 4].val) |
+			    (q[j + 6].val <= q[j + 5].val) | (q[j + 7].val <= q[j + 6].val))
+				break;
+		for (; j < len; j++)
+			if (q[j].val <= q[j - 1].val)
+				return p + j;
+		p += len;
+		v = q[len - 1].val;
 	}
 	return p;
 }
@@ -266,9 +281,24 @@ static uint32_t scan_greater(const struct optstack *s, uint32_t b, uint32_t i0, 
 {
 	const struct ent *base = s->e + (size_t)b * OPT_BLOCK;
 	uint32_t h = s->head[b];
-	for (uint32_t i = i0; i <= i1; i++)
-		if (base[(h + i) & OPT_MASK].val > v)
-			return i;
+	/* over the one or two contiguous pieces of the circular buffer, eight slots tested
+	 * with a single branch */
+	for (uint32_t i = i0; i <= i1;) {
+		uint32_t ph = (h + i) & OPT_MASK, len = i1 - i + 1;
+		if (len > OPT_BLOCK - ph)
+			len = OPT_BLOCK - ph;
+		const struct ent *p = base + ph;
+		uint32_t j = 0;
+		for (; j + 8 <= len; j += 8)
+			if ((p[j].val > v) | (p[j + 1].val > v) | (p[j + 2].val > v) |
+			    (p[j + 3].val > v) | (p[j + 4].val > v) | (p[j + 5].val > v) |
+			    (p[j + 6].val > v) | (p[j + 7].val > v))
+				break;
+		for (; j < len; j++)
+			if (p[j].val > v)
+				return i + j;
+		i += len;
+	}
 	return UINT32_MAX;
 }
 
