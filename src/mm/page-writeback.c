@@ -41,18 +41,31 @@ void wait_on_page_writeback(pfn_t pfn)
 		sleep_on(page_waitqueue(pfn), 0, false);
 }
 
-static void file_mark_dirty(struct address_space *f)
+static void dirty_list_add_head(struct address_space *f)
 {
-	if (f->on_dirty_list)
-		return;
-	f->on_dirty_list = true;
-	f->dirtied_when = local_now();
+	f->dirty_next = MM->dirty_files;
+	MM->dirty_files = f;
+	if (!MM->dirty_files_tail)
+		MM->dirty_files_tail = f;
+}
+
+static void dirty_list_add_tail(struct address_space *f)
+{
 	f->dirty_next = NULL;
 	if (MM->dirty_files_tail)
 		MM->dirty_files_tail->dirty_next = f;
 	else
 		MM->dirty_files = f;
 	MM->dirty_files_tail = f;
+}
+
+static void file_mark_dirty(struct address_space *f)
+{
+	if (f->on_dirty_list)
+		return;
+	f->on_dirty_list = true;
+	f->dirtied_when = local_now();
+	dirty_list_add_tail(f);
 }
 
 void set_page_dirty(pfn_t pfn)
@@ -156,12 +169,15 @@ void get_dirty_limits(long *background, long *dirty)
 
 /* Writes up to nr dirty file pages, oldest-dirtied files first, each file in page order.
  * older_than != 0 limits it to files dirtied before that time (kupdate). Returns pages
- * written. The flusher stops early when the disk is congested and `nonblocking`. */
+ * written. The flusher stops early when the disk is congested and `nonblocking`.
+ * A file being written is off the list (the kernel's I_SYNC inode on s_io): a concurrent
+ * pass, which may run while this one sleeps for a request slot, skips it as
+ * __writeback_single_inode's requeue_io does for WB_SYNC_NONE. */
 static long writeback_inodes(long nr, sim_time_t older_than, bool nonblocking, bool *congested)
 {
 	long written = 0;
-	struct address_space *f = MM->dirty_files;
-	while (f && written < nr) {
+	struct address_space *f;
+	while ((f = MM->dirty_files) && written < nr) {
 		if (older_than && f->dirtied_when > older_than)
 			break;
 		if (nonblocking && bdi_write_congested(&MM->disk)) {
@@ -169,7 +185,12 @@ static long writeback_inodes(long nr, sim_time_t older_than, bool nonblocking, b
 				*congested = true;
 			break;
 		}
+		MM->dirty_files = f->dirty_next;
+		if (!MM->dirty_files)
+			MM->dirty_files_tail = NULL;
+		f->dirty_next = NULL;
 		uint64_t scanned = 0;
+		bool stop = false;
 		while (f->nr_dirty && written < nr && scanned < f->cap_pages) {
 			uint64_t i = f->wb_cursor;
 			if (++f->wb_cursor >= f->cap_pages)
@@ -188,26 +209,19 @@ static long writeback_inodes(long nr, sim_time_t older_than, bool nonblocking, b
 			if (nonblocking && bdi_write_congested(&MM->disk)) {
 				if (congested)
 					*congested = true;
-				return written;
+				stop = true;
+				break;
 			}
 		}
-		struct address_space *next = f->dirty_next;
 		if (!f->nr_dirty) { /* clean: off the dirty list */
-			MM->dirty_files = next;
-			if (!next)
-				MM->dirty_files_tail = NULL;
 			f->on_dirty_list = false;
-			f->dirty_next = NULL;
-		} else if (next) { /* requeue at the tail, as redirty_tail does */
-			MM->dirty_files = next;
-			f->dirty_next = NULL;
-			f->dirtied_when = local_now();
-			MM->dirty_files_tail->dirty_next = f;
-			MM->dirty_files_tail = f;
-		} else {
+		} else if (stop || !MM->dirty_files) {
+			dirty_list_add_head(f); /* still the oldest */
 			break;
+		} else { /* requeue at the tail, as redirty_tail does */
+			f->dirtied_when = local_now();
+			dirty_list_add_tail(f);
 		}
-		f = MM->dirty_files;
 	}
 	return written;
 }
