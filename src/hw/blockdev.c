@@ -42,8 +42,8 @@ static void free_request_bios(struct request *r)
 	free(r);
 }
 
-/* A member leaving congestion wakes congestion_wait through the striped device's callback,
- * as every queue's clear_bdi_congested wakes the one global wait queue. */
+/* A member's clear_bdi_congested wakes congestion_wait through the striped device's
+ * callback: every queue's clear_bdi_congested wakes the one global wait queue. */
 static void member_uncongested(struct blockdev *m, int rw)
 {
 	if (m->parent->uncongested)
@@ -263,7 +263,11 @@ static void complete(void *arg, uint64_t unused)
 	}
 	r->next = bd->free_rq;
 	bd->free_rq = r;
-	if (bd->congested[rw] && bd->nr_queued[rw] < congestion_off(bd)) {
+	/* __freed_request: below the off threshold every freed request clears the queue's
+	 * congestion (blk_clear_queue_congested), and clear_bdi_congested wakes
+	 * congestion_wqh[rw] whether or not the queue was congested (kernel-reclaim.md
+	 * §1.17) */
+	if (bd->nr_queued[rw] < congestion_off(bd)) {
 		bd->congested[rw] = false;
 		if (bd->uncongested)
 			bd->uncongested(bd, rw);

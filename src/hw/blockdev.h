@@ -64,7 +64,8 @@ struct blockdev {
 	struct waitqueue slot_wait[2];
 	struct request *free_rq; /* request pool */
 	struct bio *free_bio;	 /* bio pool */
-	/* called (in scheduler context) when a direction leaves the congested state */
+	/* clear_bdi_congested: called (in scheduler context) for every request of a direction
+	 * freed while that direction is below the congestion off threshold */
 	void (*uncongested)(struct blockdev *bd, int rw);
 	struct blockdev_stats stats;
 	/* where the platter is when a seek ends: uniform over one rotation, so runs with
