@@ -116,6 +116,8 @@ struct mm_task_ops {
 	/* send SIGKILL to every task using mm `mm` and mark `victim` TIF_MEMDIE */
 	void (*kill)(struct task *victim);
 	bool (*is_init)(struct task *p);
+	/* has_capability(p, CAP_*) */
+	bool (*has_capability)(struct task *p, int cap);
 };
 
 struct mm_machine {
