@@ -150,6 +150,7 @@ struct vm_area_struct {
 	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */
 	struct vm_area_struct *next; /* in the mm, sorted by start */
 	bool dead;
+	bool anon_vma; /* has an anon_vma: an anonymous page was mapped here (or in its parent) */
 };
 
 struct mm_struct {
