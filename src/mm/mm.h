@@ -120,6 +120,16 @@ struct mm_task_ops {
 	bool (*has_capability)(struct task *p, int cap);
 };
 
+#define NR_CPUS 256 /* machine.cpus' upper bound */
+
+/* The filesystem's backing_dev_info: BDI_WRITEBACK and the writeback-completion proportion
+ * (BDI_RECLAIMABLE is NR_FILE_DIRTY: only file pages on this one device are accounted). */
+struct backing_dev_info {
+	long nr_writeback;
+	struct prop_local completions;
+	bool dirty_exceeded;
+};
+
 struct mm_machine {
 	const struct hw_profile *hw;
 	uint32_t page_size, page_shift;
@@ -130,7 +140,7 @@ struct mm_machine {
 	struct zone zones[MAX_NR_ZONES];
 	int nr_zones; /* zone_type < nr_zones are populated or empty */
 	unsigned long totalram_pages;
-	unsigned long vm_total_pages; /* nr_free_pagecache_pages() at boot: sum of present - high */
+	unsigned long vm_total_pages; /* nr_free_pagecache_pages() at build_all_zonelists */
 	struct vm_sysctl sysctl;
 	struct rng rng;
 
@@ -159,7 +169,11 @@ struct mm_machine {
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
 	bool flusher_busy;
-	long dirty_ratelimit_count; /* pages dirtied since balance_dirty_pages last ran */
+	long dirty_ratelimits[NR_CPUS]; /* per CPU: pages dirtied since balance_dirty_pages */
+	struct backing_dev_info bdi;	/* the filesystem's (every file lives on MM->disk) */
+	struct prop_global vm_completions, vm_dirties;
+	struct prop_local kthread_dirties; /* dirtying done outside any user mm */
+	long ratelimit_pages;		   /* writeback_set_ratelimit */
 	struct waitqueue congestion_wqh[2];
 	struct waitqueue page_wait[64]; /* hashed: lock_page / wait_on_page_writeback */
 	struct waitqueue oom_wait;
@@ -348,6 +362,10 @@ bool clear_page_dirty_for_io(pfn_t pfn);
 void end_page_writeback(pfn_t pfn);
 void balance_dirty_pages_ratelimited(struct address_space *f);
 void get_dirty_limits(long *background, long *dirty);
+void get_dirty_limits_bdi(long *background, long *dirty, long *bdi_dirty);
+unsigned long determine_dirtyable_memory(void);
+void page_writeback_init(void);
+long writeback_ratelimit_pages(void);
 void wakeup_pdflush(long nr_pages);
 void throttle_vm_writeout(unsigned gfp);
 int write_one_page_async(pfn_t pfn, bool for_reclaim); /* writepage for file pages */

@@ -7,6 +7,7 @@
 
 #include "hw/blockdev.h"
 #include "hw/profile.h"
+#include "mm/proportions.h"
 #include "mm/vmstat.h"
 #include "sim/rng.h"
 #include "sim/sched.h"
@@ -176,6 +177,9 @@ struct mm_struct {
 	unsigned long last_interval;
 	struct task *owner;
 	struct mm_struct *all_next, *all_prev; /* every live mm, for teardown */
+	/* task_struct.dirties, the task's share of page dirtying: kept per mm (the tasks of
+	 * one mm share it; fork gives each process its own) */
+	struct prop_local dirties;
 };
 
 struct address_space {
