@@ -13,14 +13,14 @@
 #define CAP_SYS_ADMIN	 21
 #define CAP_SYS_RESOURCE 24
 
-static bool capable(struct task *p, int cap)
+static bool capable(struct task_struct *p, int cap)
 {
 	return MM->task_ops && MM->task_ops->has_capability && MM->task_ops->has_capability(p, cap);
 }
 
 /* badness (mm/oom_kill.c, 2.6.28), term by term. uptime and the start time count in whole
  * seconds and CPU time in whole jiffies, as the kernel's timespec and cputime do. */
-unsigned long badness(struct task *p, sim_time_t uptime)
+unsigned long badness(struct task_struct *p, sim_time_t uptime)
 {
 	struct mm_struct *mm = p->mm;
 	if (!mm)
@@ -30,8 +30,8 @@ unsigned long badness(struct task *p, sim_time_t uptime)
 	if (MM->task_ops && MM->task_ops->children_vm)
 		points += MM->task_ops->children_vm(p, NULL); /* total_vm/2 + 1 each */
 	unsigned long cpu_time =
-	    (unsigned long)(p->utime / JIFFY_NS + p->stime / JIFFY_NS) >> (SHIFT_HZ + 3);
-	uint64_t up_s = uptime / NSEC_PER_SEC, start_s = p->start_time / NSEC_PER_SEC;
+	    (unsigned long)(p->task.utime / JIFFY_NS + p->task.stime / JIFFY_NS) >> (SHIFT_HZ + 3);
+	uint64_t up_s = uptime / NSEC_PER_SEC, start_s = p->task.start_time / NSEC_PER_SEC;
 	unsigned long run_time = up_s >= start_s ? (unsigned long)(up_s - start_s) >> 10 : 0;
 	unsigned long s = int_sqrt(cpu_time);
 	if (s)
@@ -39,7 +39,7 @@ unsigned long badness(struct task *p, sim_time_t uptime)
 	s = int_sqrt(int_sqrt(run_time));
 	if (s)
 		points /= s;
-	if (p->weight < NICE_0_LOAD) /* task_nice(p) > 0: prio_to_weight[20] is nice 0 */
+	if (p->task.weight < NICE_0_LOAD) /* task_nice(p) > 0: prio_to_weight[20] is nice 0 */
 		points *= 2;
 	if (capable(p, CAP_SYS_ADMIN) || capable(p, CAP_SYS_RESOURCE))
 		points /= 4;
@@ -57,14 +57,15 @@ unsigned long badness(struct task *p, sim_time_t uptime)
 	return points;
 }
 
-#define OOM_ABORT ((struct task *)-1)
+#define OOM_ABORT ((struct task_struct *)-1)
 
-static struct task *select_bad_process(unsigned long *ppoints, sim_time_t uptime)
+static struct task_struct *select_bad_process(unsigned long *ppoints, sim_time_t uptime)
 {
-	struct task *chosen = NULL;
+	struct task_struct *chosen = NULL;
 	*ppoints = 0;
-	for (struct task *p = sched_first_task(); p; p = p->next_all) {
-		if (p->state == TASK_DEAD || p->state == TASK_NEW || !p->mm || p->is_kthread)
+	for_each_task(p) {
+		if (p->task.state == TASK_DEAD || p->task.state == TASK_NEW || !p->mm ||
+		    p->is_kthread)
 			continue;
 		if (MM->task_ops && MM->task_ops->is_init && MM->task_ops->is_init(p))
 			continue;
@@ -88,14 +89,14 @@ static struct task *select_bad_process(unsigned long *ppoints, sim_time_t uptime
 	return chosen;
 }
 
-static void oom_kill_task(struct task *victim, unsigned long points)
+static void oom_kill_task(struct task_struct *victim, unsigned long points)
 {
 	struct reclaim_stats *rs = &MM->rstats;
 	rs->oom_kills++;
 	if (MM->nr_oom_records < MAX_OOM_RECORDS) {
 		struct oom_victim *r = &MM->oom_records[MM->nr_oom_records++];
-		r->pid = victim->pid;
-		snprintf(r->comm, sizeof(r->comm), "%s", victim->comm);
+		r->pid = victim->task.pid;
+		snprintf(r->comm, sizeof(r->comm), "%s", victim->task.comm);
 		r->time = local_now();
 		r->badness = points;
 		r->rss = victim->mm ? victim->mm->rss_anon + victim->mm->rss_file : 0;
@@ -119,7 +120,7 @@ void out_of_memory(unsigned gfp, unsigned order)
 		return;
 	}
 	unsigned long points;
-	struct task *p = select_bad_process(&points, uptime);
+	struct task_struct *p = select_bad_process(&points, uptime);
 	if (p == OOM_ABORT)
 		goto out;
 	if (!p) {
@@ -128,7 +129,7 @@ void out_of_memory(unsigned gfp, unsigned order)
 		sched_request_stop();
 		return;
 	}
-	struct task *child = NULL;
+	struct task_struct *child = NULL;
 	if (MM->task_ops && MM->task_ops->children_vm)
 		MM->task_ops->children_vm(p, &child);
 	oom_kill_task(child ? child : p, points);

@@ -121,7 +121,7 @@ static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 				return 0;
 			stalled = true;
 			reclaim_throttle(VMSCAN_THROTTLE_ISOLATED);
-			if (current->tif & TIF_SIGKILL)
+			if (fatal_signal_pending(current))
 				return SWAP_CLUSTER_MAX;
 		}
 		/* too_many_isolated wakes the throttled when it finds the test false; kswapd
@@ -133,7 +133,7 @@ static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 	}
 	while (too_many_isolated(z, file, sc, false)) {
 		congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
-		if (current->tif & TIF_SIGKILL)
+		if (fatal_signal_pending(current))
 			return SWAP_CLUSTER_MAX;
 	}
 	return SHRINK_INACTIVE_PROCEED;

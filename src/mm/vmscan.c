@@ -727,9 +727,9 @@ void kswapd_main(void *arg)
 
 void mm_start_kthreads(void)
 {
-	MM->kswapd = task_create("kswapd0", kswapd_main, NULL, true);
-	set_user_nice(MM->kswapd, MM->sysctl.kswapd_nice);
-	task_start(MM->kswapd);
-	MM->flusher = task_create("pdflush", flusher_main, NULL, true);
-	task_start(MM->flusher);
+	MM->kswapd = task_struct_create("kswapd0", kswapd_main, NULL, true);
+	set_user_nice(&MM->kswapd->task, MM->sysctl.kswapd_nice);
+	task_start(&MM->kswapd->task);
+	MM->flusher = task_struct_create("pdflush", flusher_main, NULL, true);
+	task_start(&MM->flusher->task);
 }
