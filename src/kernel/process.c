@@ -1,4 +1,5 @@
 #include "kernel/process.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,16 +76,12 @@ static void process_entry(void *arg)
 static struct process *process_new(const char *comm, void (*fn)(void *), void *arg,
 				   struct mm_struct *mm)
 {
-	struct process *p = calloc(1, sizeof(*p));
-	if (!p) {
-		perror("mmsim: process");
-		exit(1);
-	}
+	struct process *p = xcalloc(1, sizeof(*p));
 	p->main = fn;
 	p->arg = arg;
 	if (nr_procs == cap_procs) {
 		cap_procs = cap_procs ? cap_procs * 2 : 64;
-		all_procs = realloc(all_procs, cap_procs * sizeof(*all_procs));
+		all_procs = xrealloc(all_procs, cap_procs * sizeof(*all_procs));
 	}
 	all_procs[nr_procs++] = p;
 	p->stack_order = stack_order();

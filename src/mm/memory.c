@@ -17,11 +17,7 @@
 
 struct mm_struct *mm_alloc(void)
 {
-	struct mm_struct *mm = calloc(1, sizeof(*mm));
-	if (!mm) {
-		perror("mmsim: mm");
-		exit(1);
-	}
+	struct mm_struct *mm = xcalloc(1, sizeof(*mm));
 	mm->next_vpn = 0x400; /* leave page 0.. unmapped, as a real layout does */
 	mm->users = 1;
 	mm->id = ++MM->nr_mms;
@@ -54,12 +50,8 @@ static uint32_t vma_id_alloc(struct vm_area_struct *vma)
 	}
 	if (MM->nr_vmas == MM->vma_cap) {
 		MM->vma_cap = MM->vma_cap ? MM->vma_cap * 2 : 256;
-		MM->vmas = realloc(MM->vmas, MM->vma_cap * sizeof(*MM->vmas));
-		MM->vma_free_ids = realloc(MM->vma_free_ids, MM->vma_cap * sizeof(uint32_t));
-		if (!MM->vmas || !MM->vma_free_ids) {
-			perror("mmsim: vmas");
-			exit(1);
-		}
+		MM->vmas = xrealloc(MM->vmas, MM->vma_cap * sizeof(*MM->vmas));
+		MM->vma_free_ids = xrealloc(MM->vma_free_ids, MM->vma_cap * sizeof(uint32_t));
 		if (MM->nr_vmas == 0)
 			MM->vmas[MM->nr_vmas++] = NULL; /* id 0 is never used */
 	}
@@ -117,14 +109,10 @@ static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
 static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint64_t npages,
 				      unsigned flags, struct address_space *file, uint64_t pgoff)
 {
-	struct vm_area_struct *vma = calloc(1, sizeof(*vma));
+	struct vm_area_struct *vma = xcalloc(1, sizeof(*vma));
 	uint64_t chunks = (npages + PTE_CHUNK - 1) / PTE_CHUNK;
-	vma->pte = calloc(npages ? npages : 1, sizeof(uint32_t));
-	vma->ptpage = malloc((chunks ? chunks : 1) * sizeof(pfn_t));
-	if (!vma || !vma->pte || !vma->ptpage) {
-		perror("mmsim: vma");
-		exit(1);
-	}
+	vma->pte = xcalloc(npages ? npages : 1, sizeof(uint32_t));
+	vma->ptpage = xmalloc((chunks ? chunks : 1) * sizeof(pfn_t));
 	for (uint64_t i = 0; i < chunks; i++)
 		vma->ptpage[i] = NO_PFN;
 	vma->mm = mm;

@@ -3,6 +3,7 @@
 #ifndef MMSIM_MM_MM_H
 #define MMSIM_MM_MM_H
 
+#include "mm/mm_trace.h"
 #include "mm/mm_types.h"
 
 /* gfp flags (kernel values are irrelevant; the combinations are what matter) */
@@ -417,6 +418,9 @@ bool inactive_anon_is_low(const struct zone *z);
 
 /* ---- backing-dev.c ---- */
 void congestion_wait(int rw, sim_time_t timeout);
+/* congestion_wait without its tracepoint, for callers that trace their own; returns the
+ * time slept. */
+sim_time_t congestion_wait_untraced(int rw, sim_time_t timeout);
 void mm_bdi_uncongested(struct blockdev *bd, int rw);
 
 /* ---- oom_kill.c ---- */

@@ -93,6 +93,7 @@ static void oom_kill_task(struct task_struct *victim, unsigned long points)
 {
 	struct reclaim_stats *rs = &MM->rstats;
 	rs->oom_kills++;
+	trace_event(mark_victim, "pid=%d", victim->task.pid);
 	if (MM->nr_oom_records < MAX_OOM_RECORDS) {
 		struct oom_victim *r = &MM->oom_records[MM->nr_oom_records++];
 		r->pid = victim->task.pid;

@@ -131,6 +131,26 @@ static void run_event(struct event e)
 	}
 }
 
+void sched_set_observer(void (*fn)(sim_time_t when), sim_time_t every)
+{
+	sched.observe = every ? fn : NULL;
+	sched.observe_every = every;
+	sched.observe_next = 0;
+}
+
+/* State only changes at events, so what holds just before the first event due at or after
+ * a multiple of the interval is the state at that instant. */
+static void observe_until(sim_time_t t)
+{
+	sim_time_t saved = sim_clock;
+	while (sched.observe_next <= t) {
+		sim_clock = sched.observe_next;
+		sched.observe(sched.observe_next);
+		sched.observe_next += sched.observe_every;
+	}
+	sim_clock = saved;
+}
+
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 {
 	sched.stop = false;
@@ -140,9 +160,13 @@ sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 							    sched.heap[0].time, sched.heap[0].seq));
 		sim_time_t due = cpu_first ? cp->ev_time : sched.heap[0].time;
 		if (due > until) {
+			if (sched.observe)
+				observe_until(until);
 			sim_clock = until;
 			break;
 		}
+		if (sched.observe && due >= sched.observe_next)
+			observe_until(due);
 		sim_clock = due;
 		sched.stats.events++;
 		if (cpu_first)

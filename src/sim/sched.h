@@ -151,6 +151,9 @@ void sched_callback_at(sim_time_t when, void (*fn)(void *, uint64_t), void *arg,
  * requested. Returns the clock at the end. */
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void));
 void sched_request_stop(void);
+/* Calls fn(t) at t = 0, every, 2*every, ... as the run passes those times, before any event
+ * due at t runs; fn only reads state (a monitor must not change the run). 0 turns it off. */
+void sched_set_observer(void (*fn)(sim_time_t when), sim_time_t every);
 
 /* Hook run between events (the invariant checker); may be NULL. Called every `every` events. */
 void sched_set_check_hook(void (*fn)(void), uint64_t every);

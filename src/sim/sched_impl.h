@@ -59,6 +59,8 @@ struct sched_state {
 	bool stop;
 	void (*check)(void);
 	uint64_t check_every, check_count;
+	void (*observe)(sim_time_t when); /* a monitor reading state at fixed times */
+	sim_time_t observe_every, observe_next;
 	struct sched_stats stats;
 };
 
