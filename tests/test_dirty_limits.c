@@ -42,10 +42,10 @@ static void bdi_share_clip_and_task_limit(void **state)
 	long bg, dirty, bdi;
 	get_dirty_limits(&bg, &dirty);
 	long avail = (long)determine_dirtyable_memory();
-	assert_int_equal(avail, global_page_state(NR_FREE_PAGES) + global_page_state(NR_LRU_BASE) +
-				    global_page_state(NR_LRU_BASE + 1) +
-				    global_page_state(NR_LRU_BASE + 2) +
-				    global_page_state(NR_LRU_BASE + 3) + 1);
+	assert_int_equal(
+	    avail, global_page_state(NR_FREE_PAGES) + global_page_state(NR_INACTIVE_ANON) +
+		       global_page_state(NR_ACTIVE_ANON) + global_page_state(NR_INACTIVE_FILE) +
+		       global_page_state(NR_ACTIVE_FILE) + 1);
 	assert_int_equal(dirty, 10 * avail / 100);
 	assert_int_equal(bg, 5 * avail / 100);
 	/* the bdi did half the recent completions; the dirtier (no task: the kernel
