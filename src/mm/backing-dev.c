@@ -1,6 +1,6 @@
-/* congestion_wait (kernel-reclaim.md §1.17): sleep for the timeout or until a request is
- * freed on a queue below its congestion off threshold (clear_bdi_congested wakes the
- * global congestion_wqh[rw]), whichever comes first. */
+/* congestion_wait (mm/backing-dev.c, kernel-reclaim.md §1.17): sleep for the timeout or until
+ * a request is freed on a queue below its congestion off threshold, whichever comes first:
+ * __freed_request's clear_bdi_congested wakes every sleeper of that direction. */
 #include "mm/mm.h"
 
 sim_time_t congestion_wait_untraced(int rw, sim_time_t timeout)
