@@ -59,6 +59,22 @@ static void mark_page_accessed_states(void **state)
 	test_machine_shutdown();
 }
 
+/* 2.6.28's write() (generic_perform_write) does not mark the page accessed (2.6.31 added
+ * it): a page written twice stays inactive and unreferenced. */
+static void write_does_not_mark_accessed(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	assert_int_equal(file_write(f, 0, 1), 0);
+	assert_int_equal(file_write(f, 0, 1), 0);
+	struct page *p = pfn_to_page(f->pages[0]);
+	assert_true(p->flags & PG_dirty);
+	assert_false(p->flags & (PG_referenced | PG_active));
+	assert_int_equal(page_lru(p), LRU_INACTIVE_FILE);
+	test_machine_shutdown();
+}
+
 static void rotate_to_tail(void **state)
 {
 	(void)state;
@@ -167,6 +183,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(file_pages_enter_inactive),
 	    cmocka_unit_test(mark_page_accessed_states),
+	    cmocka_unit_test(write_does_not_mark_accessed),
 	    cmocka_unit_test(rotate_to_tail),
 	    cmocka_unit_test(isolate_and_putback),
 	    cmocka_unit_test(orphan_freed_at_putback),

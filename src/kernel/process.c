@@ -111,6 +111,7 @@ struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg)
 	mm->owner = p->task;
 	struct process *parent = current_process();
 	if (parent) {
+		p->cap_effective = parent->cap_effective;
 		p->parent = parent;
 		p->sibling = parent->children;
 		parent->children = p;
@@ -141,6 +142,7 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 	}
 	if (!thread)
 		mm->owner = p->task;
+	p->cap_effective = parent->cap_effective;
 	p->parent = parent;
 	p->sibling = parent->children;
 	parent->children = p;
@@ -342,8 +344,14 @@ static bool is_init(struct task_struct *t)
 	return t->proc && t->proc->is_init;
 }
 
+static bool has_capability(struct task_struct *t, int cap)
+{
+	return t->proc && (t->proc->cap_effective >> cap & 1);
+}
+
 const struct mm_task_ops kernel_task_ops = {
     .children_vm = children_vm,
     .kill = kill_task,
     .is_init = is_init,
+    .has_capability = has_capability,
 };

@@ -205,8 +205,9 @@ int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 			continue;
 		}
 		cpu_work_sys(MM->hw->page_copy_ns);
+		/* no mark_page_accessed: 2.6.28's generic_perform_write has none (2.6.31 added
+		 * it; kernel-reclaim.md §1.4) */
 		set_page_dirty(pfn);
-		mark_page_accessed(pfn);
 		if (i + 1 > f->size_pages)
 			f->size_pages = i + 1;
 		balance_dirty_pages_ratelimited(f);

@@ -7,6 +7,7 @@
 
 #include "hw/blockdev.h"
 #include "hw/profile.h"
+#include "mm/proportions.h"
 #include "mm/task.h"
 #include "mm/vmstat.h"
 #include "sim/rng.h"
@@ -153,6 +154,7 @@ struct vm_area_struct {
 	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */
 	struct vm_area_struct *next; /* in the mm, sorted by start */
 	bool dead;
+	bool anon_vma; /* has an anon_vma: an anonymous page was mapped here (or in its parent) */
 };
 
 #define MMAP_CACHE_SIZE 8
@@ -195,6 +197,9 @@ struct mm_struct {
 	unsigned long last_interval;
 	struct task_struct *owner;
 	struct mm_struct *all_next, *all_prev; /* every live mm, for teardown */
+	/* task_struct.dirties, the task's share of page dirtying: kept per mm (the tasks of
+	 * one mm share it; fork gives each process its own) */
+	struct prop_local dirties;
 };
 
 struct address_space {

@@ -610,12 +610,12 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	if (MM->sysctl.page_cluster < 0)
 		MM->sysctl.page_cluster = (cfg->ram_bytes < (16ULL << 20)) ? 2 : 3;
 	setup_per_zone_pages_min();
+	/* nr_free_pagecache_pages() in build_all_zonelists, which runs before
+	 * setup_per_zone_pages_min: pages_high is still 0, so every present page counts */
 	MM->vm_total_pages = 0;
-	for (int i = 0; i < MM->nr_zones; i++) {
-		struct zone *z = &MM->zones[i];
-		if (z->present_pages > z->pages_high)
-			MM->vm_total_pages += z->present_pages - z->pages_high;
-	}
+	for (int i = 0; i < MM->nr_zones; i++)
+		MM->vm_total_pages += MM->zones[i].present_pages;
+	page_writeback_init();
 
 	MM->rmap_cap = 1024;
 	MM->rmap = xcalloc(MM->rmap_cap, sizeof(*MM->rmap));

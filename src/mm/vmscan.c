@@ -234,8 +234,10 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 		continue;
 
 	activate_locked:
-		if ((p->flags & PG_swapcache) && vm_swap_full())
-			try_to_free_swap(pfn);
+		/* 2.6.28: not a candidate for swapping, so reclaim the swap space (2.6.25 keeps
+		 * it) */
+		if ((p->flags & PG_swapcache) && vm_swap_full() && !MM->sysctl.reclaim_lru)
+			remove_exclusive_swap_page_ref(pfn);
 		p->flags |= PG_active;
 		pgactivate++;
 	keep_locked:
@@ -356,21 +358,28 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 }
 
 /* The end of shrink_active_list (2.6.25 and 2.6.28 alike): the deactivated pages to the head
- * of the inactive list with PG_active cleared, their swap slots released when swap is full
- * (pagevec_swap_free), the rest back to the active list. */
+ * of the inactive list with PG_active cleared, the rest back to the active list. 2.6.28
+ * moves the deactivated pages through a pagevec released whenever it fills, and only the
+ * last, partly filled one has its swap slots released when swap is full
+ * (pagevec_swap_free); 2.6.25 releases none. */
+#define PAGEVEC_SIZE 14
 void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pagelist *active,
 			   unsigned long taken)
 {
 	unsigned long nr_deact = 0;
+	pfn_t pvec[PAGEVEC_SIZE];
+	unsigned nr_pvec = 0;
 	while (inactive->nr) {
 		pfn_t pfn = pagelist_pop_tail(inactive);
 		pfn_to_page(pfn)->flags &= ~PG_active;
 		putback_lru_page(pfn);
 		nr_deact++;
-		if (vm_swap_full() && (pfn_to_page(pfn)->flags & PG_swapcache) &&
-		    (pfn_to_page(pfn)->flags & PG_lru))
-			try_to_free_swap(pfn);
+		pvec[nr_pvec++] = pfn;
+		if (nr_pvec == PAGEVEC_SIZE)
+			nr_pvec = 0; /* __pagevec_release */
 	}
+	if (vm_swap_full() && !MM->sysctl.reclaim_lru)
+		pagevec_swap_free(pvec, nr_pvec);
 	while (active->nr)
 		putback_lru_page(pagelist_pop_tail(active));
 	count_vm_events(PGDEACTIVATE, nr_deact);
