@@ -58,17 +58,60 @@ static void free_isolated_page(pfn_t pfn)
 	__free_page(pfn);
 }
 
-/* isolate_lru_pages (§1.12), order 0: take up to nr_to_scan pages from the tail of src. */
-unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
-				struct pagelist *dst, unsigned long *scanned)
+/* __isolate_lru_page (2.6.28 mm/vmscan.c): only a page on an LRU, on a list of the asked
+ * active state and type unless ISOLATE_BOTH, and evictable. The type is the list's (in
+ * vm.reclaim_lru = 2.6.25 every evictable page is on the file lists, and 2.6.25's test
+ * looked at the active state alone). No page on an LRU is being freed here, so the kernel's
+ * -EBUSY case does not arise. */
+static bool isolate_lru_page_ok(const struct page *p, int mode, int file)
 {
-	unsigned long scan, nr_taken = 0;
+	if (!(p->flags & PG_lru))
+		return false;
+	enum lru_list lru = page_lru(p);
+	if (lru == LRU_UNEVICTABLE)
+		return false;
+	if (mode != ISOLATE_BOTH) {
+		if (!(p->flags & PG_active) != !(mode == ISOLATE_ACTIVE))
+			return false;
+		if ((lru >= LRU_INACTIVE_FILE) != !!file)
+			return false;
+	}
+	return true;
+}
+
+/* isolate_lru_pages (§1.12, 2.6.28): up to nr_to_scan pages from the tail of the list, and
+ * for order > 0 lumpy reclaim: every other page of the tag page's naturally aligned 2^order
+ * block that passes the same test, from whatever list it is on, each one taken counting as
+ * scanned. A pfn of another zone is skipped (the kernel's zone-id test). */
+unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
+				struct pagelist *dst, unsigned long *scanned, int order, int mode)
+{
+	unsigned long scan, nr_taken = 0, nr_lumpy = 0;
+	int file = lru >= LRU_INACTIVE_FILE;
 	for (scan = 0; scan < nr_to_scan && z->lru[lru].nr; scan++) {
-		pfn_t pfn = z->lru[lru].tail;
-		isolate_page(z, pfn, lru, dst);
+		pfn_t tag = z->lru[lru].tail;
+		isolate_page(z, tag, lru, dst);
 		nr_taken++;
+		if (!order)
+			continue;
+		pfn_t pfn = tag & ~(((pfn_t)1 << order) - 1);
+		pfn_t end = pfn + ((pfn_t)1 << order);
+		if (end > MM->nr_frames)
+			end = MM->nr_frames;
+		for (; pfn < end; pfn++) {
+			if (pfn == tag)
+				continue;
+			struct page *c = pfn_to_page(pfn);
+			if (c->zone != z->idx || !isolate_lru_page_ok(c, mode, file))
+				continue;
+			isolate_page(z, pfn, page_lru(c), dst);
+			nr_taken++;
+			nr_lumpy++;
+			scan++;
+		}
 	}
 	*scanned = scan;
+	count_vm_events(MMSIM_LUMPY_TAKEN, nr_lumpy);
 	spin_lock_hold(&z->lru_lock, MM->hw->isolate_ns * (scan ? scan : 1));
 	return nr_taken;
 }
@@ -258,6 +301,36 @@ static void putback_pages(struct zone *z, struct pagelist *list)
 	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns * n);
 }
 
+/* clear_active_flags: lumpy reclaim may have taken active pages; they go back inactive
+ * unless reclaim activates them again. Counts what was taken per type into recent_scanned
+ * (the kernel's count[] per list, summed by type). */
+static unsigned long clear_active_flags(struct zone *z, struct pagelist *list, bool scanned)
+{
+	unsigned long nr_active = 0;
+	for (pfn_t pfn = list->head; pfn != NO_PFN; pfn = pfn_to_page(pfn)->next) {
+		struct page *p = pfn_to_page(pfn);
+		if (p->flags & PG_active) {
+			p->flags &= ~PG_active;
+			nr_active++;
+		}
+		if (scanned)
+			z->recent_scanned[page_is_file_cache(p)]++;
+	}
+	return nr_active;
+}
+
+/* The isolation mode (§1.12 step 1): lumpy reclaim takes active neighbours too for a
+ * costly order, and in 2.6.28 for any order > 0 once priority has fallen below
+ * DEF_PRIORITY - 2 (2.6.25-2.6.27: costly orders only). */
+static int inactive_isolate_mode(const struct scan_control *sc, int priority)
+{
+	if (sc->order > PAGE_ALLOC_COSTLY_ORDER)
+		return ISOLATE_BOTH;
+	if (MM->sysctl.reclaim_lru != RECLAIM_LRU_2625 && sc->order && priority < DEF_PRIORITY - 2)
+		return ISOLATE_BOTH;
+	return ISOLATE_INACTIVE;
+}
+
 /* shrink_inactive_list (§1.12). */
 unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struct scan_control *sc,
 				   int priority, int file)
@@ -275,12 +348,21 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		unsigned long nr_scan;
 		enum lru_list lru = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
 		unsigned long nr_taken =
-		    isolate_lru_pages(sc->swap_cluster_max, z, lru, &list, &nr_scan);
+		    isolate_lru_pages(sc->swap_cluster_max, z, lru, &list, &nr_scan, sc->order,
+				      inactive_isolate_mode(sc, priority));
+		count_vm_events(PGDEACTIVATE, clear_active_flags(z, &list, true));
 		z->pages_scanned += nr_scan;
-		z->recent_scanned[file] += nr_taken;
 		nr_scanned += nr_scan;
 		unsigned long wb_before = sc->nr_writeback;
 		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
+		/* a costly-order direct reclaimer waits for the I/O it started and tries the
+		 * rest of the batch again, synchronously */
+		if (nr_freed < nr_taken && !current_is_kswapd() &&
+		    sc->order > PAGE_ALLOC_COSTLY_ORDER) {
+			congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
+			count_vm_events(PGDEACTIVATE, clear_active_flags(z, &list, false));
+			nr_freed += shrink_page_list(&list, sc, PAGEOUT_IO_SYNC);
+		}
 		nr_reclaimed += nr_freed;
 		if (current_is_kswapd()) {
 			count_zone_event(z, PGSCAN_KSWAPD, nr_scan);
@@ -304,15 +386,15 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_control *sc,
 			int priority, int file)
 {
-	(void)priority;
-	(void)sc; /* the active list is aged the same way for every reclaimer in 2.6.28 */
+	(void)priority; /* the active list is aged the same way at every priority in 2.6.28 */
 	struct pagelist hold, inactive, active;
 	unsigned long pgscanned, pgmoved = 0;
 	pagelist_init(&hold);
 	pagelist_init(&inactive);
 	pagelist_init(&active);
 	enum lru_list lru = file ? LRU_ACTIVE_FILE : LRU_ACTIVE_ANON;
-	unsigned long taken = isolate_lru_pages(nr_pages, z, lru, &hold, &pgscanned);
+	unsigned long taken =
+	    isolate_lru_pages(nr_pages, z, lru, &hold, &pgscanned, sc->order, ISOLATE_ACTIVE);
 	z->pages_scanned += pgscanned;
 	z->recent_scanned[file] += taken;
 	count_zone_event(z, PGREFILL, pgscanned);

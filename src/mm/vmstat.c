@@ -98,4 +98,5 @@ void vmstat_foreach(void (*fn)(const char *name, uint64_t value, void *ctx), voi
 	fn("pgsteal_kswapd", vm_events[PGSTEAL_KSWAPD], ctx);
 	fn("mmsim_kswapd_file_writes", vm_events[MMSIM_KSWAPD_FILE_WRITES], ctx);
 	fn("mmsim_direct_file_writes", vm_events[MMSIM_DIRECT_FILE_WRITES], ctx);
+	fn("mmsim_lumpy_taken", vm_events[MMSIM_LUMPY_TAKEN], ctx);
 }

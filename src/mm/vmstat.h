@@ -74,6 +74,8 @@ enum vm_event_item {
 	/* mmsim extras (mmtests derives them from tracepoints): file pages reclaim wrote */
 	MMSIM_KSWAPD_FILE_WRITES,
 	MMSIM_DIRECT_FILE_WRITES,
+	/* pages lumpy reclaim took as neighbours of a tag page (isolate_lru_pages, order > 0) */
+	MMSIM_LUMPY_TAKEN,
 	NR_VM_EVENT_ITEMS
 };
 
