@@ -2,6 +2,7 @@
  * write, the file fault path, and readahead (a simplified on-demand readahead: a window
  * that grows on sequential misses, and an asynchronous read of the next window when a
  * PG_readahead-marked page is reached). Files live in contiguous extents on the disk. */
+#include "fs/fs.h"
 #include "mm/mm.h"
 
 #include <stdio.h>
@@ -38,6 +39,7 @@ struct address_space *file_create(const char *name, uint64_t size_pages, uint64_
 	}
 	f->id = MM->nr_files;
 	MM->files[MM->nr_files++] = f;
+	d_alloc_file(f);
 	return f;
 }
 

@@ -1,6 +1,7 @@
 /* The invariant checker: every frame is in exactly one place, every gauge equals what it
  * counts, every swap slot's count equals its references. Tests run it throughout every
  * simulation; it is O(frames + PTEs + slots). */
+#include "fs/fs.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 
@@ -127,7 +128,7 @@ int mm_check_invariants(void)
 	}
 
 	/* every other frame: kernel, isolated, or a new user page */
-	long kernel[MAX_NR_ZONES][3] = {{0}};
+	long kernel[MAX_NR_ZONES][4] = {{0}};
 	long isolated[MAX_NR_ZONES][2] = {{0}};
 	long file_pages[MAX_NR_ZONES] = {0}, anon_mapped[MAX_NR_ZONES] = {0},
 	     file_mapped[MAX_NR_ZONES] = {0}, dirty[MAX_NR_ZONES] = {0}, wb[MAX_NR_ZONES] = {0};
@@ -138,9 +139,10 @@ int mm_check_invariants(void)
 		if (where[pfn] == W_NONE) {
 			if (p->flags & PG_slab) {
 				where[pfn] = W_KERNEL;
-				int k = p->owner == OWNER_STACK	      ? 0
-					: p->owner == OWNER_PAGETABLE ? 1
-								      : 2;
+				int k = p->owner == OWNER_STACK		     ? 0
+					: p->owner == OWNER_PAGETABLE	     ? 1
+					: p->owner == OWNER_SLAB_RECLAIMABLE ? 3
+									     : 2;
 				kernel[zi][k]++;
 				continue;
 			} else if (p->flags & PG_isolated) {
@@ -200,12 +202,14 @@ int mm_check_invariants(void)
 		struct zone *z = &MM->zones[zi];
 		if (kernel[zi][0] != z->stat[NR_KERNEL_STACK] ||
 		    kernel[zi][1] != z->stat[NR_PAGETABLE] ||
-		    kernel[zi][2] != z->stat[NR_SLAB_UNRECLAIMABLE])
-			ret = fail(
-			    "zone %s: kernel pages %ld/%ld/%ld vs stack %ld pagetable %ld slab %ld",
-			    z->name, kernel[zi][0], kernel[zi][1], kernel[zi][2],
-			    z->stat[NR_KERNEL_STACK], z->stat[NR_PAGETABLE],
-			    z->stat[NR_SLAB_UNRECLAIMABLE]);
+		    kernel[zi][2] != z->stat[NR_SLAB_UNRECLAIMABLE] ||
+		    kernel[zi][3] != z->stat[NR_SLAB_RECLAIMABLE])
+			ret =
+			    fail("zone %s: kernel pages %ld/%ld/%ld/%ld vs stack %ld pagetable %ld "
+				 "slab %ld reclaimable slab %ld",
+				 z->name, kernel[zi][0], kernel[zi][1], kernel[zi][2],
+				 kernel[zi][3], z->stat[NR_KERNEL_STACK], z->stat[NR_PAGETABLE],
+				 z->stat[NR_SLAB_UNRECLAIMABLE], z->stat[NR_SLAB_RECLAIMABLE]);
 		else if (isolated[zi][0] != (long)z->nr_isolated[0] ||
 			 isolated[zi][1] != (long)z->nr_isolated[1] ||
 			 isolated[zi][0] != z->stat[NR_ISOLATED_ANON] ||
@@ -278,6 +282,8 @@ int mm_check_invariants(void)
 			   (unsigned long long)nfree, (unsigned long long)si->nr_free);
 	free(refs);
 	free(where);
+	if (!ret && vfs_caches_check())
+		ret = -1;
 	if (!ret && kmem_caches_check())
 		ret = -1;
 	return ret;

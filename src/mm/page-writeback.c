@@ -1,6 +1,7 @@
 /* Dirty pages: accounting, dirty limits and balance_dirty_pages (kernel-reclaim.md §1.17),
  * writepage for file pages, end of writeback with PG_reclaim rotation (§1.4), page locks,
  * and the flusher thread (pdflush's background and kupdate writeout). */
+#include "fs/fs.h"
 #include "mm/mm.h"
 
 #include <limits.h>
@@ -198,6 +199,7 @@ static long writeback_inodes(long nr, sim_time_t older_than, bool nonblocking, b
 				MM->dirty_files_tail = NULL;
 			f->on_dirty_list = false;
 			f->dirty_next = NULL;
+			inode_sync_complete(f);
 		} else if (next) { /* requeue at the tail, as redirty_tail does */
 			MM->dirty_files = next;
 			f->dirty_next = NULL;

@@ -1,6 +1,7 @@
 /* Frames, zones and watermarks (kernel-reclaim.md §1.2), and the page allocator with its
  * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). User pages are order 0; kernel
  * stacks, the ARM pgd and slabs may be higher orders (docs/model.md). */
+#include "fs/fs.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/thrash.h"
@@ -26,6 +27,7 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 	s->dirty_expire_centisecs = 3000;
 	s->dirty_writeback_centisecs = 500;
 	s->kswapd_nice = -5;
+	s->vfs_cache_pressure = 100; /* sysctl_vfs_cache_pressure, fs/dcache.c */
 	/* sysctl_lowmem_reserve_ratio (§1.1) */
 	s->lowmem_reserve_ratio[ZONE_DMA] = 256;
 	s->lowmem_reserve_ratio[ZONE_DMA32] = 256;
@@ -332,7 +334,10 @@ rebalance:
 		goto nopage;
 	cond_resched();
 	current->flags |= PF_MEMALLOC;
+	struct reclaim_state reclaim_state = {0};
+	current->reclaim_state = &reclaim_state;
 	unsigned long progress = try_to_free_pages(order, gfp);
+	current->reclaim_state = NULL;
 	current->flags &= ~PF_MEMALLOC;
 	if (order) /* §1.5 step 6: pages on per-CPU lists cannot merge into a block */
 		drain_all_pages();
@@ -478,6 +483,8 @@ static enum zone_stat_item owner_stat(enum page_owner o)
 		return NR_KERNEL_STACK;
 	case OWNER_PAGETABLE:
 		return NR_PAGETABLE;
+	case OWNER_SLAB_RECLAIMABLE:
+		return NR_SLAB_RECLAIMABLE;
 	default:
 		return NR_SLAB_UNRECLAIMABLE;
 	}
@@ -639,6 +646,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 		MM->totalram_pages += (unsigned long)MM->zones[i].stat[NR_FREE_PAGES];
 	if (MM->sysctl.min_free_kbytes == 0)
 		MM->sysctl.min_free_kbytes = compute_min_free_kbytes();
+	vfs_caches_init();
 	if (MM->sysctl.page_cluster < 0)
 		MM->sysctl.page_cluster = (cfg->ram_bytes < (16ULL << 20)) ? 2 : 3;
 	setup_per_zone_pages_min();
@@ -689,6 +697,8 @@ void mm_destroy(void)
 {
 	if (!MM)
 		return;
+	vfs_caches_destroy();
+	unregister_shrinkers();
 	kmem_caches_forget(); /* their slabs die with the machine */
 	while (MM->all_mms) { /* mms of tasks still alive when the run stopped */
 		struct mm_struct *mm = MM->all_mms;

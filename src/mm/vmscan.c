@@ -587,13 +587,62 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 	return nr_reclaimed;
 }
 
-/* shrink_slab (§1.18): no shrinkable caches are modelled, so nothing is freed. */
-static unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages)
+/* The registered shrinkers, in registration order (register_shrinker adds at the tail). */
+static struct shrinker {
+	shrink_fn shrink;
+	int seeks;
+	long nr; /* objects owed from earlier calls */
+} shrinkers[4];
+static int nr_shrinkers;
+
+void register_shrinker(shrink_fn shrink, int seeks)
 {
-	(void)scanned;
-	(void)gfp;
-	(void)lru_pages;
-	return 0;
+	if (nr_shrinkers < (int)ARRAY_SIZE(shrinkers))
+		shrinkers[nr_shrinkers++] = (struct shrinker){shrink, seeks, 0};
+}
+
+void unregister_shrinkers(void)
+{
+	nr_shrinkers = 0;
+}
+
+/* shrink_slab (§1.18, 2.6.28): each cache is asked to scan its share of this pass's
+ * pressure, 4 * scanned / seeks of every lru_pages + 1 pages' worth of its freeable
+ * estimate, never more than twice that estimate, in batches of SHRINK_BATCH; what is less
+ * than a batch is owed to the next call. Returns the estimate's drop: the "objects" the
+ * shrinkers report. */
+unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages)
+{
+	unsigned long ret = 0;
+	if (scanned == 0)
+		scanned = SWAP_CLUSTER_MAX;
+	for (int i = 0; i < nr_shrinkers; i++) {
+		struct shrinker *s = &shrinkers[i];
+		unsigned long max_pass = (unsigned long)s->shrink(0, gfp);
+		unsigned long long delta = (4ull * scanned) / (unsigned)s->seeks;
+		delta *= max_pass;
+		delta /= lru_pages + 1;
+		s->nr += (long)delta;
+		if (s->nr < 0)
+			s->nr = (long)max_pass;
+		if ((unsigned long)s->nr > max_pass * 2)
+			s->nr = (long)(max_pass * 2);
+		unsigned long total_scan = (unsigned long)s->nr;
+		s->nr = 0;
+		while (total_scan >= SHRINK_BATCH) {
+			int nr_before = s->shrink(0, gfp);
+			int shrink_ret = s->shrink(SHRINK_BATCH, gfp);
+			if (shrink_ret == -1)
+				break;
+			if (shrink_ret < nr_before)
+				ret += (unsigned long)(nr_before - shrink_ret);
+			count_vm_events(SLABS_SCANNED, SHRINK_BATCH);
+			total_scan -= SHRINK_BATCH;
+			cond_resched();
+		}
+		s->nr += (long)total_scan;
+	}
+	return ret;
 }
 
 /* do_try_to_free_pages (§1.6). */
@@ -618,6 +667,10 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 			reclaim_hooks.after_shrink_zones(sc, priority, sc->nr_scanned,
 							 nr_reclaimed);
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
+		if (current && current->reclaim_state) {
+			nr_reclaimed += current->reclaim_state->reclaimed_slab;
+			current->reclaim_state->reclaimed_slab = 0;
+		}
 		total_scanned += sc->nr_scanned;
 		if (nr_reclaimed >= (unsigned long)sc->swap_cluster_max) {
 			ret = nr_reclaimed;
@@ -694,6 +747,7 @@ void wakeup_kswapd(struct zone *z, unsigned order)
 /* balance_pgdat (§1.15). */
 static unsigned long balance_pgdat(int order)
 {
+	struct reclaim_state *reclaim_state = current ? current->reclaim_state : NULL;
 	struct scan_control sc;
 	int temp_priority[MAX_NR_ZONES];
 	unsigned long nr_reclaimed;
@@ -749,7 +803,11 @@ loop_again:
 			note_zone_scanning_priority(z, priority);
 			if (!zone_watermark_ok(z, order, 8 * z->pages_high, end_zone, 0))
 				nr_reclaimed += shrink_zone_policy(priority, z, &sc);
+			if (reclaim_state)
+				reclaim_state->reclaimed_slab = 0;
 			unsigned long nr_slab = shrink_slab(sc.nr_scanned, GFP_KERNEL, lru_pages);
+			if (reclaim_state)
+				nr_reclaimed += reclaim_state->reclaimed_slab;
 			total_scanned += sc.nr_scanned;
 			if (z->all_unreclaimable)
 				continue;
@@ -780,6 +838,8 @@ void kswapd_main(void *arg)
 {
 	(void)arg;
 	int order = 0;
+	struct reclaim_state reclaim_state = {0};
+	current->reclaim_state = &reclaim_state;
 	current->flags |= PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD;
 	for (;;) {
 		int new_order = MM->kswapd_max_order;

@@ -14,6 +14,7 @@
 #include "sim/types.h"
 
 struct task;
+struct reclaim_state;
 struct mm_struct;
 
 /* Task flags, kernel names where the kernel has them. */
@@ -71,6 +72,8 @@ struct task {
 	void *proc;	      /* the kernel layer's process state */
 	bool is_kthread;
 	struct task *next_all;
+	/* current->reclaim_state: set while it reclaims, slab pages freed count for it */
+	struct reclaim_state *reclaim_state;
 };
 
 struct spinlock {
