@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/replay_opts.h"
 #include "replay/replay.h"
+#include "sim/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -148,9 +149,7 @@ int cmd_mrc(int argc, char **argv)
 	if (sizes_arg) {
 		char buf[4096];
 		snprintf(buf, sizeof(buf), "%s", sizes_arg);
-		sizes = calloc(strlen(buf) / 2 + 2, sizeof(*sizes));
-		if (!sizes)
-			return 1;
+		sizes = xcalloc(strlen(buf) / 2 + 2, sizeof(*sizes));
 		for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
 			if (ropt_u64(tok, &v, 0)) {
 				fprintf(stderr,
@@ -172,19 +171,12 @@ int cmd_mrc(int argc, char **argv)
 		return 2;
 	}
 	/* miss[c] = misses of a cache of c pages, for c = 0..maxd */
-	uint64_t *miss = malloc(((size_t)m.maxd + 2) * sizeof(*miss));
-	if (!miss) {
-		mrc_free(&m);
-		free(sizes);
-		return 1;
-	}
+	uint64_t *miss = xmalloc(((size_t)m.maxd + 2) * sizeof(*miss));
 	miss[m.maxd] = m.cold;
 	for (uint64_t c = m.maxd; c > 0; c--)
 		miss[c - 1] = miss[c] + m.hist[c];
 	if (!sizes) {
-		sizes = calloc(points + 1, sizeof(*sizes));
-		if (!sizes)
-			return 1;
+		sizes = xcalloc(points + 1, sizeof(*sizes));
 		uint64_t top = m.maxd ? m.maxd : 1;
 		for (uint64_t k = 1; k <= points; k++) {
 			/* log-spaced from 1 to the footprint; duplicates dropped */

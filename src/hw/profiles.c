@@ -168,6 +168,10 @@ static const struct hw_profile profiles[] = {
 	.thread_size = 65536, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 0 at 64 KiB */
 	.dentry_bytes = 208, /* 2.6.28 struct dentry, 64-bit SMP (4-byte spinlock_t, as x86-64) */
 	.inode_bytes = 568,  /* 2.6.28 struct inode, 64-bit SMP (docs/model.md) */
+	/* alloc_task_struct: __get_free_pages(KERNEL_STACK_SIZE_ORDER), the task_struct at the
+	 * bottom (2.6.25 include/asm-ia64/thread_info.h) */
+	.task_struct_in_stack = true,
+	.register_backing_store = true, /* IA64_RBS_OFFSET, include/asm-ia64/ptrace.h */
 	/* 3 levels, the pgd split per region: the pgd and one pmd page each for region 1
 	 * (mmap: ld.so, libc), region 2 (text), and the bottom (data, heap) and top (stack,
 	 * register backing store) of region 3 */

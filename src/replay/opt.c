@@ -3,18 +3,14 @@
  * Both are demand paging: the referenced page always enters the cache, and on a miss with a
  * full cache the resident page whose next use is farthest away leaves. */
 #include "replay/sim_impl.h"
+#include "sim/xalloc.h"
 
 uint32_t *replay_next_use(const uint32_t *ids, uint64_t n, uint32_t ndistinct)
 {
 	if (n >= REPLAY_NEVER)
 		return NULL;
-	uint32_t *next = malloc((n ? n : 1) * sizeof(*next));
-	uint32_t *last = malloc(((size_t)ndistinct + 1) * sizeof(*last));
-	if (!next || !last) {
-		free(next);
-		free(last);
-		return NULL;
-	}
+	uint32_t *next = xmalloc((n ? n : 1) * sizeof(*next));
+	uint32_t *last = xmalloc(((size_t)ndistinct + 1) * sizeof(*last));
 	memset(last, 0xff, ((size_t)ndistinct + 1) * sizeof(*last));
 	for (uint64_t t = n; t-- > 0;) {
 		uint32_t x = ids[t];
@@ -194,17 +190,10 @@ int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd, 
 	struct seg sg = {NULL, 1};
 	while (sg.P < (uint64_t)nd + 2)
 		sg.P *= 2;
-	sg.v = calloc(2 * (size_t)sg.P, sizeof(uint32_t));
-	uint32_t *st = malloc(((size_t)nd + 2) * sizeof(uint32_t));
-	uint32_t *pos = calloc((size_t)nd + 1, sizeof(uint32_t));
-	out->hist = calloc((size_t)nd + 2, sizeof(uint64_t));
-	if (!sg.v || !st || !pos || !out->hist) {
-		free(sg.v);
-		free(st);
-		free(pos);
-		mrc_free(out);
-		return -1;
-	}
+	sg.v = xcalloc(2 * (size_t)sg.P, sizeof(uint32_t));
+	uint32_t *st = xmalloc(((size_t)nd + 2) * sizeof(uint32_t));
+	uint32_t *pos = xcalloc((size_t)nd + 1, sizeof(uint32_t));
+	out->hist = xcalloc((size_t)nd + 2, sizeof(uint64_t));
 	uint32_t depth = 0;
 	for (uint64_t t = 0; t < n; t++) {
 		uint32_t x = ids[t];

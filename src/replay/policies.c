@@ -1,5 +1,6 @@
 /* Exact LRU, CLOCK and FIFO, and the replay_sim front that dispatches to every policy. */
 #include "replay/sim_impl.h"
+#include "sim/xalloc.h"
 
 static const char *const pol_names[REPLAY_NPOL] = {
     [REPLAY_LRU] = "lru", [REPLAY_CLOCK] = "clock", [REPLAY_FIFO] = "fifo",
@@ -156,9 +157,7 @@ struct replay_sim *replay_sim_new(enum replay_policy p, uint64_t cache,
 {
 	if ((unsigned)p >= REPLAY_NPOL || cache == 0)
 		return NULL;
-	struct replay_sim *s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
+	struct replay_sim *s = xcalloc(1, sizeof(*s));
 	s->policy = p;
 	/* A cache larger than the id space behaves like an infinite one. */
 	if (cache > NONE - 2)

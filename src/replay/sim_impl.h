@@ -3,6 +3,7 @@
 #define MMSIM_REPLAY_SIM_IMPL_H
 
 #include "replay/replay.h"
+#include "sim/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +24,7 @@ static inline int grow_array(void **a, uint32_t *cap, uint32_t id, size_t elem, 
 		nc *= 2;
 	if (nc > (uint64_t)NONE)
 		nc = NONE;
-	void *p = realloc(*a, (size_t)nc * elem);
-	if (!p)
-		return -1;
+	void *p = xrealloc(*a, (size_t)nc * elem);
 	memset((char *)p + (size_t)*cap * elem, fill, (size_t)(nc - *cap) * elem);
 	*a = p;
 	*cap = (uint32_t)nc;

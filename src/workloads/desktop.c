@@ -19,6 +19,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -460,9 +461,9 @@ static int desktop_start(const struct scenario_config *cfg, uint64_t seed)
 	D.wmctrl_text = text_file("wmctrl", 32 * KiB);
 	D.ff_remote_text = text_file("firefox-remote", 64 * KiB);
 	D.nsteps = p->programs + p->noop_steps;
-	D.step_time = calloc((size_t)MAX(D.nsteps, 1), sizeof(*D.step_time));
-	D.apps = calloc((size_t)MAX(p->programs, 1), sizeof(*D.apps));
-	D.xwin = calloc((size_t)MAX(p->programs, 1), sizeof(*D.xwin));
+	D.step_time = xcalloc((size_t)MAX(D.nsteps, 1), sizeof(*D.step_time));
+	D.apps = xcalloc((size_t)MAX(p->programs, 1), sizeof(*D.apps));
+	D.xwin = xcalloc((size_t)MAX(p->programs, 1), sizeof(*D.xwin));
 	D.xserver = (struct dproc){.name = "Xorg", .kind = KIND_X, .heap_bytes = p->x_heap};
 	D.xserver.text = text_file("Xorg", p->x_text);
 	D.wm = (struct dproc){.name = "metacity", .kind = KIND_GNOME, .heap_bytes = p->xapp_heap};

@@ -17,6 +17,7 @@
 #include "kernel/pipe.h"
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -35,12 +36,13 @@ static const struct param_desc params[] = {
     {"hackbench.fds", P_INT, HP(fds), 1, 1000, NULL, "receivers (and senders) per group"},
     {"hackbench.msg_size", P_INT, HP(msg_size), 1, 4096, NULL, "bytes per message"},
     {"hackbench.task_slab", P_SIZE, HP(task_slab), 0, 1 << 20, NULL,
-     "slab objects per task (task_struct, files, mm_struct, VMAs...)"},
-    {"hackbench.cow_pages", P_INT, HP(cow_pages), 1, 100000, NULL,
-     "private pages each child dirties after fork"},
-    {"hackbench.hot_pages", P_INT, HP(hot_pages), 1, 100000, NULL,
+     "slab objects per task (task_struct, files, mm_struct, VMAs, its share of the "
+     "sockets); 0 = measured, mapped to the profile's word size"},
+    {"hackbench.cow_pages", P_INT, HP(cow_pages), 0, 100000, NULL,
+     "private pages each child dirties after fork; 0 = measured, mapped to the page size"},
+    {"hackbench.hot_pages", P_INT, HP(hot_pages), 0, 100000, NULL,
      "of the private pages, how many every message uses (the stack buffer and the data it "
-     "reads); the rest are written once at start-up"},
+     "reads); the rest are written once at start-up; 0 = measured, mapped to the page size"},
     {"hackbench.text", P_SIZE, HP(text), 4096, 1LL << 30, NULL, "shared program text touched"},
     {"hackbench.thread_stack", P_SIZE, HP(thread_stack), 4096, 1LL << 30, NULL,
      "user stack per thread (thread mode)"},
@@ -62,14 +64,12 @@ void hackbench_defaults(struct hackbench_params *p)
 	    .loops = 100, /* hackbench's default */
 	    .mode = HACKBENCH_PROCESS,
 	    .ipc = HACKBENCH_SOCKETS,
-	    .fds = 20,		  /* num_fds */
-	    .msg_size = 100,	  /* DATASIZE */
-	    .task_slab = 6 << 10, /* benchmarks.md: ~4-8 KiB [estimate] */
-	    .cow_pages = 6,	  /* benchmarks.md: ~2-10 pages [estimate] */
-	    /* the stack buffer, the program's data and GOT, libc's data, the TLS block
-	     * [estimate]; start-up's other writes (argv/env, relocations, stdio and malloc
-	     * state) are not touched again */
-	    .hot_pages = 4,
+	    .fds = 20,	     /* num_fds */
+	    .msg_size = 100, /* DATASIZE */
+	    /* 0: from the measurement and the profile (hackbench_footprint) */
+	    .task_slab = 0,
+	    .cow_pages = 0,
+	    .hot_pages = 0,
 	    .text = 160 << 10,	      /* hackbench + the libc/ld.so pages it runs [estimate] */
 	    .thread_stack = 16 << 10, /* PTHREAD_STACK_MIN, x86 */
 	    .sndbuf = 0,
@@ -128,8 +128,8 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 		sys_touch(H.vpn[R_STACK], TOUCH_WRITE);
 	else
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
-	if (current->nr_switched_in != w->seen_run) {
-		w->seen_run = current->nr_switched_in;
+	if (current->task.nr_switched_in != w->seen_run) {
+		w->seen_run = current->task.nr_switched_in;
 		int left = H.p.hot_pages - 1;
 		for (int r = R_DATA; r <= R_STACK && left > 0; r++)
 			for (uint64_t i = r == R_STACK ? 1 : 0; i < H.npages[r] && left > 0;
@@ -210,12 +210,12 @@ static void map_pid(int pid, int idx)
 	if (!H.pid_map) {
 		H.pid_base = pid;
 		H.pid_span = H.nr_workers + 64;
-		H.pid_map = calloc((size_t)H.pid_span, sizeof(int));
+		H.pid_map = xcalloc((size_t)H.pid_span, sizeof(int));
 	}
 	int off = pid - H.pid_base;
 	if (off < 0 || off >= H.pid_span) {
 		int span = off + H.nr_workers + 64;
-		H.pid_map = realloc(H.pid_map, (size_t)span * sizeof(int));
+		H.pid_map = xrealloc(H.pid_map, (size_t)span * sizeof(int));
 		memset(H.pid_map + H.pid_span, 0, (size_t)(span - H.pid_span) * sizeof(int));
 		H.pid_span = span;
 	}
@@ -245,7 +245,7 @@ static void create_worker(struct worker *w)
 		worker_free_kmem();
 		parent_fail("fork() failed");
 	}
-	map_pid(w->proc->task->pid, (int)(w - H.workers));
+	map_pid(w->proc->task->task.pid, (int)(w - H.workers));
 	H.nr_created++;
 }
 
@@ -371,15 +371,14 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 	(void)seed;
 	memset(&H, 0, sizeof(H));
 	H.p = cfg->hackbench;
+	hackbench_footprint(MM->hw, MM->page_size, &H.p);
 	if (!H.p.sndbuf) /* (sizeof(struct sk_buff) + 256) * 256, 2.6.25 [estimate of the size] */
 		H.p.sndbuf =
 		    MM->hw->struct_page_bytes <= 32 ? (180 + 256) * 256 : (232 + 256) * 256;
 	H.task_pool.owner = OWNER_SLAB;
 	H.nr_workers = H.p.groups * 2 * H.p.fds;
-	H.workers = calloc((size_t)H.nr_workers, sizeof(*H.workers));
-	H.conns = calloc((size_t)H.p.groups * (size_t)H.p.fds, sizeof(*H.conns));
-	if (!H.workers || !H.conns)
-		return -1;
+	H.workers = xcalloc((size_t)H.nr_workers, sizeof(*H.workers));
+	H.conns = xcalloc((size_t)H.p.groups * (size_t)H.p.fds, sizeof(*H.conns));
 	uint32_t truesize, head_object, data_object;
 	skb_sizes((uint32_t)H.p.msg_size, &truesize, &head_object, &data_object);
 	if (H.p.skb_truesize)
@@ -427,6 +426,10 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 	    "hackbench: peak socket buffers %u pages, task slab %u pages; %llu context switches\n",
 	    (unsigned)skb_caches_peak_pages(), H.task_pool.peak_pages,
 	    (unsigned long long)sched_get_stats()->context_switches);
+	result_printf(r,
+		      "hackbench: per worker: %d private pages (%d used by every message), "
+		      "%llu bytes of task slab\n",
+		      H.p.cow_pages, H.p.hot_pages, (unsigned long long)H.p.task_slab);
 	if (H.p.ipc == HACKBENCH_SOCKETS && H.conns)
 		result_printf(
 		    r,

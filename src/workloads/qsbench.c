@@ -14,6 +14,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -102,7 +103,7 @@ static void partition(uint64_t base, uint64_t lo, uint64_t split, uint64_t hi)
 static void quicksort(uint64_t base, uint64_t nelems, struct rng *rng)
 {
 	size_t cap = 64, top = 0;
-	struct range *stack = malloc(cap * sizeof(*stack));
+	struct range *stack = xmalloc(cap * sizeof(*stack));
 	stack[top++] = (struct range){0, nelems};
 	uint64_t epp = elems_per_page();
 	while (top) {
@@ -123,7 +124,7 @@ static void quicksort(uint64_t base, uint64_t nelems, struct rng *rng)
 		partition(base, r.lo, split, r.hi);
 		if (top + 2 > cap) {
 			cap *= 2;
-			stack = realloc(stack, cap * sizeof(*stack));
+			stack = xrealloc(stack, cap * sizeof(*stack));
 		}
 		stack[top++] = (struct range){split, r.hi}; /* right after left */
 		stack[top++] = (struct range){r.lo, split};
