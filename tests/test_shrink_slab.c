@@ -4,7 +4,7 @@
  * invalidation counted as pginodesteal. */
 #include "util/testutil.h"
 
-#include "fs/fs.h"
+#include "mm/fs.h"
 
 static int fake_objects, fake_calls, fake_scanned;
 

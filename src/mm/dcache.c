@@ -4,9 +4,9 @@
  * which drops their inode's last reference (dentry_iput -> iput). One superblock, so
  * prune_dcache's per-superblock share is the whole count. The shrinker's estimate is
  * nr_unused / 100 * vfs_cache_pressure, as shrink_dcache_memory returns it. */
-#include "fs/fs.h"
+#include "mm/fs.h"
 
-#include "fs/file_lru.h"
+#include "mm/file_lru.h"
 
 #include "mm/slab.h"
 

@@ -2,7 +2,7 @@
  * write, the file fault path, and readahead (a simplified on-demand readahead: a window
  * that grows on sequential misses, and an asynchronous read of the next window when a
  * PG_readahead-marked page is reached). Files live in contiguous extents on the disk. */
-#include "fs/fs.h"
+#include "mm/fs.h"
 #include "mm/mm.h"
 #include "sim/xalloc.h"
 

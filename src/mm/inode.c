@@ -5,9 +5,9 @@
  * page cache has it invalidated (clean, unmapped, unlocked pages only: invalidate_mapping_
  * pages), those pages counted as kswapd_inodesteal or pginodesteal; an inode left with no
  * pages is freed. shrink_icache_memory returns nr_unused / 100 * vfs_cache_pressure. */
-#include "fs/fs.h"
+#include "mm/fs.h"
 
-#include "fs/file_lru.h"
+#include "mm/file_lru.h"
 
 #include "mm/slab.h"
 

@@ -1,7 +1,7 @@
 /* The invariant checker: every frame is in exactly one place, every gauge equals what it
  * counts, every swap slot's count equals its references. Tests run it throughout every
  * simulation; it is O(frames + PTEs + slots). */
-#include "fs/fs.h"
+#include "mm/fs.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "sim/xalloc.h"

@@ -213,8 +213,9 @@ struct address_space {
 	uint64_t ra_prev_index;
 	unsigned ra_size;
 	bool exec; /* program text */
-	/* its dentry and inode in the dcache and icache (src/mm/dcache.c, inode.c): the slab each object sits in
-	 * (NO_PFN once freed), the open count (d_count), and the unused lists they wait on */
+	/* its dentry and inode in the dcache and icache (src/mm/dcache.c, inode.c): the slab each
+	 * object sits in (NO_PFN once freed), the open count (d_count), and the unused lists they
+	 * wait on */
 	pfn_t d_slab, i_slab;
 	int d_count;
 	bool d_referenced;     /* DCACHE_REFERENCED: a second chance in prune_dcache */

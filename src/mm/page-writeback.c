@@ -1,7 +1,7 @@
 /* Dirty pages: accounting, dirty limits and balance_dirty_pages (kernel-reclaim.md §1.17),
  * writepage for file pages, end of writeback with PG_reclaim rotation (§1.4), page locks,
  * and the flusher thread (pdflush's background and kupdate writeout). */
-#include "fs/fs.h"
+#include "mm/fs.h"
 #include "mm/mm.h"
 
 #include <limits.h>

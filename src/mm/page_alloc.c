@@ -1,7 +1,7 @@
 /* Frames, zones and watermarks (kernel-reclaim.md §1.2), and the page allocator with its
  * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). User pages are order 0; kernel
  * stacks, the ARM pgd and slabs may be higher orders (docs/model.md). */
-#include "fs/fs.h"
+#include "mm/fs.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/thrash.h"

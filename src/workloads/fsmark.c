@@ -10,7 +10,7 @@
  * the previous one. */
 #include "workloads/fsmark.h"
 
-#include "fs/fs.h"
+#include "mm/fs.h"
 #include "kernel/process.h"
 #include "workloads/scenario.h"
 #include "sim/xalloc.h"
