@@ -82,7 +82,8 @@ static void read_pages(struct address_space *f, uint64_t start, uint64_t nr, uin
 	for (uint64_t i = start; i < end; i++) {
 		if (f->pages[i] != NO_PFN)
 			continue;
-		pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+		/* page_cache_alloc_cold, as readahead and page_cache_read allocate */
+		pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COLD, 0);
 		if (pfn == NO_PFN)
 			return;
 		if (f->pages[i] != NO_PFN) { /* someone read it while we reclaimed */

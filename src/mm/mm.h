@@ -18,6 +18,7 @@
 #define __GFP_HIGHMEM	     0x100u
 #define __GFP_DMA32	     0x200u
 #define __GFP_DMA	     0x400u
+#define __GFP_COLD	     0x800u /* page_cache_alloc_cold: from the per-CPU list's cold end */
 #define GFP_ATOMIC	     (__GFP_HIGH)
 #define GFP_NOIO	     (__GFP_WAIT)
 #define GFP_NOFS	     (__GFP_WAIT | __GFP_IO)

@@ -232,8 +232,10 @@ static void prep_new_page(pfn_t pfn, unsigned order)
 }
 
 /* buffered_rmqueue: order 0 from this CPU's list, refilled from the buddy lists a batch at
- * a time (rmqueue_bulk); higher orders from the buddy lists under the zone lock. */
-static pfn_t rmqueue(struct zone *z, unsigned order)
+ * a time (rmqueue_bulk, in the order taken); a hot page from the list's head, where the
+ * last freed page went, a __GFP_COLD one (page cache reads) from its tail; higher orders
+ * from the buddy lists under the zone lock. */
+static pfn_t rmqueue(struct zone *z, unsigned order, unsigned gfp)
 {
 	pfn_t pfn;
 	if (order == 0) {
@@ -247,7 +249,9 @@ static pfn_t rmqueue(struct zone *z, unsigned order)
 				pagelist_add_tail(&pcp->list, b);
 			}
 		}
-		pfn = pagelist_pop_tail(&pcp->list);
+		pfn = (gfp & __GFP_COLD) ? pcp->list.tail : pcp->list.head;
+		if (pfn != NO_PFN)
+			pagelist_del(&pcp->list, pfn);
 	} else {
 		pfn = __rmqueue(z, order);
 	}
@@ -258,7 +262,7 @@ static pfn_t rmqueue(struct zone *z, unsigned order)
 	return pfn;
 }
 
-static pfn_t get_page_from_freelist(unsigned order, int high_zoneidx, int alloc_flags)
+static pfn_t get_page_from_freelist(unsigned gfp, unsigned order, int high_zoneidx, int alloc_flags)
 {
 	int classzone = first_populated(high_zoneidx);
 	for (int i = high_zoneidx; i >= 0; i--) {
@@ -272,7 +276,7 @@ static pfn_t get_page_from_freelist(unsigned order, int high_zoneidx, int alloc_
 			if (!zone_watermark_ok(z, (int)order, mark, classzone, alloc_flags))
 				continue;
 		}
-		pfn_t pfn = rmqueue(z, order);
+		pfn_t pfn = rmqueue(z, order, gfp);
 		if (pfn != NO_PFN)
 			return pfn;
 	}
@@ -303,7 +307,7 @@ pfn_t __alloc_pages(unsigned gfp, unsigned order)
 	if (current)
 		cpu_work_sys(MM->hw->page_alloc_ns);
 restart:
-	pfn = get_page_from_freelist(order, high, ALLOC_WMARK_LOW);
+	pfn = get_page_from_freelist(gfp, order, high, ALLOC_WMARK_LOW);
 	if (pfn != NO_PFN)
 		return pfn;
 	for (int i = high; i >= 0; i--)
@@ -314,14 +318,14 @@ restart:
 		alloc_flags |= ALLOC_HARDER;
 	if (gfp & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
-	pfn = get_page_from_freelist(order, high, alloc_flags);
+	pfn = get_page_from_freelist(gfp, order, high, alloc_flags);
 	if (pfn != NO_PFN)
 		return pfn;
 rebalance:
 	if (current && ((current->flags & PF_MEMALLOC) || (current->tif & TIF_MEMDIE))) {
 		if (!(gfp & __GFP_NOMEMALLOC)) {
 			for (;;) {
-				pfn = get_page_from_freelist(order, high, ALLOC_NO_WATERMARKS);
+				pfn = get_page_from_freelist(gfp, order, high, ALLOC_NO_WATERMARKS);
 				if (pfn != NO_PFN)
 					return pfn;
 				if (!(gfp & __GFP_NOFAIL))
@@ -344,7 +348,7 @@ rebalance:
 		drain_all_pages();
 	cond_resched();
 	if (progress) {
-		pfn = get_page_from_freelist(order, high, alloc_flags);
+		pfn = get_page_from_freelist(gfp, order, high, alloc_flags);
 		if (pfn != NO_PFN)
 			return pfn;
 	} else if ((gfp & __GFP_FS) && !(gfp & __GFP_NORETRY)) {
@@ -353,7 +357,7 @@ rebalance:
 			goto restart;
 		}
 		/* Last try at the high watermark: someone may have freed memory meanwhile. */
-		pfn = get_page_from_freelist(order, high, ALLOC_WMARK_HIGH);
+		pfn = get_page_from_freelist(gfp, order, high, ALLOC_WMARK_HIGH);
 		if (pfn != NO_PFN) {
 			clear_zonelist_oom();
 			return pfn;
