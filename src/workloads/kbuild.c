@@ -19,6 +19,7 @@
  * Every job's sizes and reference stream come from its own generator (seed, job number), so
  * they do not depend on scheduling. */
 #include "workloads/kbuild.h"
+#include "mm/policy/swap_token.h"
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
