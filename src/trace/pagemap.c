@@ -1,3 +1,5 @@
+/* The page-number-to-dense-id map of pagemap.h: open addressing, Fibonacci hashing, slots
+ * and the id array grown by doubling. */
 #include "trace/pagemap.h"
 #include "sim/xalloc.h"
 
