@@ -28,18 +28,6 @@ static inline bool current_is_kswapd(void)
 	return current && (current->flags & PF_KSWAPD);
 }
 
-static void isolate_page(struct zone *z, pfn_t pfn, enum lru_list lru, struct pagelist *dst)
-{
-	struct page *p = pfn_to_page(pfn);
-	del_page_from_lru_list(z, pfn, lru);
-	p->flags &= ~PG_lru;
-	p->flags |= PG_isolated;
-	int file = page_is_file_cache(p);
-	z->nr_isolated[file]++;
-	zone_stat_add(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, 1);
-	pagelist_add(dst, pfn);
-}
-
 /* An isolated page freed by reclaim. */
 static void free_isolated_page(pfn_t pfn)
 {
@@ -49,68 +37,6 @@ static void free_isolated_page(pfn_t pfn)
 	z->nr_isolated[file]--;
 	zone_stat_add(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, -1);
 	__free_page(pfn);
-}
-
-/* __isolate_lru_page (2.6.28 mm/vmscan.c): only a page on an LRU, on a list of the asked
- * active state and type unless ISOLATE_BOTH, and evictable. The type is the list's (in
- * vm.reclaim_lru = 2.6.25 every evictable page is on the file lists, and 2.6.25's test
- * looked at the active state alone). No page on an LRU is being freed here, so the kernel's
- * -EBUSY case does not arise. */
-static bool isolate_lru_page_ok(const struct page *p, int mode, int file)
-{
-	if (!(p->flags & PG_lru))
-		return false;
-	enum lru_list lru = page_lru(p);
-	if (lru == LRU_UNEVICTABLE)
-		return false;
-	if (mode != ISOLATE_BOTH) {
-		if (!(p->flags & PG_active) != !(mode == ISOLATE_ACTIVE))
-			return false;
-		if ((lru >= LRU_INACTIVE_FILE) != !!file)
-			return false;
-	}
-	return true;
-}
-
-/* isolate_lru_pages (§1.12, 2.6.28): up to nr_to_scan pages from the tail of the list, and
- * for order > 0 lumpy reclaim: every other page of the tag page's naturally aligned 2^order
- * block that passes the same test, from whatever list it is on, each one taken counting as
- * scanned. A pfn of another zone is skipped (the kernel's zone-id test). */
-unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
-				struct pagelist *dst, unsigned long *scanned, int order, int mode)
-{
-	unsigned long scan, nr_taken = 0, nr_lumpy = 0;
-	int file = lru >= LRU_INACTIVE_FILE;
-	for (scan = 0; scan < nr_to_scan && z->lru[lru].nr; scan++) {
-		pfn_t tag = z->lru[lru].tail;
-		isolate_page(z, tag, lru, dst);
-		nr_taken++;
-		if (!order)
-			continue;
-		pfn_t pfn = tag & ~(((pfn_t)1 << order) - 1);
-		pfn_t end = pfn + ((pfn_t)1 << order);
-		if (end > MM->nr_frames)
-			end = MM->nr_frames;
-		for (; pfn < end; pfn++) {
-			if (pfn == tag)
-				continue;
-			struct page *c = pfn_to_page(pfn);
-			if (c->zone != z->idx || !isolate_lru_page_ok(c, mode, file))
-				continue;
-			isolate_page(z, pfn, page_lru(c), dst);
-			nr_taken++;
-			nr_lumpy++;
-			scan++;
-		}
-	}
-	*scanned = scan;
-	count_vm_events(MMSIM_LUMPY_TAKEN, nr_lumpy);
-	trace_event(mm_vmscan_lru_isolate,
-		    "isolate_mode=%d order=%d nr_requested=%lu nr_scanned=%lu nr_taken=%lu "
-		    "contig_taken=%lu contig_dirty=0 contig_failed=0",
-		    mode, order, nr_to_scan, scan, nr_taken, nr_lumpy);
-	spin_lock_hold(&z->lru_lock, MM->hw->isolate_ns * (scan ? scan : 1));
-	return nr_taken;
 }
 
 /* __remove_mapping: detach a clean, unmapped, unreferenced page from its cache. */
@@ -604,64 +530,6 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 			break;
 	}
 	return nr_reclaimed;
-}
-
-/* The registered shrinkers, in registration order (register_shrinker adds at the tail). */
-static struct shrinker {
-	shrink_fn shrink;
-	int seeks;
-	long nr; /* objects owed from earlier calls */
-} shrinkers[4];
-static int nr_shrinkers;
-
-void register_shrinker(shrink_fn shrink, int seeks)
-{
-	if (nr_shrinkers < (int)ARRAY_SIZE(shrinkers))
-		shrinkers[nr_shrinkers++] = (struct shrinker){shrink, seeks, 0};
-}
-
-void unregister_shrinkers(void)
-{
-	nr_shrinkers = 0;
-}
-
-/* shrink_slab (§1.18, 2.6.28): each cache is asked to scan its share of this pass's
- * pressure, 4 * scanned / seeks of every lru_pages + 1 pages' worth of its freeable
- * estimate, never more than twice that estimate, in batches of SHRINK_BATCH; what is less
- * than a batch is owed to the next call. Returns the estimate's drop: the "objects" the
- * shrinkers report. */
-unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages)
-{
-	unsigned long ret = 0;
-	if (scanned == 0)
-		scanned = SWAP_CLUSTER_MAX;
-	for (int i = 0; i < nr_shrinkers; i++) {
-		struct shrinker *s = &shrinkers[i];
-		unsigned long max_pass = (unsigned long)s->shrink(0, gfp);
-		unsigned long long delta = (4ull * scanned) / (unsigned)s->seeks;
-		delta *= max_pass;
-		delta /= lru_pages + 1;
-		s->nr += (long)delta;
-		if (s->nr < 0)
-			s->nr = (long)max_pass;
-		if ((unsigned long)s->nr > max_pass * 2)
-			s->nr = (long)(max_pass * 2);
-		unsigned long total_scan = (unsigned long)s->nr;
-		s->nr = 0;
-		while (total_scan >= SHRINK_BATCH) {
-			int nr_before = s->shrink(0, gfp);
-			int shrink_ret = s->shrink(SHRINK_BATCH, gfp);
-			if (shrink_ret == -1)
-				break;
-			if (shrink_ret < nr_before)
-				ret += (unsigned long)(nr_before - shrink_ret);
-			count_vm_events(SLABS_SCANNED, SHRINK_BATCH);
-			total_scan -= SHRINK_BATCH;
-			cond_resched();
-		}
-		s->nr += (long)total_scan;
-	}
-	return ret;
 }
 
 /* do_try_to_free_pages (§1.6). */
