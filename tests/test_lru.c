@@ -110,7 +110,8 @@ static void isolate_and_putback(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	unsigned long scanned;
-	unsigned long taken = isolate_lru_pages(3, z, LRU_INACTIVE_FILE, &list, &scanned);
+	unsigned long taken =
+	    isolate_lru_pages(3, z, LRU_INACTIVE_FILE, &list, &scanned, 0, ISOLATE_INACTIVE);
 	assert_int_equal(taken, 3);
 	assert_int_equal(scanned, 3);
 	/* taken from the tail: the three oldest */

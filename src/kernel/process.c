@@ -39,7 +39,10 @@ unsigned long nr_live_processes(void)
 }
 
 /* THREAD_SIZE of the modelled kernels as an allocation order: 8 KiB stacks are order-1 on
- * 4 KiB pages (alloc_thread_info), one page on 64 KiB IA64. */
+ * 4 KiB pages (alloc_thread_info: __get_free_pages(GFP_KERNEL, THREAD_SIZE_ORDER) on x86
+ * and ARM); IA64's task_struct + stack block is KERNEL_STACK_SIZE_ORDER pages (2.6.28
+ * arch/ia64/include/asm/ptrace.h: 3, 2, 1, 0 for 4, 8, 16, 64 KiB pages), one 64 KiB page
+ * here. The profile's thread_size gives the bytes, the page size the order. */
 static unsigned stack_order(void)
 {
 	unsigned order = 0;

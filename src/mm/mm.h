@@ -18,6 +18,7 @@
 #define __GFP_HIGHMEM	     0x100u
 #define __GFP_DMA32	     0x200u
 #define __GFP_DMA	     0x400u
+#define __GFP_COLD	     0x800u /* page_cache_alloc_cold: from the per-CPU list's cold end */
 #define GFP_ATOMIC	     (__GFP_HIGH)
 #define GFP_NOIO	     (__GFP_WAIT)
 #define GFP_NOFS	     (__GFP_WAIT | __GFP_IO)
@@ -43,6 +44,7 @@ struct vm_sysctl {
 	int oom_kill_allocating_task;  /* vm.oom_kill_allocating_task */
 	int panic_on_oom;	       /* vm.panic_on_oom: 0, or stop the run at the first OOM */
 	int lowmem_reserve_ratio[MAX_NR_ZONES]; /* vm.lowmem_reserve_ratio */
+	int vfs_cache_pressure;			/* vm.vfs_cache_pressure */
 	/* reclaim throttles (kernel-reclaim.md §2), all off in vanilla 2.6.28 */
 	int max_reclaiming_tasks_per_zone; /* KOSAKI v8 sysctl; 0 = no throttle (his default 3) */
 	int too_many_isolated;		   /* 2.6.32 too_many_isolated() in shrink_inactive_list */
@@ -318,6 +320,20 @@ void free_kernel_pages(pfn_t pfn, unsigned order);
 #define ALLOC_NO_WATERMARKS 0x08
 #define ALLOC_HARDER	    0x10
 #define ALLOC_HIGH	    0x20
+
+/* ---- vmscan.c: shrinkers (2.6.28 include/linux/mm.h struct shrinker) ---- */
+#define DEFAULT_SEEKS 2
+#define SHRINK_BATCH  128
+/* shrink(0, gfp) is the freeable estimate; shrink(nr, gfp) scans nr objects and returns the
+ * new estimate, or -1 if it cannot work with this gfp. */
+typedef int (*shrink_fn)(int nr, unsigned gfp);
+void register_shrinker(shrink_fn shrink, int seeks);
+void unregister_shrinkers(void); /* the machine is going away */
+unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages);
+/* current->reclaim_state: slab pages freed while it is set count for the reclaimer */
+struct reclaim_state {
+	unsigned long reclaimed_slab;
+};
 
 /* ---- swap.c: LRU ---- */
 void lru_cache_add_lru(pfn_t pfn, enum lru_list lru);

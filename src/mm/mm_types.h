@@ -71,6 +71,7 @@ enum page_owner {
 	OWNER_STACK,
 	OWNER_PAGETABLE,
 	OWNER_SLAB,
+	OWNER_SLAB_RECLAIMABLE, /* SLAB_RECLAIM_ACCOUNT caches: dentries, inodes */
 	OWNER_PIPE,
 	OWNER_OTHER_KERNEL,
 };
@@ -220,6 +221,17 @@ struct address_space {
 	uint64_t ra_prev_index;
 	unsigned ra_size;
 	bool exec; /* program text */
+	/* its dentry and inode in the dcache and icache (src/mm/dcache.c, inode.c): the slab each
+	 * object sits in (NO_PFN once freed), the open count (d_count), and the unused lists they
+	 * wait on */
+	pfn_t d_slab, i_slab;
+	int d_count;
+	bool d_referenced;     /* DCACHE_REFERENCED: a second chance in prune_dcache */
+	bool i_unused_counted; /* in inodes_stat.nr_unused */
+	struct file_link {
+		struct address_space *next, *prev;
+		bool on;
+	} d_lru, i_list;
 };
 
 /* Reverse map: one entry per PTE that maps a page. */

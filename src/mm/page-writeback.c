@@ -1,6 +1,7 @@
 /* Dirty pages: accounting, dirty limits and balance_dirty_pages (kernel-reclaim.md §1.17),
  * writepage for file pages, end of writeback with PG_reclaim rotation (§1.4), page locks,
  * and the flusher thread (pdflush's background and kupdate writeout). */
+#include "mm/fs.h"
 #include "mm/mm.h"
 
 #include <limits.h>
@@ -288,6 +289,7 @@ static long writeback_inodes(long nr, sim_time_t older_than, bool nonblocking, b
 		}
 		if (!f->nr_dirty) { /* clean: off the dirty list */
 			f->on_dirty_list = false;
+			inode_sync_complete(f);
 		} else if (stop || !MM->dirty_files) {
 			dirty_list_add_head(f); /* still the oldest */
 			break;
