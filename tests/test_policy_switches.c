@@ -50,7 +50,7 @@ static void exec_protect_on_keeps_active(void **state)
 
 /* ---- the writeback series ---- */
 
-static struct task fake_kswapd;
+static struct task_struct fake_kswapd;
 
 /* One dirty file page through shrink_page_list; returns whether pageout wrote it. */
 static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate, bool as_kswapd,
@@ -70,9 +70,9 @@ static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate,
 	memset(&fake_kswapd, 0, sizeof(fake_kswapd));
 	fake_kswapd.flags = PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD | PF_KTHREAD;
 	if (as_kswapd)
-		current = &fake_kswapd; /* nothing here blocks or reschedules */
+		set_current(&fake_kswapd); /* nothing here blocks or reschedules */
 	shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC);
-	current = NULL;
+	set_current(NULL);
 	struct page *p = pfn_to_page(pfn);
 	bool written = p->flags & PG_writeback;
 	*reclaim_flag = p->flags & PG_reclaim;

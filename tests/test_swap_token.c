@@ -176,10 +176,10 @@ static int referenced_for_other(int variant, bool holder_in_fault)
 		grab_swap_token_swapin_major(holder);
 	sim_clock = 0;
 	holder->in_fault = holder_in_fault;
-	static struct task reclaimer; /* kswapd-like: no mm of its own */
-	current = &reclaimer;
+	static struct task_struct reclaimer; /* kswapd-like: no mm of its own */
+	set_current(&reclaimer);
 	int r = page_referenced(pfn, false, NULL);
-	current = NULL;
+	set_current(NULL);
 	holder->in_fault = false;
 	exit_mmap(holder);
 	shutdown();

@@ -51,13 +51,13 @@ static void ticket_limits_reclaimers(void **state)
 	}
 }
 
-static struct task fake;
+static struct task_struct fake;
 
 static void become_task(unsigned flags)
 {
 	memset(&fake, 0, sizeof(fake));
 	fake.flags = flags;
-	current = &fake;
+	set_current(&fake);
 }
 
 /* The cut-off (§2.2 step 6): 4 x ((1 << order) + pages_high) pages freed since the call
@@ -104,7 +104,7 @@ static void cut_off_condition(void **state)
 	fake.flags = 0;
 	sc.may_cut_off = 0;
 	assert_false(throttle_may_cut_off(z, &sc));
-	current = NULL;
+	set_current(NULL);
 	test_machine_shutdown();
 }
 
@@ -128,7 +128,7 @@ static void pf_reclaiming_never_waits(void **state)
 	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
 	assert_int_equal(z->reclaimers, 3);
 	assert_true(fake.flags & PF_RECLAIMING);
-	assert_null(fake.wq);
+	assert_null(fake.task.wq);
 	become_task(0);
 	sc.gfp_mask = GFP_NOFS;
 	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
@@ -140,7 +140,7 @@ static void pf_reclaiming_never_waits(void **state)
 	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
 	assert_int_equal(z->reclaimers, 0);
 	assert_false(fake.flags & PF_RECLAIMING);
-	current = NULL;
+	set_current(NULL);
 	MM->sysctl.max_reclaiming_tasks_per_zone = 0;
 	reclaim_throttle_setup();
 	assert_null(reclaim_hooks.shrink_zone_wrap);
@@ -195,10 +195,11 @@ static void run_isolated(const char *sw, enum iso_other other, long isolated)
 	long saved = z->stat[NR_ISOLATED_ANON];
 	z->stat[NR_ISOLATED_ANON] = isolated; /* the inactive anon list is empty: 0 */
 	iso_ret = 12345;
-	task_start(task_create("reclaimer", iso_reclaimer, NULL, false));
+	task_start(&task_struct_create("reclaimer", iso_reclaimer, NULL, false)->task);
 	if (other != ISO_ALONE)
-		task_start(task_create("other", iso_other_task, (void *)(intptr_t)other,
-				       other == ISO_KSWAPD_ENTERS));
+		task_start(&task_struct_create("other", iso_other_task, (void *)(intptr_t)other,
+					       other == ISO_KSWAPD_ENTERS)
+				->task);
 	sched_run(10ULL * NSEC_PER_SEC, NULL);
 	z->stat[NR_ISOLATED_ANON] = saved;
 	MM->sysctl.reclaim_throttle = MM->sysctl.too_many_isolated = 0;

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/replay_opts.h"
 #include "trace/trace.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -87,10 +88,8 @@ int cmd_capture(int argc, char **argv)
 	/* valgrind writes its log in small pieces; a larger pipe means fewer wakeups here */
 	fcntl(pfd[0], F_SETPIPE_SZ, 1 << 20);
 	int nargs = argc - i;
-	char **vargv = calloc((size_t)nargs + 8, sizeof(char *));
+	char **vargv = xcalloc((size_t)nargs + 8, sizeof(char *));
 	char logfd[32];
-	if (!vargv)
-		return 1;
 	int childfd = pfd[1];
 	snprintf(logfd, sizeof(logfd), "--log-fd=%d", childfd);
 	int k = 0;

@@ -2,6 +2,7 @@
 #include "cli/commands.h"
 #include "cli/replay_opts.h"
 #include "replay/replay.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +104,7 @@ int cmd_replay(int argc, char **argv)
 		fprintf(stderr, "mmsim replay: at most %d policies and %d sizes\n", MAXL, MAXL);
 		return 2;
 	}
-	struct replay_job *jobs = calloc((size_t)np * (size_t)nc, sizeof(*jobs));
-	if (!jobs)
-		return 1;
+	struct replay_job *jobs = xcalloc((size_t)np * (size_t)nc, sizeof(*jobs));
 	size_t nj = 0;
 	for (int p = 0; p < np; p++) {
 		enum replay_policy pol;

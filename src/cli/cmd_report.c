@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness/driver.h"
+#include "sim/xalloc.h"
 
 static const char usage[] =
     "usage: mmsim report [ID...] [--db FILE] [--out DIR]\n"
@@ -52,7 +53,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	size_t n = argc - optind ? (size_t)(argc - optind) : 1;
-	int64_t *ids = calloc(n, sizeof(*ids));
+	int64_t *ids = xcalloc(n, sizeof(*ids));
 	for (int i = optind; i < argc; i++) {
 		char *end;
 		long long v = strtoll(argv[i], &end, 10);
@@ -68,9 +69,9 @@ int cmd_report(int argc, char **argv)
 		free(ids);
 		return 2;
 	}
-	struct experiment *exps = calloc(n, sizeof(*exps));
-	struct loaded *ls = calloc(n, sizeof(*ls));
-	struct loaded **lp = calloc(n, sizeof(*lp));
+	struct experiment *exps = xcalloc(n, sizeof(*exps));
+	struct loaded *ls = xcalloc(n, sizeof(*ls));
+	struct loaded **lp = xcalloc(n, sizeof(*lp));
 	size_t nloaded = 0;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {

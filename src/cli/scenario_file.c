@@ -1,4 +1,5 @@
 #include "cli/scenario_file.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -112,7 +113,7 @@ int scenario_load_file(struct scenario_config *cfg, const char *path, char *err,
 		return -1;
 	}
 	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
+	char *buf = xmalloc(cap);
 	size_t got;
 	while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
 		len += got;
@@ -125,7 +126,7 @@ int scenario_load_file(struct scenario_config *cfg, const char *path, char *err,
 				return -1;
 			}
 			cap *= 2;
-			buf = realloc(buf, cap);
+			buf = xrealloc(buf, cap);
 		}
 	}
 	bool ioerr = ferror(f);

@@ -1,4 +1,5 @@
 #include "harness/exec.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,9 +39,7 @@ void exec_free_argv(char **argv)
 char **exec_runner(void)
 {
 	const char *cmd = getenv("MMSIM_RUN_CMD");
-	char **argv = calloc(64, sizeof(*argv));
-	if (!argv)
-		abort();
+	char **argv = xcalloc(64, sizeof(*argv));
 	if (cmd && *cmd) {
 		size_t n = 0;
 		const char *p = cmd;
@@ -51,7 +50,7 @@ char **exec_runner(void)
 			while (*p && *p != ' ' && *p != '\t')
 				p++;
 			if (p > start)
-				argv[n++] = strndup(start, (size_t)(p - start));
+				argv[n++] = xstrndup(start, (size_t)(p - start));
 		}
 		if (n)
 			return argv;
@@ -62,7 +61,7 @@ char **exec_runner(void)
 		snprintf(buf, sizeof(buf), "mmsim");
 	else
 		buf[len] = 0;
-	argv[0] = strdup(buf);
+	argv[0] = xstrdup(buf);
 	return argv;
 }
 
@@ -72,14 +71,12 @@ static char *slurp(const char *path)
 	if (!f)
 		return NULL;
 	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
+	char *buf = xmalloc(cap);
 	size_t n;
 	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += n;
 		if (cap - len < 2) {
-			char *nb = realloc(buf, cap *= 2);
-			if (!nb)
-				free(buf);
+			char *nb = xrealloc(buf, cap *= 2);
 			buf = nb;
 		}
 	}
@@ -114,7 +111,18 @@ static double seconds_since(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) * 1e-9;
 }
 
-static void draw_progress(size_t done, size_t n, size_t running, size_t failed)
+/* h:mm:ss, or m:ss under an hour */
+static void print_duration(double s)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		fprintf(stderr, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		fprintf(stderr, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void draw_progress(size_t done, size_t n, size_t running, size_t failed,
+			  const struct timespec *start)
 {
 	const int width = 30;
 	int fill = n ? (int)(done * (size_t)width / n) : width;
@@ -124,7 +132,14 @@ static void draw_progress(size_t done, size_t n, size_t running, size_t failed)
 	fprintf(stderr, "] %zu/%zu runs, %zu running", done, n, running);
 	if (failed)
 		fprintf(stderr, ", %zu failed", failed);
-	fprintf(stderr, "  ");
+	double el = seconds_since(start);
+	if (done && el > 0) { /* the rate so far predicts the rest */
+		double rate = (double)done / el;
+		fprintf(stderr, ", %.2f runs/s, ", rate);
+		print_duration((double)(n - done) / rate);
+		fprintf(stderr, " left");
+	}
+	fprintf(stderr, "\033[K"); /* erase what a longer line left */
 	fflush(stderr);
 }
 
@@ -133,9 +148,7 @@ static pid_t spawn(char *const *argv, const char *json, const char *errf)
 	size_t argc = 0;
 	while (argv[argc])
 		argc++;
-	const char **full = calloc(argc + 3, sizeof(*full));
-	if (!full)
-		abort();
+	const char **full = xcalloc(argc + 3, sizeof(*full));
 	for (size_t i = 0; i < argc; i++)
 		full[i] = argv[i];
 	full[argc] = "--json";
@@ -183,10 +196,10 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 	sigaction(SIGTERM, &sa, &old_term);
 	exec_interrupted = 0;
 
-	struct slot *slots = calloc((size_t)parallel, sizeof(*slots));
-	if (!slots)
-		abort();
+	struct slot *slots = xcalloc((size_t)parallel, sizeof(*slots));
 	size_t next = 0, done = 0, running = 0, failed = 0;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int stop = 0;
 	char json[4200], errf[4200];
 	while ((next < n && !stop) || running) {
@@ -210,7 +223,7 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 			running++;
 		}
 		if (progress)
-			draw_progress(done, n, running, failed);
+			draw_progress(done, n, running, failed, &t0);
 		if (exec_interrupted && !stop) {
 			stop = 1;
 			for (int s = 0; s < parallel; s++)
@@ -261,7 +274,7 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 		unlink(errf);
 	}
 	if (progress) {
-		draw_progress(done, n, running, failed);
+		draw_progress(done, n, running, failed, &t0);
 		fputc('\n', stderr);
 	}
 	free(slots);

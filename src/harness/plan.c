@@ -1,4 +1,5 @@
 #include "harness/plan.h"
+#include "sim/xalloc.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -17,21 +18,6 @@ uint64_t fnv1a64(const void *data, size_t len, uint64_t h)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *r = malloc(n + 1);
-	if (!r)
-		abort();
-	memcpy(r, s, n);
-	r[n] = 0;
-	return r;
-}
-
-static char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
 }
 
 /* Trimmed copy of [s, s+n). */
@@ -91,9 +77,7 @@ int overrides_add(struct overrides *o, const char *key, const char *val)
 {
 	if (overrides_get(o, key))
 		return -1;
-	struct kv *v = realloc(o->v, (o->n + 1) * sizeof(*v));
-	if (!v)
-		abort();
+	struct kv *v = xrealloc(o->v, (o->n + 1) * sizeof(*v));
 	o->v = v;
 	o->v[o->n].key = xstrdup(key);
 	o->v[o->n].val = xstrdup(val);
@@ -126,9 +110,7 @@ char *overrides_text(const struct overrides *o)
 	size_t len = 1;
 	for (size_t i = 0; i < o->n; i++)
 		len += strlen(o->v[i].key) + strlen(o->v[i].val) + 2;
-	char *s = malloc(len), *p = s;
-	if (!s)
-		abort();
+	char *s = xmalloc(len), *p = s;
 	*p = 0;
 	for (size_t i = 0; i < o->n; i++)
 		p += sprintf(p, "%s%s=%s", i ? "," : "", o->v[i].key, o->v[i].val);
@@ -189,9 +171,7 @@ fail:
 
 static void vary_push(struct vary *v, char *val)
 {
-	char **nv = realloc(v->values, (v->n + 1) * sizeof(*nv));
-	if (!nv)
-		abort();
+	char **nv = xrealloc(v->values, (v->n + 1) * sizeof(*nv));
 	v->values = nv;
 	v->values[v->n++] = val;
 }
@@ -331,9 +311,7 @@ void plan_key(const char *scenario_hash, const struct overrides *ov, uint64_t se
 	size_t len = 128 + strlen(scenario_hash) + strlen(version);
 	for (size_t i = 0; i < ov->n; i++)
 		len += strlen(ov->v[i].key) + strlen(ov->v[i].val) + 8;
-	char *s = malloc(len), *p = s;
-	if (!s)
-		abort();
+	char *s = xmalloc(len), *p = s;
 	p += sprintf(p, "mmsim-run-key/1\nscenario-fnv1a64=%s\nversion=%s\nseed=%llu\n",
 		     scenario_hash, version, (unsigned long long)seed);
 	for (size_t i = 0; i < ov->n; i++)
@@ -357,9 +335,7 @@ int plan_jobs(const struct experiment *e, struct job **jobs, size_t *njobs, char
 	      size_t errlen)
 {
 	size_t np = plan_npoints(e), n = np * e->narms * e->nseeds, k = 0;
-	struct job *j = calloc(n ? n : 1, sizeof(*j));
-	if (!j)
-		abort();
+	struct job *j = xcalloc(n ? n : 1, sizeof(*j));
 	for (size_t p = 0; p < np; p++)
 		for (size_t a = 0; a < e->narms; a++)
 			for (size_t s = 0; s < e->nseeds; s++, k++) {
@@ -464,7 +440,7 @@ int plan_from_json(const cJSON *j, struct experiment *e, char *err, size_t errle
 	e->version = xstrdup(ver);
 	e->metric = metric ? xstrdup(metric) : NULL;
 	e->narms = (size_t)cJSON_GetArraySize(arms);
-	e->arms = calloc(e->narms ? e->narms : 1, sizeof(*e->arms));
+	e->arms = xcalloc(e->narms ? e->narms : 1, sizeof(*e->arms));
 	size_t a = 0;
 	const cJSON *it;
 	cJSON_ArrayForEach(it, arms)
@@ -478,7 +454,7 @@ int plan_from_json(const cJSON *j, struct experiment *e, char *err, size_t errle
 		a++;
 	}
 	e->nvary = (size_t)cJSON_GetArraySize(vary);
-	e->vary = calloc(e->nvary ? e->nvary : 1, sizeof(*e->vary));
+	e->vary = xcalloc(e->nvary ? e->nvary : 1, sizeof(*e->vary));
 	size_t d = 0;
 	cJSON_ArrayForEach(it, vary)
 	{
@@ -492,7 +468,7 @@ int plan_from_json(const cJSON *j, struct experiment *e, char *err, size_t errle
 		d++;
 	}
 	e->nseeds = (size_t)cJSON_GetArraySize(seeds);
-	e->seeds = calloc(e->nseeds ? e->nseeds : 1, sizeof(*e->seeds));
+	e->seeds = xcalloc(e->nseeds ? e->nseeds : 1, sizeof(*e->seeds));
 	size_t s = 0;
 	cJSON_ArrayForEach(it, seeds) e->seeds[s++] = (uint64_t)cJSON_GetNumberValue(it);
 	return 0;

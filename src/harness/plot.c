@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness/vmstat.h"
+#include "sim/xalloc.h"
 
 /* Runs gnuplot with args in dir; exit status, or -1 when it could not be started. */
 static int run_gnuplot(const char *dir, const char *const *args)
@@ -110,9 +111,7 @@ static int sweep_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 	size_t stride = 1; /* points between neighbouring x values: later keys vary faster */
 	for (size_t d = xd + 1; d < e->nvary; d++)
 		stride *= e->vary[d].n;
-	double *v = calloc(e->nseeds + 1, sizeof(double));
-	if (!v)
-		abort();
+	double *v = xcalloc(e->nseeds + 1, sizeof(double));
 	gp_header(gp, r, "sweep");
 	fputs("set xlabel ", gp);
 	gp_quote(gp, xv->key);
@@ -164,9 +163,7 @@ static int sweep_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 static int compare_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 {
 	const struct experiment *e = r->e;
-	double *v = calloc(e->nseeds + 1, sizeof(double));
-	if (!v)
-		abort();
+	double *v = xcalloc(e->nseeds + 1, sizeof(double));
 	for (size_t a = 0; a < e->narms; a++) {
 		struct summary s;
 		size_t n = cell_values(results_cell(r, 0, a), r->metric, v);
@@ -279,9 +276,7 @@ static int draw(const struct exp_results *r, const char *dir, const char *name,
 
 static void add_svg(char ***svgs, size_t *n, const char *dir, const char *name)
 {
-	char **nv = realloc(*svgs, (*n + 1) * sizeof(*nv));
-	if (!nv)
-		abort();
+	char **nv = xrealloc(*svgs, (*n + 1) * sizeof(*nv));
 	*svgs = nv;
 	if (asprintf(&(*svgs)[(*n)++], "%s/%s.svg", dir, name) < 0)
 		abort();

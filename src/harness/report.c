@@ -6,26 +6,21 @@
 #include <string.h>
 
 #include "harness/vmstat.h"
+#include "sim/xalloc.h"
 
 struct exp_results *results_build(const struct experiment *e, const struct job *jobs, size_t njobs,
 				  const struct run_result *runs, const bool *have)
 {
-	struct exp_results *r = calloc(1, sizeof(*r));
-	if (!r)
-		abort();
+	struct exp_results *r = xcalloc(1, sizeof(*r));
 	r->e = e;
 	r->npoints = plan_npoints(e);
-	r->cells = calloc(r->npoints * e->narms + 1, sizeof(*r->cells));
-	if (!r->cells)
-		abort();
+	r->cells = xcalloc(r->npoints * e->narms + 1, sizeof(*r->cells));
 	r->expected = njobs;
 	for (size_t i = 0; i < njobs; i++) {
 		if (!have[i])
 			continue;
 		struct cell *c = results_cell(r, jobs[i].point, jobs[i].arm);
-		const struct run_result **nr = realloc(c->runs, (c->n + 1) * sizeof(*nr));
-		if (!nr)
-			abort();
+		const struct run_result **nr = xrealloc(c->runs, (c->n + 1) * sizeof(*nr));
 		c->runs = nr;
 		c->runs[c->n++] = &runs[i];
 		r->found++;
@@ -86,9 +81,7 @@ void report_free_tables(struct table **t, size_t n)
 
 static void push_table(struct table ***v, size_t *n, struct table *t)
 {
-	struct table **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-	if (!nv)
-		abort();
+	struct table **nv = xrealloc(*v, (*n + 1) * sizeof(*nv));
 	*v = nv;
 	(*v)[(*n)++] = t;
 }
@@ -125,9 +118,7 @@ static size_t metric_names(const struct exp_results *r, const char ***out)
 					;
 				if (k < n)
 					continue;
-				const char **nn = realloc(names, (n + 1) * sizeof(*nn));
-				if (!nn)
-					abort();
+				const char **nn = xrealloc(names, (n + 1) * sizeof(*nn));
 				names = nn;
 				names[n++] = run->metrics[m].name;
 			}
@@ -168,14 +159,12 @@ static struct table *compare_metric_table(const struct exp_results *r, const cha
 		table_set(t, row, 2 + a, "%s", e->arms[a].name);
 	table_add_row(t, ROW_RULE);
 
-	struct summary *s = calloc(e->narms, sizeof(*s));
-	double **vals = calloc(e->narms, sizeof(*vals));
-	size_t *nv = calloc(e->narms, sizeof(*nv));
-	if (!s || !vals || !nv)
-		abort();
+	struct summary *s = xcalloc(e->narms, sizeof(*s));
+	double **vals = xcalloc(e->narms, sizeof(*vals));
+	size_t *nv = xcalloc(e->narms, sizeof(*nv));
 	for (size_t a = 0; a < e->narms; a++) {
 		const struct cell *c = results_cell(r, 0, a);
-		vals[a] = calloc(c->n + 1, sizeof(double));
+		vals[a] = xcalloc(c->n + 1, sizeof(double));
 		nv[a] = cell_values(c, name, vals[a]);
 		stats_summarise(vals[a], nv[a], better, &s[a]);
 	}
@@ -320,9 +309,7 @@ static struct table *vmstat_table(const struct exp_results *r)
 	for (size_t a = 0; a < e->narms; a++)
 		table_set(t, row, 1 + a, "%s", e->arms[a].name);
 	table_add_row(t, ROW_RULE);
-	struct vmstat_summary *vs = calloc(e->narms, sizeof(*vs));
-	if (!vs)
-		abort();
+	struct vmstat_summary *vs = xcalloc(e->narms, sizeof(*vs));
 	for (size_t a = 0; a < e->narms; a++) {
 		const struct cell *c = results_cell(r, 0, a);
 		vmstat_summarise(c->runs, c->n, &vs[a]);
@@ -362,10 +349,8 @@ static struct table *sweep_table(const struct exp_results *r)
 		table_set(t, row, e->nvary + e->narms + a - 1, "%s vs %s", e->arms[a].name,
 			  e->arms[0].name);
 	table_add_row(t, ROW_RULE);
-	double *base = calloc(e->nseeds + 1, sizeof(double)),
-	       *vals = calloc(e->nseeds + 1, sizeof(double));
-	if (!base || !vals)
-		abort();
+	double *base = xcalloc(e->nseeds + 1, sizeof(double)),
+	       *vals = xcalloc(e->nseeds + 1, sizeof(double));
 	for (size_t p = 0; p < r->npoints; p++) {
 		/* Decimals per row: a sweep can span orders of magnitude (0.05 s to 400 s). */
 		int dec = -1;

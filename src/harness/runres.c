@@ -1,4 +1,5 @@
 #include "harness/runres.h"
+#include "sim/xalloc.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -8,9 +9,7 @@
 
 static char *dupstr(const char *s)
 {
-	char *r = strdup(s ? s : "");
-	if (!r)
-		abort();
+	char *r = xstrdup(s ? s : "");
 	return r;
 }
 
@@ -83,9 +82,7 @@ int runres_parse(const char *text, struct run_result *r, char *err, size_t errle
 	r->major_faults = num(time, "major_faults", NAN);
 	r->minor_faults = num(time, "minor_faults", NAN);
 	size_t nm = (size_t)cJSON_GetArraySize(metrics), nprimary = 0;
-	r->metrics = calloc(nm ? nm : 1, sizeof(*r->metrics));
-	if (!r->metrics)
-		abort();
+	r->metrics = xcalloc(nm ? nm : 1, sizeof(*r->metrics));
 	cJSON_ArrayForEach(it, metrics)
 	{
 		const char *name = str(it, "name"), *better = str(it, "better");
@@ -130,9 +127,7 @@ int runres_parse(const char *text, struct run_result *r, char *err, size_t errle
 	}
 	const cJSON *vm = cJSON_GetObjectItemCaseSensitive(j, "vmstat");
 	size_t nv = (size_t)cJSON_GetArraySize(vm);
-	r->vmstat = calloc(nv ? nv : 1, sizeof(*r->vmstat));
-	if (!r->vmstat)
-		abort();
+	r->vmstat = xcalloc(nv ? nv : 1, sizeof(*r->vmstat));
 	cJSON_ArrayForEach(it, vm)
 	{
 		if (!cJSON_IsNumber(it) || !it->string)

@@ -1,4 +1,5 @@
 #include "harness/store.h"
+#include "sim/xalloc.h"
 
 #include <sqlite3.h>
 #include <stdio.h>
@@ -87,10 +88,8 @@ static int quick_check(struct store *s)
 
 struct store *store_open(const char *path, char *err, size_t errlen)
 {
-	struct store *s = calloc(1, sizeof(*s));
-	if (!s)
-		abort();
-	s->path = strdup(path);
+	struct store *s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
 	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	if (rc != SQLITE_OK) {
 		set_err(s, rc, "opening it");
@@ -151,9 +150,7 @@ static sqlite3_stmt *prep(struct store *s, const char *sql)
 static char *dupcol(sqlite3_stmt *st, int col)
 {
 	const char *t = (const char *)sqlite3_column_text(st, col);
-	char *r = strdup(t ? t : "");
-	if (!r)
-		abort();
+	char *r = xstrdup(t ? t : "");
 	return r;
 }
 

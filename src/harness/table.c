@@ -1,4 +1,5 @@
 #include "harness/table.h"
+#include "sim/xalloc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -6,10 +7,8 @@
 
 struct table *table_new(const char *title, size_t ncols, size_t label_cols)
 {
-	struct table *t = calloc(1, sizeof(*t));
-	if (!t)
-		abort();
-	t->title = strdup(title ? title : "");
+	struct table *t = xcalloc(1, sizeof(*t));
+	t->title = xstrdup(title ? title : "");
 	t->ncols = ncols;
 	t->label_cols = label_cols;
 	return t;
@@ -17,10 +16,8 @@ struct table *table_new(const char *title, size_t ncols, size_t label_cols)
 
 size_t table_add_row(struct table *t, enum row_kind kind)
 {
-	enum row_kind *k = realloc(t->kind, (t->nrows + 1) * sizeof(*k));
-	char **c = realloc(t->cells, (t->nrows + 1) * t->ncols * sizeof(*c));
-	if (!k || !c)
-		abort();
+	enum row_kind *k = xrealloc(t->kind, (t->nrows + 1) * sizeof(*k));
+	char **c = xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof(*c));
 	t->kind = k;
 	t->cells = c;
 	t->kind[t->nrows] = kind;
@@ -78,9 +75,7 @@ void table_free(struct table *t)
 
 void table_print_text(FILE *out, const struct table *t)
 {
-	size_t *w = calloc(t->ncols, sizeof(*w)), total = 0;
-	if (!w)
-		abort();
+	size_t *w = xcalloc(t->ncols, sizeof(*w)), total = 0;
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			size_t len = strlen(table_get(t, r, c));
@@ -99,9 +94,7 @@ void table_print_text(FILE *out, const struct table *t)
 			continue;
 		}
 		/* Trailing blanks are trimmed so the output diffs cleanly. */
-		char *line = malloc(total + 1), *p = line;
-		if (!line)
-			abort();
+		char *line = xmalloc(total + 1), *p = line;
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *s = table_get(t, r, c);
 			int left = c < t->label_cols;

@@ -1,5 +1,6 @@
 #include "hw/blockdev.h"
 #include "sim/int_sqrt.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,11 +58,12 @@ void blockdev_init_striped(struct blockdev *bd, const char *name, const struct d
 	bd->nr_sectors = p->capacity_bytes / (1u << SECTOR_SHIFT) * nr;
 	bd->chunk_sectors = chunk_bytes >> SECTOR_SHIFT;
 	bd->nr_members = nr;
-	bd->members = calloc(nr, sizeof(*bd->members));
-	if (!bd->members || !bd->chunk_sectors) {
-		fprintf(stderr, "mmsim: RAID-0 %s: %u members, chunk %u bytes\n", name, nr,
+	bd->members = xcalloc(nr, sizeof(*bd->members));
+	if (!nr || !bd->chunk_sectors) {
+		/* the hw profiles' own table: no input reaches here with a zero stripe */
+		fprintf(stderr, "mmsim: BUG: RAID-0 %s: %u members, chunk %u bytes\n", name, nr,
 			chunk_bytes);
-		exit(1);
+		abort();
 	}
 	for (unsigned i = 0; i < nr; i++) {
 		char mname[16];
@@ -114,10 +116,8 @@ struct bio *bio_alloc(struct blockdev *bd)
 	struct bio *b = bd->free_bio;
 	if (b)
 		bd->free_bio = b->next;
-	else if (!(b = malloc(sizeof(*b)))) {
-		perror("mmsim: bio");
-		exit(1);
-	}
+	else
+		b = xmalloc(sizeof(*b));
 	memset(b, 0, sizeof(*b));
 	return b;
 }
@@ -133,10 +133,8 @@ static struct request *rq_alloc(struct blockdev *bd)
 	struct request *r = bd->free_rq;
 	if (r)
 		bd->free_rq = r->next;
-	else if (!(r = malloc(sizeof(*r)))) {
-		perror("mmsim: request");
-		exit(1);
-	}
+	else
+		r = xmalloc(sizeof(*r));
 	memset(r, 0, sizeof(*r));
 	return r;
 }

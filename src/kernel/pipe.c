@@ -2,6 +2,7 @@
  * level hackbench needs): bounded queues whose writers and readers block on wait queues,
  * with the data in flight held in unreclaimable kernel pages. */
 #include "kernel/pipe.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,11 +47,7 @@ bool kmem_charge(struct kmem_pool *pool, uint64_t bytes, unsigned gfp)
 			return false;
 		if (pool->nr_pages == pool->cap) {
 			pool->cap = pool->cap ? pool->cap * 2 : 256;
-			pool->pages = realloc(pool->pages, pool->cap * sizeof(pfn_t));
-			if (!pool->pages) {
-				perror("mmsim: kmem pool");
-				exit(1);
-			}
+			pool->pages = xrealloc(pool->pages, pool->cap * sizeof(pfn_t));
 		}
 		pool->pages[pool->nr_pages++] = pfn;
 		if (pool->nr_pages > pool->peak_pages)
@@ -87,11 +84,7 @@ void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize)
 		 * (grow_skb_ring covers several) */
 		uint64_t want = sndbuf / (truesize ? truesize : 1) + 2;
 		p->skb_cap = (uint32_t)(want < 4096 ? want : 4096);
-		p->skb = malloc(p->skb_cap * sizeof(*p->skb));
-		if (!p->skb) {
-			perror("mmsim: socket");
-			exit(1);
-		}
+		p->skb = xmalloc(p->skb_cap * sizeof(*p->skb));
 	}
 }
 
@@ -112,7 +105,7 @@ sim_time_t kpipe_read_cost(uint32_t len)
 
 static bool fatal(void)
 {
-	return current->tif & TIF_SIGKILL;
+	return fatal_signal_pending(current);
 }
 
 /* Senders that passed the sndbuf test together and then slept allocating all queue their
@@ -121,11 +114,7 @@ static bool fatal(void)
 static void grow_skb_ring(struct kpipe *p)
 {
 	uint32_t cap = p->skb_cap * 2;
-	pfn_t(*ring)[2] = malloc(cap * sizeof(*ring));
-	if (!ring) {
-		perror("mmsim: socket");
-		exit(1);
-	}
+	pfn_t(*ring)[2] = xmalloc(cap * sizeof(*ring));
 	for (uint32_t i = 0; i < p->nr_msgs; i++) {
 		ring[i][0] = p->skb[(p->skb_first + i) % p->skb_cap][0];
 		ring[i][1] = p->skb[(p->skb_first + i) % p->skb_cap][1];

@@ -1,4 +1,5 @@
 #include "kernel/process.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static unsigned stack_order(void)
 	return order;
 }
 
-static void process_exit_hook(struct task *t)
+static void process_exit_hook(struct task_struct *t)
 {
 	struct process *p = t->proc;
 	struct mm_struct *mm = t->mm;
@@ -75,23 +76,19 @@ static void process_entry(void *arg)
 static struct process *process_new(const char *comm, void (*fn)(void *), void *arg,
 				   struct mm_struct *mm)
 {
-	struct process *p = calloc(1, sizeof(*p));
-	if (!p) {
-		perror("mmsim: process");
-		exit(1);
-	}
+	struct process *p = xcalloc(1, sizeof(*p));
 	p->main = fn;
 	p->arg = arg;
 	if (nr_procs == cap_procs) {
 		cap_procs = cap_procs ? cap_procs * 2 : 64;
-		all_procs = realloc(all_procs, cap_procs * sizeof(*all_procs));
+		all_procs = xrealloc(all_procs, cap_procs * sizeof(*all_procs));
 	}
 	all_procs[nr_procs++] = p;
 	p->stack_order = stack_order();
 	p->stack = alloc_kernel_pages(OWNER_STACK, GFP_KERNEL, p->stack_order);
 	if (p->stack == NO_PFN)
 		return NULL; /* freed with the others at shutdown */
-	struct task *t = task_create(comm, process_entry, p, false);
+	struct task_struct *t = task_struct_create(comm, process_entry, p, false);
 	t->proc = p;
 	t->mm = mm;
 	t->on_exit = process_exit_hook;
@@ -115,7 +112,7 @@ struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg)
 		p->sibling = parent->children;
 		parent->children = p;
 	}
-	task_start(p->task);
+	task_start(&p->task->task);
 	return p;
 }
 
@@ -144,7 +141,7 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 	p->parent = parent;
 	p->sibling = parent->children;
 	parent->children = p;
-	task_start(p->task);
+	task_start(&p->task->task);
 	check_fatal_signal();
 	return p;
 }
@@ -168,7 +165,7 @@ _Noreturn void sys_exit(int code)
 _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *text_start,
 			void (*fn)(void *), void *arg)
 {
-	struct task *t = current;
+	struct task_struct *t = current;
 	cpu_work_sys(MM->hw->exec_ns);
 	struct mm_struct *old = t->mm;
 	struct mm_struct *mm = mm_alloc();
@@ -183,7 +180,7 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 		swap_token_exec(parent->task->mm, mm);
 	if (old && --old->users == 0)
 		exit_mmap(old);
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	snprintf(t->task.comm, sizeof(t->task.comm), "%s", comm);
 	uint64_t start = 0;
 	if (text)
 		start = do_mmap(mm, text->size_pages, VM_READ | VM_EXEC, text, 0);
@@ -197,7 +194,7 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 void check_fatal_signal(void)
 {
 	preempt_point(); /* every system call ends here: the return to user mode */
-	if (current->tif & TIF_SIGKILL)
+	if (fatal_signal_pending(current))
 		sys_exit(137);
 }
 
@@ -206,19 +203,20 @@ int sys_wait(int *code)
 	struct process *me = current_process();
 	cpu_work_sys(MM->hw->syscall_ns);
 	for (;;) {
-		bool any = false;
-		for (struct process *c = me->children; c; c = c->sibling) {
-			if (c->reaped)
-				continue;
-			any = true;
+		/* release_task: a reaped child leaves the parent's list, so waiting walks the
+		 * children that are alive or not yet reaped, never the dead */
+		for (struct process **link = &me->children; *link; link = &(*link)->sibling) {
+			struct process *c = *link;
 			if (c->exited) {
 				c->reaped = true;
+				*link = c->sibling;
+				c->sibling = NULL;
 				if (code)
 					*code = c->exit_code;
-				return c->task->pid;
+				return c->task->task.pid;
 			}
 		}
-		if (!any)
+		if (!me->children)
 			return -1;
 		sleep_on(&me->child_wait, 0, true);
 		check_fatal_signal();
@@ -260,11 +258,11 @@ void sys_touch(uint64_t vpn, int kind)
 	touches++;
 	int r = touch_page(current->mm, vpn, kind);
 	if (r < 0) {
-		if (current->tif & TIF_SIGKILL)
+		if (fatal_signal_pending(current))
 			sys_exit(137);
 		fault_kill(r);
 	}
-	if (current->tif & TIF_SIGKILL)
+	if (fatal_signal_pending(current))
 		sys_exit(137);
 }
 
@@ -276,7 +274,7 @@ void sys_compute(sim_time_t ns)
 
 void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 {
-	if (file_read(f, pgoff, npages) == -2 && !(current->tif & TIF_SIGKILL))
+	if (file_read(f, pgoff, npages) == -2 && !fatal_signal_pending(current))
 		fault_kill(-2);
 	check_fatal_signal();
 }
@@ -284,7 +282,7 @@ void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 void sys_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 {
 	int r = file_write(f, pgoff, npages);
-	if (r == -2 && !(current->tif & TIF_SIGKILL))
+	if (r == -2 && !fatal_signal_pending(current))
 		fault_kill(-2);
 	check_fatal_signal();
 }
@@ -304,7 +302,7 @@ void sys_sleep(sim_time_t ns)
 
 /* ---- answers for the OOM killer ---- */
 
-static unsigned long children_vm(struct task *t, struct task **child_with_own_mm)
+static unsigned long children_vm(struct task_struct *t, struct task_struct **child_with_own_mm)
 {
 	struct process *p = t->proc;
 	unsigned long points = 0;
@@ -322,25 +320,23 @@ static unsigned long children_vm(struct task *t, struct task **child_with_own_mm
 	return points;
 }
 
-static void kill_task(struct task *victim)
+static void kill_task(struct task_struct *victim)
 {
 	victim->tif |= TIF_MEMDIE;
 	struct mm_struct *mm = victim->mm;
-	for (struct task *t = sched_first_task(); t; t = t->next_all) {
-		if (t->state == TASK_DEAD)
+	for_each_task(t) {
+		if (t->task.state == TASK_DEAD)
 			continue;
-		if (t == victim || (mm && t->mm == mm)) {
-			t->tif |= TIF_SIGKILL;
-			wake_up_task(t);
-		}
+		if (t == victim || (mm && t->mm == mm))
+			send_sigkill(t);
 	}
 	if (victim->proc)
-		((struct process *)victim->proc)->oom_killed = true;
+		victim->proc->oom_killed = true;
 }
 
-static bool is_init(struct task *t)
+static bool is_init(struct task_struct *t)
 {
-	return t->proc && ((struct process *)t->proc)->is_init;
+	return t->proc && t->proc->is_init;
 }
 
 const struct mm_task_ops kernel_task_ops = {

@@ -9,7 +9,7 @@
 #include "mm/thrash.h"
 
 struct process {
-	struct task *task;
+	struct task_struct *task;
 	struct process *parent;
 	struct process *children, *sibling;
 	struct waitqueue child_wait; /* wait() sleeps here */
@@ -29,7 +29,7 @@ struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg);
 
 static inline struct process *current_process(void)
 {
-	return current ? (struct process *)current->proc : NULL;
+	return current ? current->proc : NULL;
 }
 
 /* fork(): the child gets a copy-on-write copy of the caller's mm and runs fn(arg). */

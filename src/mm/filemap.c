@@ -3,6 +3,7 @@
  * that grows on sequential misses, and an asynchronous read of the next window when a
  * PG_readahead-marked page is reached). Files live in contiguous extents on the disk. */
 #include "mm/mm.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +17,8 @@ struct address_space *file_create(const char *name, uint64_t size_pages, uint64_
 {
 	if (cap_pages < size_pages)
 		cap_pages = size_pages;
-	struct address_space *f = calloc(1, sizeof(*f));
-	f->pages = malloc((cap_pages ? cap_pages : 1) * sizeof(pfn_t));
-	if (!f || !f->pages) {
-		perror("mmsim: file");
-		exit(1);
-	}
+	struct address_space *f = xcalloc(1, sizeof(*f));
+	f->pages = xmalloc((cap_pages ? cap_pages : 1) * sizeof(pfn_t));
 	for (uint64_t i = 0; i < cap_pages; i++)
 		f->pages[i] = NO_PFN;
 	snprintf(f->name, sizeof(f->name), "%s", name);
@@ -34,7 +31,7 @@ struct address_space *file_create(const char *name, uint64_t size_pages, uint64_
 	MM->fs_next_sector += 2048; /* a gap between files, as a filesystem leaves */
 	if (MM->nr_files == MM->files_cap) {
 		MM->files_cap = MM->files_cap ? MM->files_cap * 2 : 64;
-		MM->files = realloc(MM->files, MM->files_cap * sizeof(*MM->files));
+		MM->files = xrealloc(MM->files, MM->files_cap * sizeof(*MM->files));
 	}
 	f->id = MM->nr_files;
 	MM->files[MM->nr_files++] = f;
@@ -160,7 +157,7 @@ int file_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 		mark_page_accessed(pfn); /* do_generic_file_read, once per page per call */
 		cpu_work_sys(MM->hw->page_copy_ns);
 		cond_resched();
-		if (current && (current->tif & TIF_SIGKILL))
+		if (current && fatal_signal_pending(current))
 			return -2;
 	}
 	return 0;
@@ -214,7 +211,7 @@ int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 			f->size_pages = i + 1;
 		balance_dirty_pages_ratelimited(f);
 		cond_resched();
-		if (current && (current->tif & TIF_SIGKILL))
+		if (current && fatal_signal_pending(current))
 			return -2;
 	}
 	return 0;

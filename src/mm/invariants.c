@@ -3,6 +3,7 @@
  * simulation; it is O(frames + PTEs + slots). */
 #include "mm/mm.h"
 #include "mm/slab.h"
+#include "sim/xalloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ enum { W_NONE = 0, W_FREE, W_LRU, W_ISOLATED, W_KERNEL, W_USER_NEW };
 int mm_check_invariants(void)
 {
 	pfn_t n = MM->nr_frames;
-	uint8_t *where = calloc(n, 1);
+	uint8_t *where = xcalloc(n, 1);
 	int ret = 0;
 
 	/* walk every list: each frame at most once, flags matching the list */
@@ -234,7 +235,7 @@ int mm_check_invariants(void)
 
 	/* PTEs: present ones point at mapped frames; swap ones are counted per slot */
 	struct swap_info *si = &MM->swap;
-	uint32_t *refs = si->nr_slots ? calloc(si->nr_slots, sizeof(uint32_t)) : NULL;
+	uint32_t *refs = si->nr_slots ? xcalloc(si->nr_slots, sizeof(uint32_t)) : NULL;
 	uint32_t locked = 0;
 	for (uint32_t id = 1; id < MM->nr_vmas && !ret; id++) {
 		struct vm_area_struct *v = MM->vmas[id];

@@ -7,6 +7,7 @@
  * allocations would be. */
 #include "mm/mm.h"
 #include "mm/thrash.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,7 @@
 
 struct mm_struct *mm_alloc(void)
 {
-	struct mm_struct *mm = calloc(1, sizeof(*mm));
-	if (!mm) {
-		perror("mmsim: mm");
-		exit(1);
-	}
+	struct mm_struct *mm = xcalloc(1, sizeof(*mm));
 	mm->next_vpn = 0x400; /* leave page 0.. unmapped, as a real layout does */
 	mm->users = 1;
 	mm->id = ++MM->nr_mms;
@@ -53,12 +50,8 @@ static uint32_t vma_id_alloc(struct vm_area_struct *vma)
 	}
 	if (MM->nr_vmas == MM->vma_cap) {
 		MM->vma_cap = MM->vma_cap ? MM->vma_cap * 2 : 256;
-		MM->vmas = realloc(MM->vmas, MM->vma_cap * sizeof(*MM->vmas));
-		MM->vma_free_ids = realloc(MM->vma_free_ids, MM->vma_cap * sizeof(uint32_t));
-		if (!MM->vmas || !MM->vma_free_ids) {
-			perror("mmsim: vmas");
-			exit(1);
-		}
+		MM->vmas = xrealloc(MM->vmas, MM->vma_cap * sizeof(*MM->vmas));
+		MM->vma_free_ids = xrealloc(MM->vma_free_ids, MM->vma_cap * sizeof(uint32_t));
 		if (MM->nr_vmas == 0)
 			MM->vmas[MM->nr_vmas++] = NULL; /* id 0 is never used */
 	}
@@ -72,17 +65,54 @@ static void vma_id_free(uint32_t id)
 	MM->vma_free_ids[MM->nr_vma_free++] = id;
 }
 
+/* The number of VMAs of mm that start at or before vpn: where a VMA starting just past vpn
+ * goes in the index. */
+static uint32_t vma_index_upper(const struct mm_struct *mm, uint64_t vpn)
+{
+	uint32_t lo = 0, hi = mm->map_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (mm->vma_index[mid].start <= vpn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void vma_index_insert(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (mm->map_count == mm->vma_index_cap) {
+		mm->vma_index_cap = mm->vma_index_cap ? mm->vma_index_cap * 2 : 8;
+		mm->vma_index =
+		    xreallocarray(mm->vma_index, mm->vma_index_cap, sizeof(*mm->vma_index));
+	}
+	uint32_t i = vma_index_upper(mm, vma->start);
+	memmove(&mm->vma_index[i + 1], &mm->vma_index[i],
+		(mm->map_count - i) * sizeof(*mm->vma_index));
+	mm->vma_index[i] =
+	    (struct vma_range){.start = vma->start, .end = vma->start + vma->npages, .vma = vma};
+	mm->map_count++;
+}
+
+static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	for (int c = 0; c < MMAP_CACHE_SIZE; c++)
+		if (mm->mmap_cache[c].vma == vma)
+			mm->mmap_cache[c] = (struct vma_range){0};
+	uint32_t i = vma_index_upper(mm, vma->start) - 1;
+	memmove(&mm->vma_index[i], &mm->vma_index[i + 1],
+		(mm->map_count - i - 1) * sizeof(*mm->vma_index));
+	mm->map_count--;
+}
+
 static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint64_t npages,
 				      unsigned flags, struct address_space *file, uint64_t pgoff)
 {
-	struct vm_area_struct *vma = calloc(1, sizeof(*vma));
+	struct vm_area_struct *vma = xcalloc(1, sizeof(*vma));
 	uint64_t chunks = (npages + PTE_CHUNK - 1) / PTE_CHUNK;
-	vma->pte = calloc(npages ? npages : 1, sizeof(uint32_t));
-	vma->ptpage = malloc((chunks ? chunks : 1) * sizeof(pfn_t));
-	if (!vma || !vma->pte || !vma->ptpage) {
-		perror("mmsim: vma");
-		exit(1);
-	}
+	vma->pte = xcalloc(npages ? npages : 1, sizeof(uint32_t));
+	vma->ptpage = xmalloc((chunks ? chunks : 1) * sizeof(pfn_t));
 	for (uint64_t i = 0; i < chunks; i++)
 		vma->ptpage[i] = NO_PFN;
 	vma->mm = mm;
@@ -102,16 +132,23 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 		link = &(*link)->next;
 	vma->next = *link;
 	*link = vma;
+	vma_index_insert(mm, vma);
 	mm->total_vm += npages;
 	return vma;
 }
 
+/* 2.6.28 find_vma: the mmap_cache, then the ordered structure, and the answer cached. Here
+ * the answer is the VMA that holds vpn, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
 {
-	for (struct vm_area_struct *v = mm->mmap; v; v = v->next)
-		if (vpn >= v->start && vpn < v->start + v->npages)
-			return v;
-	return NULL;
+	struct vm_area_struct *v = mmap_cache_find(mm, vpn);
+	if (v)
+		return v;
+	uint32_t i = vma_index_upper(mm, vpn); /* the first VMA that starts past vpn */
+	if (i == 0 || vpn >= mm->vma_index[i - 1].end)
+		return NULL;
+	mm->mmap_cache[mm->mmap_cache_next++ % MMAP_CACHE_SIZE] = mm->vma_index[i - 1];
+	return mm->vma_index[i - 1].vma;
 }
 
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
@@ -192,8 +229,7 @@ int do_munmap(struct mm_struct *mm, uint64_t start)
 	if (!vma)
 		return -1;
 	*link = vma->next;
-	if (mm->mmap_cache == vma)
-		mm->mmap_cache = NULL;
+	vma_index_remove(mm, vma);
 	zap_vma(vma);
 	vma_free(vma);
 	cpu_work_sys(MM->hw->syscall_ns);
@@ -206,10 +242,12 @@ void exit_mmap(struct mm_struct *mm)
 	while (mm->mmap) {
 		struct vm_area_struct *vma = mm->mmap;
 		mm->mmap = vma->next;
+		vma_index_remove(mm, vma);
 		zap_vma(vma);
 		vma_free(vma);
 	}
-	mm->mmap_cache = NULL;
+	free(mm->vma_index);
+	mm->vma_index = NULL;
 	while (mm->nr_upper_pt)
 		free_kernel_page(mm->upper_pt[--mm->nr_upper_pt]);
 	if (mm->pgd != NO_PFN)

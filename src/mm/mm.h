@@ -3,6 +3,7 @@
 #ifndef MMSIM_MM_MM_H
 #define MMSIM_MM_MM_H
 
+#include "mm/mm_trace.h"
 #include "mm/mm_types.h"
 
 /* gfp flags (kernel values are irrelevant; the combinations are what matter) */
@@ -112,10 +113,10 @@ struct oom_victim {
 /* The kernel layer's answers the mm core needs (it never includes kernel/). */
 struct mm_task_ops {
 	/* total_vm of p's children that have their own mm, as badness() adds them (§1.19) */
-	unsigned long (*children_vm)(struct task *p, struct task **child_with_own_mm);
+	unsigned long (*children_vm)(struct task_struct *p, struct task_struct **child_with_own_mm);
 	/* send SIGKILL to every task using mm `mm` and mark `victim` TIF_MEMDIE */
-	void (*kill)(struct task *victim);
-	bool (*is_init)(struct task *p);
+	void (*kill)(struct task_struct *victim);
+	bool (*is_init)(struct task_struct *p);
 };
 
 struct mm_machine {
@@ -150,10 +151,10 @@ struct mm_machine {
 	uint64_t fs_next_sector;
 	struct swap_info swap;
 
-	struct task *kswapd;
+	struct task_struct *kswapd;
 	struct waitqueue kswapd_wait;
 	int kswapd_max_order;
-	struct task *flusher;
+	struct task_struct *flusher;
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
 	bool flusher_busy;
@@ -299,6 +300,16 @@ uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct a
 int do_munmap(struct mm_struct *mm, uint64_t start);
 void vma_set_locked(struct vm_area_struct *vma, bool locked); /* mlock/munlock */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn);
+
+static inline struct vm_area_struct *mmap_cache_find(const struct mm_struct *mm, uint64_t vpn)
+{
+	for (int i = 0; i < MMAP_CACHE_SIZE; i++) {
+		const struct vma_range *c = &mm->mmap_cache[i];
+		if (vpn - c->start < c->end - c->start) /* an empty slot has start == end */
+			return c->vma;
+	}
+	return NULL;
+}
 enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
 /* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
@@ -307,12 +318,11 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
  * dirty) bit set; anything else is a fault. O(1), no allocation. */
 static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
 {
-	struct vm_area_struct *vma = mm->mmap_cache;
-	if (!vma || vpn < vma->start || vpn >= vma->start + vma->npages) {
+	struct vm_area_struct *vma = mmap_cache_find(mm, vpn);
+	if (!vma) {
 		vma = find_vma(mm, vpn);
 		if (!vma)
 			return -1;
-		mm->mmap_cache = vma;
 	}
 	uint32_t *pte = &vma->pte[vpn - vma->start];
 	uint32_t v = *pte;
@@ -385,11 +395,14 @@ bool inactive_anon_is_low(const struct zone *z);
 
 /* ---- backing-dev.c ---- */
 void congestion_wait(int rw, sim_time_t timeout);
+/* congestion_wait without its tracepoint, for callers that trace their own; returns the
+ * time slept. */
+sim_time_t congestion_wait_untraced(int rw, sim_time_t timeout);
 void mm_bdi_uncongested(struct blockdev *bd, int rw);
 
 /* ---- oom_kill.c ---- */
 void out_of_memory(unsigned gfp, unsigned order);
-unsigned long badness(struct task *p, sim_time_t uptime);
+unsigned long badness(struct task_struct *p, sim_time_t uptime);
 
 /* ---- invariants.c ---- */
 /* Checks every frame is in exactly one place, gauges equal list lengths, swap counts are

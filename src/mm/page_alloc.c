@@ -7,6 +7,7 @@
 #include "mm/throttle.h"
 #include "mm/vmscan.h"
 #include "sim/int_sqrt.h"
+#include "sim/xalloc.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -564,15 +565,13 @@ static void zone_setup(int idx, const char *name, pfn_t start, pfn_t end)
 	for (pfn_t pfn = start; pfn < end; pfn++)
 		pfn_to_page(pfn)->zone = (uint8_t)idx;
 	z->boot_top = end > start ? end : start;
-	z->pcp = calloc((size_t)MM->ncpus, sizeof(*z->pcp));
+	z->pcp = xcalloc((size_t)MM->ncpus, sizeof(*z->pcp));
 	setup_pageset(z);
 }
 
 int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 {
-	MM = calloc(1, sizeof(*MM));
-	if (!MM)
-		return -1;
+	MM = xcalloc(1, sizeof(*MM));
 	memset(vm_events, 0, sizeof(vm_events));
 	MM->hw = cfg->hw;
 	MM->task_ops = ops;
@@ -589,9 +588,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	if (nr < 256 || nr >= PTE_PFN_MASK)
 		return -1;
 	MM->nr_frames = (pfn_t)nr;
-	MM->pages = calloc(nr, sizeof(struct page));
-	if (!MM->pages)
-		return -1;
+	MM->pages = xcalloc(nr, sizeof(struct page));
 	for (pfn_t i = 0; i < nr; i++)
 		MM->pages[i].next = MM->pages[i].prev = NO_PFN;
 
@@ -650,7 +647,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	}
 
 	MM->rmap_cap = 1024;
-	MM->rmap = calloc(MM->rmap_cap, sizeof(*MM->rmap));
+	MM->rmap = xcalloc(MM->rmap_cap, sizeof(*MM->rmap));
 	MM->rmap_free = 0;
 	for (uint32_t i = 1; i < MM->rmap_cap; i++)
 		MM->rmap[i].next = (i + 1 < MM->rmap_cap) ? i + 1 : 0;
@@ -670,8 +667,8 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->swap.bdev = &MM->disk;
 	MM->swap.disk_sector = 2048;
 	if (swap_slots) {
-		MM->swap.swap_map = calloc(swap_slots, sizeof(uint16_t));
-		MM->swap.cache = malloc(swap_slots * sizeof(pfn_t));
+		MM->swap.swap_map = xcalloc(swap_slots, sizeof(uint16_t));
+		MM->swap.cache = xmalloc(swap_slots * sizeof(pfn_t));
 		for (uint64_t i = 0; i < swap_slots; i++)
 			MM->swap.cache[i] = NO_PFN;
 	}

@@ -40,11 +40,13 @@ bool reclaim_skip_file_writeback(pfn_t pfn, struct scan_control *sc)
  * write congestion (docs/model.md). */
 static void wait_iff_congested(sim_time_t timeout)
 {
-	if (!bdi_write_congested(&MM->disk)) {
+	sim_time_t start = local_now();
+	if (!bdi_write_congested(&MM->disk))
 		cond_resched();
-		return;
-	}
-	congestion_wait(WRITE, timeout);
+	else
+		congestion_wait_untraced(WRITE, timeout);
+	trace_event(writeback_wait_iff_congested, "usec_timeout=%u usec_delayed=%u",
+		    (unsigned)(timeout / 1000), (unsigned)((local_now() - start) / 1000));
 }
 
 void reclaim_throttle_on_writeback(struct zone *z, struct scan_control *sc, unsigned long nr_taken,

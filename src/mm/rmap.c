@@ -3,6 +3,7 @@
  * anon_vma / i_mmap VMAs instead; the PTEs visited, and their cost, are the same when every
  * VMA on the walk maps the page (docs/model.md). */
 #include "mm/mm.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +16,7 @@ static uint32_t rmap_item_alloc(void)
 	if (!MM->rmap_free) {
 		uint32_t old = MM->rmap_cap;
 		MM->rmap_cap *= 2;
-		MM->rmap = realloc(MM->rmap, MM->rmap_cap * sizeof(*MM->rmap));
-		if (!MM->rmap) {
-			perror("mmsim: rmap");
-			exit(1);
-		}
+		MM->rmap = xrealloc(MM->rmap, MM->rmap_cap * sizeof(*MM->rmap));
 		for (uint32_t i = old; i < MM->rmap_cap; i++)
 			MM->rmap[i].next = (i + 1 < MM->rmap_cap) ? i + 1 : 0;
 		MM->rmap_free = old;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "mm/slab.h"
+#include "sim/xalloc.h"
 
 enum slab_state { SLAB_FULL = 0, SLAB_PARTIAL = 1, SLAB_FROZEN = 2 };
 
@@ -28,11 +29,7 @@ void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum
 	if (!s->objects)
 		s->objects = 1;
 	pagelist_init(&s->partial);
-	s->cpu_slab = malloc((size_t)sched_ncpus() * sizeof(*s->cpu_slab));
-	if (!s->cpu_slab) {
-		perror("mmsim: kmem_cache");
-		exit(1);
-	}
+	s->cpu_slab = xmalloc((size_t)sched_ncpus() * sizeof(*s->cpu_slab));
 	for (int c = 0; c < sched_ncpus(); c++)
 		s->cpu_slab[c] = NO_PFN;
 	int free_slot = -1;

@@ -48,6 +48,11 @@ static bool may_take(struct mm_struct *mm)
 
 static void give_token(struct mm_struct *mm)
 {
+	/* mm_struct pointers printed as the mm's id */
+	trace_event(replace_swap_token,
+		    "old_token_mm=%08x old_prio=%u new_token_mm=%08x new_prio=%u",
+		    T.holder ? T.holder->id : 0, T.holder ? T.holder->token_priority : 0, mm->id,
+		    mm->token_priority);
 	T.holder = mm;
 	T.handoffs++;
 	if (MM->sysctl.swap_token_refractory)

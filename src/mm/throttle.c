@@ -55,8 +55,12 @@ unsigned long throttle_shrink_zone(int priority, struct zone *z, struct scan_con
 	 * before every sleep, and wake_up() wakes every (non-exclusive) waiter, which races
 	 * for the ticket; the queue is LIFO as the kernel's, so the latest waiter is woken,
 	 * and runs, first. */
+	sim_time_t wait_start = local_now();
 	while (z->reclaimers >= max)
 		sleep_on(&z->reclaim_wait, 0, false);
+	trace_event(mmsim_reclaim_ticket_wait, "zid=%d usec_delayed=%lu reclaimers=%d",
+		    (int)(z - MM->zones), (unsigned long)((local_now() - wait_start) / 1000),
+		    z->reclaimers + 1);
 	z->reclaimers++;
 
 	unsigned long nr_reclaimed = 0;
@@ -105,7 +109,18 @@ static void reclaim_throttle(enum vmscan_throttle_state reason)
 		cond_resched();
 		return;
 	}
+	static const char *const reason_name[NR_VMSCAN_THROTTLE] = {
+	    [VMSCAN_THROTTLE_WRITEBACK] = "VMSCAN_THROTTLE_WRITEBACK",
+	    [VMSCAN_THROTTLE_ISOLATED] = "VMSCAN_THROTTLE_ISOLATED",
+	    [VMSCAN_THROTTLE_NOPROGRESS] = "VMSCAN_THROTTLE_NOPROGRESS",
+	    [VMSCAN_THROTTLE_CONGESTED] = "VMSCAN_THROTTLE_CONGESTED",
+	};
+	sim_time_t start = local_now();
 	sleep_on(node_throttle_wait(reason), timeout[reason], false);
+	/* "usect_delayed" is 5.16's spelling */
+	trace_event(mm_vmscan_throttled, "nid=0 usec_timeout=%d usect_delayed=%d reason=%s",
+		    (int)(timeout[reason] / 1000), (int)((local_now() - start) / 1000),
+		    reason_name[reason]);
 }
 
 /* shrink_inactive_list entry (§2.3, §2.4). 2.6.32 naps until the test fails. 5.16 throttles
@@ -121,7 +136,7 @@ static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 				return 0;
 			stalled = true;
 			reclaim_throttle(VMSCAN_THROTTLE_ISOLATED);
-			if (current->tif & TIF_SIGKILL)
+			if (fatal_signal_pending(current))
 				return SWAP_CLUSTER_MAX;
 		}
 		/* too_many_isolated wakes the throttled when it finds the test false; kswapd
@@ -133,7 +148,7 @@ static long isolated_throttle(struct zone *z, struct scan_control *sc, int file)
 	}
 	while (too_many_isolated(z, file, sc, false)) {
 		congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
-		if (current->tif & TIF_SIGKILL)
+		if (fatal_signal_pending(current))
 			return SWAP_CLUSTER_MAX;
 	}
 	return SHRINK_INACTIVE_PROCEED;

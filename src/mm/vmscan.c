@@ -69,6 +69,11 @@ unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum l
 		nr_taken++;
 	}
 	*scanned = scan;
+	/* order 0, ISOLATE_INACTIVE or ISOLATE_ACTIVE: no lumpy reclaim, no contiguous pages */
+	trace_event(mm_vmscan_lru_isolate,
+		    "isolate_mode=%d order=0 nr_requested=%lu nr_scanned=%lu nr_taken=%lu "
+		    "contig_taken=0 contig_dirty=0 contig_failed=0",
+		    lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE, nr_to_scan, scan, nr_taken);
 	spin_lock_hold(&z->lru_lock, MM->hw->isolate_ns * (scan ? scan : 1));
 	return nr_taken;
 }
@@ -117,6 +122,9 @@ static enum pageout_t pageout(pfn_t pfn, int sync)
 	if (!clear_page_dirty_for_io(pfn))
 		return PAGE_CLEAN;
 	p->flags |= PG_reclaim;
+	/* page=%p: mem_map taken as address 0, 32-byte struct page */
+	trace_event(mm_vmscan_writepage, "page=%08lx pfn=%lu flags=%s", (unsigned long)pfn * 32,
+		    (unsigned long)pfn, TRACE_RECLAIM_FLAGS(!(p->flags & PG_swapcache)));
 	if (p->flags & PG_swapcache)
 		swap_writepage(pfn);
 	else
@@ -296,6 +304,10 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		putback_pages(z, &list);
 		reclaim_throttle_on_writeback(z, sc, nr_taken, sc->nr_writeback - wb_before);
 	} while (nr_scanned < max_scan);
+	trace_event(mm_vmscan_lru_shrink_inactive,
+		    "nid=0 zid=%d nr_scanned=%lu nr_reclaimed=%lu priority=%d flags=%s",
+		    (int)(z - MM->zones), nr_scanned, nr_reclaimed, priority,
+		    TRACE_RECLAIM_FLAGS(file));
 	return nr_reclaimed;
 }
 
@@ -587,7 +599,11 @@ unsigned long try_to_free_pages(unsigned order, unsigned gfp)
 		rs->max_direct_reclaimers = rs->direct_reclaimers;
 	if (++rs->reclaimers_incl_kswapd > rs->max_reclaimers_incl_kswapd)
 		rs->max_reclaimers_incl_kswapd = rs->reclaimers_incl_kswapd;
+	char gfpbuf[128];
+	trace_event(mm_vmscan_direct_reclaim_begin, "order=%d may_writepage=%d gfp_flags=%s",
+		    sc.order, sc.may_writepage, mm_trace_gfp_flags(gfp, gfpbuf, sizeof(gfpbuf)));
 	unsigned long ret = do_try_to_free_pages(&sc);
+	trace_event(mm_vmscan_direct_reclaim_end, "nr_reclaimed=%lu", ret);
 	rs->direct_reclaimers--;
 	rs->reclaimers_incl_kswapd--;
 	sim_time_t took = local_now() - start;
@@ -606,6 +622,7 @@ void wakeup_kswapd(struct zone *z, unsigned order)
 		MM->kswapd_max_order = (int)order;
 	if (!waitqueue_active(&MM->kswapd_wait))
 		return;
+	trace_event(mm_vmscan_wakeup_kswapd, "nid=0 zid=%d order=%u", (int)(z - MM->zones), order);
 	wake_up_all(&MM->kswapd_wait);
 }
 
@@ -705,9 +722,11 @@ void kswapd_main(void *arg)
 		if (order < new_order) {
 			order = new_order;
 		} else {
+			trace_event(mm_vmscan_kswapd_sleep, "nid=0");
 			sleep_on(&MM->kswapd_wait, 0, false);
 			order = MM->kswapd_max_order;
 		}
+		trace_event(mm_vmscan_kswapd_wake, "nid=0 order=%d", order);
 		MM->rstats.reclaimers_incl_kswapd++;
 		if (MM->rstats.reclaimers_incl_kswapd > MM->rstats.max_reclaimers_incl_kswapd)
 			MM->rstats.max_reclaimers_incl_kswapd = MM->rstats.reclaimers_incl_kswapd;
@@ -718,9 +737,9 @@ void kswapd_main(void *arg)
 
 void mm_start_kthreads(void)
 {
-	MM->kswapd = task_create("kswapd0", kswapd_main, NULL, true);
-	set_user_nice(MM->kswapd, MM->sysctl.kswapd_nice);
-	task_start(MM->kswapd);
-	MM->flusher = task_create("pdflush", flusher_main, NULL, true);
-	task_start(MM->flusher);
+	MM->kswapd = task_struct_create("kswapd0", kswapd_main, NULL, true);
+	set_user_nice(&MM->kswapd->task, MM->sysctl.kswapd_nice);
+	task_start(&MM->kswapd->task);
+	MM->flusher = task_struct_create("pdflush", flusher_main, NULL, true);
+	task_start(&MM->flusher->task);
 }

@@ -6,7 +6,8 @@
  * O(log n). Slots are time, so they run out; when they do, the live marks (one per distinct
  * page) are renumbered 1..live in order and the tree is rebuilt, which keeps the tree at most
  * twice the number of distinct pages and costs O(1) amortised per reference. */
-#include "replay/sim_impl.h"
+#include "replay/ops.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 
@@ -35,7 +36,7 @@ uint64_t mrc_misses(const struct mrc *m, uint64_t c)
 
 struct lru_mrc *lru_mrc_new(void)
 {
-	return calloc(1, sizeof(struct lru_mrc));
+	return xcalloc(1, sizeof(struct lru_mrc));
 }
 
 size_t lru_mrc_bytes(const struct lru_mrc *m)
@@ -58,13 +59,9 @@ static int compact(struct lru_mrc *m)
 	if (ns >= NONE)
 		return -1;
 	if (ns > m->S) {
-		uint32_t *o = realloc(m->owner, (ns + 1) * sizeof(uint32_t));
-		if (!o)
-			return -1;
+		uint32_t *o = xrealloc(m->owner, (ns + 1) * sizeof(uint32_t));
 		m->owner = o;
-		uint32_t *f = realloc(m->fen, (ns + 1) * sizeof(uint32_t));
-		if (!f)
-			return -1;
+		uint32_t *f = xrealloc(m->fen, (ns + 1) * sizeof(uint32_t));
 		m->fen = f;
 		m->S = (uint32_t)ns;
 	}
@@ -134,7 +131,7 @@ int lru_mrc_finish(struct lru_mrc *m, struct mrc *out)
 	out->maxd = m->live;
 	out->hist = m->hist;
 	if (!out->hist)
-		out->hist = calloc(2, sizeof(uint64_t));
+		out->hist = xcalloc(2, sizeof(uint64_t));
 	free(m->last);
 	free(m->owner);
 	free(m->fen);

@@ -1,5 +1,6 @@
 /* Whole-trace drivers: every job of a replay in one pass over the trace. */
-#include "replay/sim_impl.h"
+#include "replay/ops.h"
+#include "sim/xalloc.h"
 
 #include <stdio.h>
 
@@ -21,12 +22,10 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 	if (!t)
 		return -1;
 	uint64_t n = 0, cap = 1 << 16;
-	uint32_t *ids = malloc(cap * sizeof(*ids));
-	uint8_t *kinds = kinds_out ? malloc(cap) : NULL;
+	uint32_t *ids = xmalloc(cap * sizeof(*ids));
+	uint8_t *kinds = kinds_out ? xmalloc(cap) : NULL;
 	struct trace_ref r;
 	int rc = 0;
-	if (!ids || (kinds_out && !kinds))
-		goto oom;
 	while ((!limit || n < limit) && (rc = trace_next(t, &r)) > 0) {
 		if (n == cap) {
 			if (cap >= REPLAY_NEVER / 2) {
@@ -37,14 +36,10 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 				goto fail;
 			}
 			cap *= 2;
-			uint32_t *ni = realloc(ids, cap * sizeof(*ids));
-			if (!ni)
-				goto oom;
+			uint32_t *ni = xrealloc(ids, cap * sizeof(*ids));
 			ids = ni;
 			if (kinds) {
-				uint8_t *nk = realloc(kinds, cap);
-				if (!nk)
-					goto oom;
+				uint8_t *nk = xrealloc(kinds, cap);
 				kinds = nk;
 			}
 		}
@@ -66,8 +61,6 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 	*n_out = n;
 	trace_close(t);
 	return 0;
-oom:
-	snprintf(err, errlen, "%s: out of memory loading the trace", path);
 fail:
 	free(ids);
 	free(kinds);
@@ -83,10 +76,8 @@ int replay_run(const char *path, const struct trace_opts *topts, const struct re
 	if (!info)
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
-	struct replay_sim **sims = calloc(njobs ? njobs : 1, sizeof(*sims));
+	struct replay_sim **sims = xcalloc(njobs ? njobs : 1, sizeof(*sims));
 	int need_opt = 0, rc = -1;
-	if (!sims)
-		goto oom;
 	for (size_t j = 0; j < njobs; j++) {
 		sims[j] = replay_sim_new(jobs[j].policy, jobs[j].cache, lc);
 		if (!sims[j])

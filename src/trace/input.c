@@ -1,4 +1,5 @@
 #include "trace/input.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -119,11 +120,9 @@ static long produce(struct tin *t, uint8_t *dst, size_t n)
 
 static int start(struct tin *t)
 {
-	t->raw = malloc(RAW_SIZE);
-	t->buf = malloc(BUF_SIZE + 1);
+	t->raw = xmalloc(RAW_SIZE);
+	t->buf = xmalloc(BUF_SIZE + 1);
 	t->cap = BUF_SIZE;
-	if (!t->raw || !t->buf)
-		return fail(t, "out of memory");
 	long n = raw_fill(t);
 	if (n < 0)
 		return -1;
@@ -151,9 +150,7 @@ static int start(struct tin *t)
 		ZSTD_initDStream(t->zd);
 	} else if (t->rawend >= 2 && r[0] == 0x1f && r[1] == 0x8b) {
 		t->comp = TIN_GZIP;
-		z_stream *zs = calloc(1, sizeof(*zs));
-		if (!zs)
-			return fail(t, "out of memory");
+		z_stream *zs = xcalloc(1, sizeof(*zs));
 		t->zs = zs;
 		if (inflateInit2(zs, 15 + 16) != Z_OK)
 			return fail(t, "gzip: inflateInit failed");
@@ -207,9 +204,7 @@ long tin_want(struct tin *t, size_t want)
 			size_t nc = t->cap;
 			while (nc < want)
 				nc *= 2;
-			uint8_t *nb = realloc(t->buf, nc + 1);
-			if (!nb)
-				return fail(t, "out of memory");
+			uint8_t *nb = xrealloc(t->buf, nc + 1);
 			t->buf = nb;
 			t->cap = nc;
 		}

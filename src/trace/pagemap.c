@@ -1,4 +1,5 @@
 #include "trace/pagemap.h"
+#include "sim/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,7 @@ static int grow_slots(struct pagemap *m)
 	uint64_t nslots = m->mask ? ((uint64_t)m->mask + 1) * 2 : 1024;
 	if (nslots > (1ull << 32))
 		return -1;
-	uint32_t *s = calloc(nslots, sizeof(*s));
-	if (!s)
-		return -1;
+	uint32_t *s = xcalloc(nslots, sizeof(*s));
 	uint32_t mask = (uint32_t)(nslots - 1);
 	for (uint32_t id = 0; id < m->n; id++) {
 		uint32_t h = hash(m->pages[id], mask);
@@ -65,9 +64,7 @@ static int grow_pages(struct pagemap *m)
 		return -1;
 	if (nc < m->pcap || nc >= PAGEMAP_FAIL)
 		nc = PAGEMAP_FAIL - 1;
-	uint64_t *p = realloc(m->pages, (size_t)nc * sizeof(*p));
-	if (!p)
-		return -1;
+	uint64_t *p = xrealloc(m->pages, (size_t)nc * sizeof(*p));
 	m->pages = p;
 	m->pcap = nc;
 	return 0;

@@ -1,5 +1,6 @@
 /* Trace API: opening, format detection, dense ids, and the mmsim binary reader. */
 #include "trace/trace_impl.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -167,11 +168,7 @@ bad:
 struct trace *trace_open_fd(int fd, const char *name, const struct trace_opts *opts, char *err,
 			    size_t errlen)
 {
-	struct trace *t = calloc(1, sizeof(*t));
-	if (!t) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return NULL;
-	}
+	struct trace *t = xcalloc(1, sizeof(*t));
 	t->own_fd = -1;
 	tin_open_fd(&t->in, fd);
 	return setup(t, name, opts, err, errlen);
@@ -198,11 +195,7 @@ struct trace *trace_open(const char *path, const struct trace_opts *opts, char *
 struct trace *trace_open_mem(const void *buf, size_t len, const char *name,
 			     const struct trace_opts *opts, char *err, size_t errlen)
 {
-	struct trace *t = calloc(1, sizeof(*t));
-	if (!t) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return NULL;
-	}
+	struct trace *t = xcalloc(1, sizeof(*t));
 	t->own_fd = -1;
 	tin_open_mem(&t->in, buf, len);
 	return setup(t, name, opts, err, errlen);

@@ -1,5 +1,6 @@
 /* Writer of mmsim's binary trace format (layout in trace_impl.h), optionally compressed. */
 #include "trace/trace_impl.h"
+#include "sim/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -94,29 +95,22 @@ static int drain(struct trace_writer *w, int end)
 static struct trace_writer *wopen(int fd, const char *name, unsigned page_shift, int comp,
 				  char *err, size_t errlen)
 {
-	struct trace_writer *w = calloc(1, sizeof(*w));
-	if (!w) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return NULL;
-	}
+	struct trace_writer *w = xcalloc(1, sizeof(*w));
 	w->fd = fd;
 	w->own_fd = -1;
 	snprintf(w->name, sizeof(w->name), "%s", name);
 	w->comp = comp;
-	w->buf = malloc(WBUF + 32);
-	w->out = malloc(WBUF);
+	w->buf = xmalloc(WBUF + 32);
+	w->out = xmalloc(WBUF);
 	pagemap_init(&w->map);
-	if (!w->buf || !w->out)
-		goto oom;
 	if (comp == W_ZSTD) {
 		w->zc = ZSTD_createCStream();
 		if (!w->zc)
 			goto oom;
 		ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, 3);
 	} else if (comp == W_GZIP) {
-		w->zs = calloc(1, sizeof(*w->zs));
-		if (!w->zs ||
-		    deflateInit2(w->zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		w->zs = xcalloc(1, sizeof(*w->zs));
+		if (deflateInit2(w->zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 			goto oom;
 	}
 	memcpy(w->buf, MMT_MAGIC, 8);

@@ -75,7 +75,7 @@ static void mem_load_main(void *arg)
 		}
 	}
 	C.load_end = local_now();
-	C.load_cpu = current->utime + current->stime + current->pending;
+	C.load_cpu = current->task.utime + current->task.stime + current->task.pending;
 	sys_exit(0);
 }
 

@@ -22,6 +22,7 @@
 
 #include "kernel/process.h"
 #include "workloads/desktop_measured.h"
+#include "sim/xalloc.h"
 #include "workloads/scenario.h"
 
 #include <stddef.h>
@@ -360,7 +361,7 @@ static void client_exec(void *arg)
 static void run_client(const struct desktop_program *prog, bool sw)
 {
 	struct client c = {.prog = prog, .sw = sw};
-	c.starts = calloc(MAX(prog->nr_maps, 1), sizeof(*c.starts));
+	c.starts = xcalloc(MAX(prog->nr_maps, 1), sizeof(*c.starts));
 	if (sys_fork("client", client_exec, &c))
 		sys_wait(NULL);
 	free(c.starts);
@@ -400,7 +401,7 @@ static void desktop_script(void *arg)
 			win->prog = prog;
 			if (prog->same_as >= 0 && prog->same_as < s) {
 				win->owner = &D.apps[prog->same_as];
-				win->map_start = calloc(MAX(prog->nr_maps, 1), sizeof(uint64_t));
+				win->map_start = xcalloc(MAX(prog->nr_maps, 1), sizeof(uint64_t));
 				request(win->owner, REQ_WINDOW, D.nwin);
 			} else {
 				win->owner = &D.apps[s];
@@ -443,7 +444,7 @@ static void xserver_main(void *arg)
 static void dproc_init(struct dproc *d, const char *name, const struct desktop_program *prog)
 {
 	*d = (struct dproc){.name = name, .prog = prog};
-	d->map_start = calloc(MAX(prog->nr_maps, 1), sizeof(*d->map_start));
+	d->map_start = xcalloc(MAX(prog->nr_maps, 1), sizeof(*d->map_start));
 }
 
 static int desktop_start(const struct scenario_config *cfg, uint64_t seed)
@@ -454,16 +455,16 @@ static int desktop_start(const struct scenario_config *cfg, uint64_t seed)
 	const struct desktop_params *p = &D.p;
 	if (p->programs > NR_THREAD || desktop_nr_programs != NR_THREAD + 2)
 		return -1;
-	D.file = calloc((size_t)desktop_nr_files, sizeof(*D.file));
+	D.file = xcalloc((size_t)desktop_nr_files, sizeof(*D.file));
 	for (int f = 0; f < desktop_nr_files; f++) {
 		uint64_t n = MAX(pages_kb(desktop_files[f].size_kb), 1);
 		D.file[f] = file_create(desktop_files[f].path, n, n, desktop_files[f].exec);
 	}
 	D.nsteps = p->programs + p->noop_steps;
-	D.step_time = calloc((size_t)MAX(D.nsteps, 1), sizeof(*D.step_time));
-	D.apps = calloc((size_t)MAX(p->programs, 1), sizeof(*D.apps));
-	D.win = calloc((size_t)MAX(p->programs, 1), sizeof(*D.win));
-	D.xwin = calloc((size_t)MAX(p->programs, 1), sizeof(*D.xwin));
+	D.step_time = xcalloc((size_t)MAX(D.nsteps, 1), sizeof(*D.step_time));
+	D.apps = xcalloc((size_t)MAX(p->programs, 1), sizeof(*D.apps));
+	D.win = xcalloc((size_t)MAX(p->programs, 1), sizeof(*D.win));
+	D.xwin = xcalloc((size_t)MAX(p->programs, 1), sizeof(*D.xwin));
 	dproc_init(&D.xserver, "Xorg", &desktop_programs[X_PROG]);
 	dproc_init(&D.wm, "metacity", &desktop_programs[WM_PROG]);
 	for (int i = 0; i < p->programs; i++)

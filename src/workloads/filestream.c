@@ -5,6 +5,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -92,7 +93,7 @@ static int filestream_start(const struct scenario_config *cfg, uint64_t seed)
 	memset(&F, 0, sizeof(F));
 	F.p = cfg->filestream;
 	F.n = F.p.processes;
-	F.children = calloc((size_t)F.n, sizeof(*F.children));
+	F.children = xcalloc((size_t)F.n, sizeof(*F.children));
 	uint64_t npages = F.p.size / MM->page_size;
 	for (int i = 0; i < F.n; i++) {
 		char name[32];

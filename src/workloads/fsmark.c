@@ -12,6 +12,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -212,8 +213,8 @@ static int fsmark_start(const struct scenario_config *cfg, uint64_t seed)
 			F.p.threads, F.p.dirs);
 		return -1;
 	}
-	F.w = calloc((size_t)F.p.threads, sizeof(*F.w));
-	F.it = calloc((size_t)F.p.loops, sizeof(*F.it));
+	F.w = xcalloc((size_t)F.p.threads, sizeof(*F.w));
+	F.it = xcalloc((size_t)F.p.loops, sizeof(*F.it));
 	F.fs_start_sector = MM->fs_next_sector;
 	struct process *init = process_spawn("fs_mark", fsmark_parent, NULL);
 	if (!init)

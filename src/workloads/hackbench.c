@@ -17,6 +17,7 @@
 #include "kernel/pipe.h"
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -127,8 +128,8 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 		sys_touch(H.vpn[R_STACK], TOUCH_WRITE);
 	else
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
-	if (current->nr_switched_in != w->seen_run) {
-		w->seen_run = current->nr_switched_in;
+	if (current->task.nr_switched_in != w->seen_run) {
+		w->seen_run = current->task.nr_switched_in;
 		int left = H.p.hot_pages - 1;
 		for (int r = R_DATA; r <= R_STACK && left > 0; r++)
 			for (uint64_t i = r == R_STACK ? 1 : 0; i < H.npages[r] && left > 0;
@@ -209,12 +210,12 @@ static void map_pid(int pid, int idx)
 	if (!H.pid_map) {
 		H.pid_base = pid;
 		H.pid_span = H.nr_workers + 64;
-		H.pid_map = calloc((size_t)H.pid_span, sizeof(int));
+		H.pid_map = xcalloc((size_t)H.pid_span, sizeof(int));
 	}
 	int off = pid - H.pid_base;
 	if (off < 0 || off >= H.pid_span) {
 		int span = off + H.nr_workers + 64;
-		H.pid_map = realloc(H.pid_map, (size_t)span * sizeof(int));
+		H.pid_map = xrealloc(H.pid_map, (size_t)span * sizeof(int));
 		memset(H.pid_map + H.pid_span, 0, (size_t)(span - H.pid_span) * sizeof(int));
 		H.pid_span = span;
 	}
@@ -244,7 +245,7 @@ static void create_worker(struct worker *w)
 		worker_free_kmem();
 		parent_fail("fork() failed");
 	}
-	map_pid(w->proc->task->pid, (int)(w - H.workers));
+	map_pid(w->proc->task->task.pid, (int)(w - H.workers));
 	H.nr_created++;
 }
 
@@ -376,10 +377,8 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 		    MM->hw->struct_page_bytes <= 32 ? (180 + 256) * 256 : (232 + 256) * 256;
 	H.task_pool.owner = OWNER_SLAB;
 	H.nr_workers = H.p.groups * 2 * H.p.fds;
-	H.workers = calloc((size_t)H.nr_workers, sizeof(*H.workers));
-	H.conns = calloc((size_t)H.p.groups * (size_t)H.p.fds, sizeof(*H.conns));
-	if (!H.workers || !H.conns)
-		return -1;
+	H.workers = xcalloc((size_t)H.nr_workers, sizeof(*H.workers));
+	H.conns = xcalloc((size_t)H.p.groups * (size_t)H.p.fds, sizeof(*H.conns));
 	uint32_t truesize, head_object, data_object;
 	skb_sizes((uint32_t)H.p.msg_size, &truesize, &head_object, &data_object);
 	if (H.p.skb_truesize)

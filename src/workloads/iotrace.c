@@ -15,6 +15,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -175,7 +176,7 @@ static int iotrace_start(const struct scenario_config *cfg, uint64_t seed)
 	T.file = file_create("sparse", size, size, false);
 	T.libc = text_file("libc", p->lib_c);
 	T.ncons = p->daemons + 1;
-	T.cons = calloc((size_t)T.ncons, sizeof(*T.cons));
+	T.cons = xcalloc((size_t)T.ncons, sizeof(*T.cons));
 	sim_time_t period = p->interval;
 	for (int i = 0; i < p->daemons; i++, period *= 2) {
 		char name[32];

@@ -24,6 +24,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static void track(struct process *p)
 		return;
 	if (K.nr_procs == K.cap_procs) {
 		K.cap_procs = K.cap_procs ? K.cap_procs * 2 : 256;
-		K.procs = realloc(K.procs, K.cap_procs * sizeof(*K.procs));
+		K.procs = xrealloc(K.procs, K.cap_procs * sizeof(*K.procs));
 	}
 	K.procs[K.nr_procs++] = p;
 }
@@ -233,7 +234,7 @@ static void make_main(void *arg)
 	b->end = local_now();
 	b->cpu_ns = 0;
 	for (size_t i = 0; i < K.nr_procs; i++)
-		b->cpu_ns += K.procs[i]->task->utime + K.procs[i]->task->stime;
+		b->cpu_ns += K.procs[i]->task->task.utime + K.procs[i]->task->task.stime;
 	b->done = true;
 	sys_exit(0);
 }
@@ -254,7 +255,7 @@ void kbuild_setup(const struct kbuild_params *p, uint64_t seed)
 	K.p = *p;
 	K.seed = seed;
 	K.page = MM->page_size;
-	K.jobs = calloc((size_t)p->nr_jobs + 1, sizeof(*K.jobs));
+	K.jobs = xcalloc((size_t)p->nr_jobs + 1, sizeof(*K.jobs));
 	struct rng rng;
 	rng_seed(&rng, seed, 998);
 	uint64_t src_total = 0, obj_total = 0;

@@ -7,6 +7,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -75,7 +76,7 @@ static int mapstream_start(const struct scenario_config *cfg, uint64_t seed)
 	(void)seed;
 	memset(&S, 0, sizeof(S));
 	S.p = cfg->mapstream;
-	S.c = calloc((size_t)S.p.processes, sizeof(*S.c));
+	S.c = xcalloc((size_t)S.p.processes, sizeof(*S.c));
 	uint64_t npages = S.p.size / MM->page_size;
 	for (int i = 0; i < S.p.processes; i++) {
 		char name[32];

@@ -3,6 +3,8 @@
  * outputs; each output is r[k] = r[k−31] + r[k−3] (mod 2^32), returned shifted right by one. */
 #include "workloads/qsort_trace.h"
 
+#include "sim/xalloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +42,6 @@ struct emitter {
 	uint64_t pages[2]; /* the two pages touched last, [0] the most recent */
 	int written[2];
 	uint32_t pending; /* operations since the last touch */
-	int failed;
 };
 
 static void push(struct emitter *e, uint64_t page, int write)
@@ -48,12 +49,7 @@ static void push(struct emitter *e, uint64_t page, int write)
 	struct qs_trace *tr = e->tr;
 	if (tr->n == tr->cap) {
 		size_t cap = tr->cap ? tr->cap * 2 : 4096;
-		struct qs_touch *t = realloc(tr->t, cap * sizeof(*t));
-		if (!t) {
-			e->failed = 1;
-			return;
-		}
-		tr->t = t;
+		tr->t = xrealloc(tr->t, cap * sizeof(*tr->t));
 		tr->cap = cap;
 	}
 	tr->t[tr->n++] = (struct qs_touch){(uint32_t)page, (e->pending << 2) | (uint32_t)write};
@@ -164,19 +160,10 @@ static void add_ops(struct emitter *e, uint64_t n)
 static void quick_sort(struct emitter *e, int32_t *a, int64_t n)
 {
 	size_t cap = 64, top = 0;
-	struct range *st = malloc(cap * sizeof(*st));
-	if (!st) {
-		e->failed = 1;
-		return;
-	}
-	struct range *small = malloc(2 * (e->tr->elems_per_page + 1) * sizeof(*small));
-	if (!small) {
-		free(st);
-		e->failed = 1;
-		return;
-	}
+	struct range *st = xmalloc(cap * sizeof(*st));
+	struct range *small = xmalloc(2 * (e->tr->elems_per_page + 1) * sizeof(*small));
 	st[top++] = (struct range){0, n - 1};
-	while (top && !e->failed) {
+	while (top) {
 		struct range g = st[--top];
 		int64_t l = g.l, r = g.r, i = l, j = r, m = (l + r) >> 1;
 		if ((uint64_t)l >> e->shift == (uint64_t)r >> e->shift) {
@@ -229,12 +216,7 @@ static void quick_sort(struct emitter *e, int32_t *a, int64_t n)
 		} while (i <= j);
 		if (top + 2 > cap) {
 			cap *= 2;
-			struct range *s = realloc(st, cap * sizeof(*st));
-			if (!s) {
-				e->failed = 1;
-				break;
-			}
-			st = s;
+			st = xrealloc(st, cap * sizeof(*st));
 		}
 		if (i < r)
 			st[top++] = (struct range){i, r};
@@ -258,9 +240,7 @@ int qs_trace_build(struct qs_trace *tr, const int32_t *src, uint64_t n, uint32_t
 		return -1; /* pages hold a power of two of ints */
 	if (!n)
 		return 0;
-	int32_t *a = malloc(n * sizeof(*a));
-	if (!a)
-		return -1;
+	int32_t *a = xmalloc(n * sizeof(*a));
 	struct emitter e = {.tr = tr, .shift = shift, .pages = {UINT64_MAX, UINT64_MAX}};
 	struct glibc_rand g;
 	glibc_srand(&g, seed);
@@ -270,12 +250,12 @@ int qs_trace_build(struct qs_trace *tr, const int32_t *src, uint64_t n, uint32_t
 		op(&e);
 	}
 	quick_sort(&e, a, (int64_t)n);
-	for (uint64_t i = 0; i + 1 < n && !e.failed; i++) { /* a[i] > a[i + 1] ? */
+	for (uint64_t i = 0; i + 1 < n; i++) { /* a[i] > a[i + 1] ? */
 		access_elem(&e, i, 0);
 		access_elem(&e, i + 1, 0);
 		op(&e);
 	}
-	if (!e.failed && e.pending) { /* the operations after the last touch */
+	if (e.pending) { /* the operations after the last touch */
 		uint64_t last = (n - 1) / tr->elems_per_page;
 		e.pages[0] = e.pages[1] = UINT64_MAX;
 		push(&e, last, 0);
@@ -283,10 +263,6 @@ int qs_trace_build(struct qs_trace *tr, const int32_t *src, uint64_t n, uint32_t
 	for (size_t k = 0; k < tr->n; k++)
 		tr->ops += qs_touch_ops(&tr->t[k]);
 	free(a);
-	if (e.failed) {
-		qs_trace_free(tr);
-		return -1;
-	}
 	return 0;
 }
 

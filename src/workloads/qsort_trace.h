@@ -39,7 +39,7 @@ struct qs_trace {
 
 /* Builds the trace of fill + quick_sort + verify over a copy of a[0..n) (a == NULL: the
  * fill's own values, glibc rand() after srand(seed)); elems_per_page a power of two.
- * 0, or -1 if memory ran out or elems_per_page is not a power of two. */
+ * 0, or -1 if elems_per_page is not a power of two. */
 int qs_trace_build(struct qs_trace *tr, const int32_t *a, uint64_t n, uint32_t seed,
 		   uint64_t elems_per_page);
 void qs_trace_free(struct qs_trace *tr);

@@ -6,6 +6,7 @@
 
 #include "hw/profile.h"
 #include "mm/mm.h"
+#include "mm/vmstat_sample.h"
 #include "sim/param.h"
 #include "workloads/contest.h"
 #include "workloads/desktop.h"
@@ -40,6 +41,8 @@ struct scenario_config {
 	struct hw_cost_overrides hw;  /* hw.* */
 	uint64_t time_limit;
 	uint64_t check_every; /* run the invariant checker every N events (0 = never) */
+	/* not scenario keys (they change no result): set by the command line */
+	sim_time_t sample_every; /* --sample: vmstat monitor interval (0 = none) */
 	struct vm_sysctl vm;
 	char workload[PARAM_STRING_MAX];
 	struct usemem_params usemem;
@@ -83,6 +86,7 @@ struct run_result {
 		uint64_t value;
 	} * vmstat;
 	int nr_vmstat;
+	struct sample_series samples; /* --sample */
 	/* host-side figures for benchmarks */
 	uint64_t events, context_switches;
 	uint64_t touches;

@@ -7,6 +7,7 @@
 #include "kernel/process.h"
 #include "workloads/refsource.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -70,7 +71,7 @@ static uint64_t chunk_base(struct chunks *c, uint32_t chunk, bool exec, int who)
 		size_t n = c->n ? c->n : 4;
 		while (n <= chunk)
 			n *= 2;
-		c->vpn = realloc(c->vpn, n * sizeof(*c->vpn));
+		c->vpn = xrealloc(c->vpn, n * sizeof(*c->vpn));
 		memset(c->vpn + c->n, 0, (n - c->n) * sizeof(*c->vpn));
 		c->n = n;
 	}
@@ -153,7 +154,7 @@ static int trace_start(const struct scenario_config *cfg, uint64_t seed)
 		if (strcmp(T.p.file[i], "none"))
 			files++;
 	T.n = files * T.p.copies;
-	T.r = calloc((size_t)(T.n ? T.n : 1), sizeof(*T.r));
+	T.r = xcalloc((size_t)(T.n ? T.n : 1), sizeof(*T.r));
 	int k = 0;
 	for (int i = 0; i < TRACE_MAX_FILES; i++) {
 		if (!strcmp(T.p.file[i], "none"))

@@ -5,6 +5,7 @@
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
+#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ static int usemem_start(const struct scenario_config *cfg, uint64_t seed)
 	memset(&U, 0, sizeof(U));
 	U.p = cfg->usemem;
 	U.nchildren = U.p.processes;
-	U.children = calloc((size_t)U.nchildren, sizeof(*U.children));
+	U.children = xcalloc((size_t)U.nchildren, sizeof(*U.children));
 	for (int i = 0; i < U.nchildren; i++) {
 		U.children[i].p = &U.p;
 		U.children[i].seed = seed;

@@ -1,6 +1,6 @@
 /* ops N [SEED]: the element operations and page touches of qsbench 1.0.0 on N ints (the
  * model's qs_trace_build), to derive the CPU per operation from a measured run's user time.
- * build: cc -O2 -Isrc tools/measure/qsbench/ops.c src/workloads/qsort_trace.c */
+ * build: cc -O2 -Isrc tools/measure/qsbench/ops.c src/workloads/qsort_trace.c src/sim/xalloc.c */
 #include "workloads/qsort_trace.h"
 
 #include <stdio.h>

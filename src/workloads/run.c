@@ -1,0 +1,152 @@
+/* One complete run of a scenario: boot the machine (sched_init, mm_init, the kthreads),
+ * start the workload's first processes, run the event loop to the workload's end or the
+ * time limit with the invariant checker hooked in, collect the results, tear down. */
+#include "workloads/scenario.h"
+
+#include "kernel/process.h"
+#include "sim/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct workload *running;
+static int (*check_fn)(void);
+static bool check_failed;
+
+static void check_hook(void)
+{
+	if (check_fn && check_fn() != 0) {
+		check_failed = true;
+		sched_request_stop();
+	}
+}
+
+static bool keep_going(void)
+{
+	return !running->finished() && !MM->oom_stop_requested;
+}
+
+struct vm_collect {
+	struct run_result *res;
+	int cap;
+};
+
+static void collect_vmstat(const char *name, uint64_t value, void *ctx)
+{
+	struct vm_collect *c = ctx;
+	struct run_result *r = c->res;
+	if (r->nr_vmstat == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		r->vmstat = xrealloc(r->vmstat, (size_t)c->cap * sizeof(*r->vmstat));
+	}
+	snprintf(r->vmstat[r->nr_vmstat].name, sizeof(r->vmstat[0].name), "%s", name);
+	r->vmstat[r->nr_vmstat].value = value;
+	r->nr_vmstat++;
+}
+
+int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_result *res,
+		 int (*check)(void))
+{
+	memset(res, 0, sizeof(*res));
+	struct hw_profile profile; /* MM->hw points here for the whole run */
+	running = workload_find(cfg->workload);
+	if (!scenario_profile(cfg, &profile) || !running)
+		return -1;
+	const struct hw_profile *hw = &profile;
+	struct mm_config mc = {.hw = hw,
+			       .ram_bytes = cfg->ram,
+			       .swap_bytes = cfg->swap,
+			       .seed = seed,
+			       .sysctl = cfg->vm};
+	sched_init(cfg->cpus, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
+	sched_set_ticks(hw->tick_ns, seed);
+	sched_set_normalized_sleeper(cfg->sched_normalized_sleeper);
+	if (mm_init(&mc, &kernel_task_ops) != 0) {
+		sched_destroy();
+		return -1;
+	}
+	kernel_reset();
+	mm_start_kthreads();
+	if (running->start(cfg, seed) != 0) {
+		if (running->cleanup)
+			running->cleanup();
+		mm_destroy();
+		sched_destroy();
+		return -1;
+	}
+	check_fn = check;
+	check_failed = false;
+	if (check && cfg->check_every)
+		sched_set_check_hook(check_hook, cfg->check_every);
+	if (cfg->sample_every)
+		vmstat_sample_start(&res->samples, cfg->sample_every);
+	sched_run(cfg->time_limit, keep_going);
+	if (cfg->sample_every)
+		vmstat_sample_stop(sim_clock);
+	int ret = 0;
+	if (check_failed || (check && check() != 0))
+		ret = -1;
+
+	res->completed = running->finished();
+	if (!res->completed && getenv("MMSIM_DEBUG")) {
+		for_each_task(t)
+			fprintf(stderr,
+				"task %d %s state %d wq %p tif %#x sigkill %d flags %#x code %d\n",
+				t->task.pid, t->task.comm, t->task.state, (void *)t->task.wq,
+				t->tif, t->task.fatal_signal, t->flags,
+				t->proc ? t->proc->exit_code : 0);
+		for (pfn_t pfn = 0; pfn < MM->nr_frames; pfn++)
+			if (MM->pages[pfn].flags & (PG_locked | PG_writeback))
+				fprintf(stderr, "pfn %u flags %#x wq %p\n", pfn,
+					MM->pages[pfn].flags, (void *)page_waitqueue(pfn));
+		fprintf(stderr, "disk active %p queue %p nrq %u/%u\n", (void *)MM->disk.active,
+			(void *)MM->disk.queue, MM->disk.nr_queued[0], MM->disk.nr_queued[1]);
+		sched_dump(stderr);
+		fprintf(stderr, "congestion wq %p %p kswapd %p flusher %p\n",
+			(void *)&MM->congestion_wqh[0], (void *)&MM->congestion_wqh[1],
+			(void *)&MM->kswapd_wait, (void *)&MM->flusher_wait);
+	}
+	res->panicked = MM->oom_stop_requested;
+	res->elapsed = sim_clock;
+	for_each_task(t) {
+		if (t->is_kthread)
+			continue;
+		res->user_ns += t->task.utime;
+		res->sys_ns += t->task.stime;
+	}
+	res->major_faults = vm_events[PGMAJFAULT];
+	res->minor_faults = vm_events[PGFAULT] - vm_events[PGMAJFAULT];
+	running->report(cfg, &res->wl);
+	if (res->completed && !res->wl.completed) { /* it ended, but failed */
+		res->failed = true;
+		res->completed = false;
+	}
+	res->rstats = MM->rstats;
+	for (int i = 0; i < MM->nr_zones; i++) {
+		res->rstats.lru_lock_acquisitions += MM->zones[i].lru_lock.acquisitions;
+		res->rstats.lru_lock_contended += MM->zones[i].lru_lock.contended;
+		res->rstats.lru_lock_spin_ns += MM->zones[i].lru_lock.spin_ns;
+	}
+	res->nr_oom = MM->nr_oom_records;
+	memcpy(res->oom, MM->oom_records, sizeof(res->oom));
+	struct vm_collect vc = {res, 0};
+	vmstat_foreach(collect_vmstat, &vc);
+	res->events = sched_get_stats()->events;
+	res->context_switches = sched_get_stats()->context_switches;
+	res->touches = kernel_touches();
+
+	if (running->cleanup)
+		running->cleanup();
+	sched_destroy();
+	kernel_shutdown();
+	mm_destroy();
+	return ret;
+}
+
+void run_result_free(struct run_result *res)
+{
+	free(res->vmstat);
+	res->vmstat = NULL;
+	sample_series_free(&res->samples);
+}
