@@ -1,7 +1,7 @@
 #!/bin/sh
 # Prints the seed-003 (swap token) comparisons of docs/swap-token.md.
 # usage: scripts/seed003.sh [MMSIM] [all]   (default build/mmsim; "all" adds the make -jN sweep,
-# about 30 s more on two cores)
+# minutes more on two cores)
 set -e
 MMSIM=${1:-build/mmsim}
 # the contest loop below reuses the positional parameters (set --): keep "all" first
