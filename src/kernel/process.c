@@ -51,7 +51,7 @@ static void process_exit_hook(struct task_struct *t)
 	struct mm_struct *mm = t->mm;
 	if (mm && --mm->users == 0) {
 		struct process *parent = p->parent;
-		put_swap_token(mm, parent && !parent->exited ? parent->task->mm : NULL);
+		policy_mm_exit(mm, parent && !parent->exited ? parent->task->mm : NULL);
 		exit_mmap(mm);
 	}
 	t->mm = NULL;
@@ -172,12 +172,12 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 	mm->oomkilladj = old ? old->oomkilladj : 0;
 	mm->owner = t;
 	t->mm = mm;
-	swap_token_exec(old, mm);
+	policy_mm_exec(old, mm);
 	/* take_swap_token() also takes the parent's token: after fork the exec'ing mm is a
 	 * fresh copy that never held it (kernel-reclaim.md §4.2) */
 	struct process *parent = current_process() ? current_process()->parent : NULL;
 	if (parent && !parent->exited && parent->task->mm && parent->task->mm != old)
-		swap_token_exec(parent->task->mm, mm);
+		policy_mm_exec(parent->task->mm, mm);
 	if (old && --old->users == 0)
 		exit_mmap(old);
 	snprintf(t->task.comm, sizeof(t->task.comm), "%s", comm);

@@ -6,7 +6,6 @@
 #define MMSIM_KERNEL_PROCESS_H
 
 #include "mm/mm.h"
-#include "mm/thrash.h"
 
 struct process {
 	struct task_struct *task;

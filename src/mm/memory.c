@@ -6,7 +6,7 @@
  * (hw_profile.pt_upper_pages), allocated with it as pgd_alloc and the first pud/pmd
  * allocations would be. */
 #include "mm/mm.h"
-#include "mm/thrash.h"
+#include "mm/policy/policy.h"
 #include "sim/xalloc.h"
 
 #include <stdio.h>
@@ -238,7 +238,7 @@ int do_munmap(struct mm_struct *mm, uint64_t start)
 
 void exit_mmap(struct mm_struct *mm)
 {
-	put_swap_token(mm, NULL); /* if the kernel layer has not handed it on already */
+	policy_mm_exit(mm, NULL); /* if the kernel layer has not handed it on already */
 	while (mm->mmap) {
 		struct vm_area_struct *vma = mm->mmap;
 		mm->mmap = vma->next;
@@ -354,7 +354,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	bool major = false;
 	pfn_t pfn = lookup_swap_cache(slot);
 	if (pfn == NO_PFN) {
-		grab_swap_token_before_swapin(vma->mm); /* contend before read-in (2.6.20) */
+		policy_call_all(before_swapin, vma->mm); /* contend before read-in (2.6.20) */
 		pfn = swapin_readahead(slot, &major);
 		if (pfn == NO_PFN)
 			return vma->pte[off] != v ? 0 : -2;
@@ -370,7 +370,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	}
 	if (major) {
 		count_vm_event(PGMAJFAULT);
-		grab_swap_token_swapin_major(vma->mm);
+		policy_call_all(swapin_major, vma->mm);
 	}
 	mark_page_accessed(pfn);
 	page_add_rmap(pfn, vma, off);
@@ -398,8 +398,7 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 		return -2;
 	if (major) {
 		count_vm_event(PGMAJFAULT);
-		grab_swap_token_file_major(
-		    vma->mm); /* filemap_nopage after page_cache_read (2004) */
+		policy_call_all(file_major, vma->mm); /* filemap_nopage after page_cache_read */
 	}
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
@@ -469,7 +468,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	struct mm_struct *mm = mm_alloc();
 	mm->next_vpn = old->next_vpn;
 	mm->oomkilladj = old->oomkilladj;
-	swap_token_fork(old, mm);
+	policy_mm_fork(old, mm);
 	cpu_work_sys(MM->hw->fork_ns);
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
 		struct vm_area_struct *nv =

@@ -25,6 +25,11 @@
 #define GFP_USER	     GFP_KERNEL
 #define GFP_HIGHUSER_MOVABLE (GFP_KERNEL | __GFP_HIGHMEM)
 
+/* KERNEL_VERSION(2, 6, 28), as linux/version.h has it (src/mm/era/ turns kernel.version
+ * into the sysctls that kernel boots with) */
+typedef uint32_t kernel_version_t;
+#define KERNEL_VERSION(a, b, c) (((kernel_version_t)(a) << 16) + ((b) << 8) + (c))
+
 /* vm.* sysctls and policy switches. Defaults are vanilla 2.6.28. */
 struct vm_sysctl {
 	int swappiness;		       /* vm.swappiness, 0..100 */
@@ -44,6 +49,9 @@ struct vm_sysctl {
 	int reclaim_throttle;		   /* 5.16 reclaim_throttle() ISOLATED/NOPROGRESS */
 	/* VM_EXEC protection (§3), off in 2.6.28 */
 	int reclaim_exec_protect; /* referenced mapped exec file pages stay active */
+	/* the example policy of docs/extending.md (docs/examples/exec_protect_anon.c), which
+	 * only its test registers: mmsim itself has no key for it */
+	int reclaim_exec_protect_anon;
 	/* Rik van Riel's "evict use-once pages first" (2.6.31, §1.21), off in 2.6.28: the
 	 * active file list is scanned only while it is larger than the inactive one */
 	int reclaim_inactive_file_is_low;
@@ -75,7 +83,30 @@ struct vm_sysctl {
 enum { RECLAIM_LRU_2628, RECLAIM_LRU_2625 };
 enum { RECLAIM_PROGRESS_AUTO, RECLAIM_PROGRESS_2625, RECLAIM_PROGRESS_2626 };
 
+/* A reclaim rule variant (src/mm/era/era.h): a kernel's own version of the core of global
+ * reclaim where it differs from 2.6.28's. */
+struct scan_control;
+struct reclaim_rules {
+	const char *name; /* the value of vm.reclaim_lru */
+	const char *summary;
+	/* false: every evictable page is on the file lists, which stand for one active and
+	 * one inactive list (2.6.25) */
+	bool split_lru;
+	/* what try_to_free_pages reports when vm.reclaim_progress = auto */
+	int progress;
+	/* shrink_zone's list work: how much of which list to scan, and scanning it */
+	unsigned long (*shrink_zone_lists)(int priority, struct zone *z, struct scan_control *sc);
+};
+
+/* The sysctls of the default kernel era (src/mm/era/). */
 void vm_sysctl_defaults(struct vm_sysctl *s);
+/* Makes MM->sysctl take effect: the rule variant vm.reclaim_lru names and the hooks of the
+ * policies that are on. mm_init calls it; a test that changes MM->sysctl calls it again. */
+void mm_sysctl_apply(void);
+/* The policies' hooks at the kernel layer's mm events (fork, exec, exit). */
+void policy_mm_exit(struct mm_struct *mm, struct mm_struct *parent_mm);
+void policy_mm_exec(struct mm_struct *old_mm, struct mm_struct *new_mm);
+void policy_mm_fork(struct mm_struct *parent, struct mm_struct *child);
 
 struct mm_config {
 	const struct hw_profile *hw;
@@ -131,6 +162,7 @@ struct mm_machine {
 	unsigned long totalram_pages;
 	unsigned long vm_total_pages; /* nr_free_pagecache_pages() at boot: sum of present - high */
 	struct vm_sysctl sysctl;
+	const struct reclaim_rules *rules; /* the rule variant vm.reclaim_lru chose */
 	struct rng rng;
 
 	struct rmap_item *rmap;
@@ -216,7 +248,7 @@ static inline enum lru_list page_lru(const struct page *p)
 	if (p->flags & PG_unevictable)
 		return LRU_UNEVICTABLE;
 	return (enum lru_list)(((p->flags & PG_active) ? LRU_ACTIVE : 0) +
-			       ((page_is_file_cache(p) || MM->sysctl.reclaim_lru) ? LRU_FILE : 0));
+			       ((page_is_file_cache(p) || !MM->rules->split_lru) ? LRU_FILE : 0));
 }
 static inline void zone_stat_add(struct zone *z, enum zone_stat_item item, long delta)
 {

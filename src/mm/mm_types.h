@@ -110,6 +110,9 @@ struct zone {
 	int prev_priority;
 	unsigned long pages_scanned;
 	bool all_unreclaimable;
+	/* ZONE_CONGESTED (2.6.37+, kept by the writeback throttle's policy): reclaim found
+	 * every dirty page of a batch backed by a congested queue */
+	bool congested;
 	unsigned long nr_isolated[2]; /* anon, file */
 	struct spinlock lru_lock;
 	struct spinlock zone_lock;

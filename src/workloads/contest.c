@@ -12,6 +12,7 @@
  * is stopped. The real loop is not known (benchmarks.md, open gap 2): the cyclic scan is a
  * [model assumption], as is counting Loads as page references / 1000. */
 #include "workloads/contest.h"
+#include "mm/policy/swap_token.h"
 
 #include "kernel/process.h"
 #include "workloads/kbuild.h"

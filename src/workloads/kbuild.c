@@ -19,6 +19,7 @@
  * Every job's sizes and reference stream come from its own generator (seed, job number), so
  * they do not depend on scheduling. */
 #include "workloads/kbuild.h"
+#include "mm/policy/swap_token.h"
 
 #include "workloads/kbuild_measured.h"
 

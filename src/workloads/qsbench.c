@@ -6,6 +6,7 @@
  * the real values) and every child replays it on its own memory, charging op_ns of user CPU
  * per element operation. */
 #include "workloads/qsbench.h"
+#include "mm/policy/swap_token.h"
 
 #include "kernel/process.h"
 #include "workloads/qsort_trace.h"

@@ -30,6 +30,8 @@ struct hw_cost_overrides {
 #undef HW_OVERRIDE_FIELD
 };
 
+#define SCENARIO_MAX_KEYS 256
+
 struct scenario_config {
 	char name[PARAM_STRING_MAX];
 	char reproduces[PARAM_STRING_MAX]; /* the seed thread it reproduces, or "none" */
@@ -37,8 +39,9 @@ struct scenario_config {
 	uint64_t ram;
 	uint64_t swap;
 	int cpus;
-	int sched_normalized_sleeper; /* kernel.sched_normalized_sleeper */
-	struct hw_cost_overrides hw;  /* hw.* */
+	char kernel_version[PARAM_STRING_MAX]; /* kernel.version: the vm.* defaults follow it */
+	int sched_normalized_sleeper;	       /* kernel.sched_normalized_sleeper */
+	struct hw_cost_overrides hw;	       /* hw.* */
 	uint64_t time_limit;
 	uint64_t check_every; /* run the invariant checker every N events (0 = never) */
 	/* not scenario keys (they change no result): set by the command line */
@@ -56,6 +59,9 @@ struct scenario_config {
 	struct kbuild_params kbuild;
 	struct contest_params contest;
 	struct tracewl_params trace;
+	/* the keys set by name (scenario_set), by index in scenario_params(): kernel.version
+	 * gives its defaults to every vm.* key not among them */
+	uint8_t key_set[SCENARIO_MAX_KEYS / 8];
 };
 
 void scenario_defaults(struct scenario_config *c);
@@ -65,6 +71,11 @@ bool scenario_profile(const struct scenario_config *c, struct hw_profile *out);
 /* True for the keys only the command line may set (hw.*). */
 bool scenario_key_is_override_only(const char *key);
 const struct param_desc *scenario_params(size_t *n);
+/* Sets key d (from scenario_params) to text, as a scenario file or --set does: the key
+ * counts as set by name from then on, and kernel.version rewrites every vm.* key not set
+ * by name to that kernel's value. 0, or -1 with a message in err. */
+int scenario_set(struct scenario_config *c, const struct param_desc *d, const char *text, char *err,
+		 size_t errlen);
 /* Checks what single parameters cannot (the profile exists, the workload exists, RAM is
  * large enough). Returns 0 or -1 with a message in err. */
 int scenario_validate(const struct scenario_config *c, char *err, size_t errlen);
