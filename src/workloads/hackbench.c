@@ -137,7 +137,8 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 				sys_touch(H.vpn[r] + i, TOUCH_READ);
 	}
 	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);
-	sys_touch(H.vpn[R_LIBC] + libc_off % H.npages[R_LIBC], TOUCH_EXEC);
+	uint64_t nlibc = H.npages[R_LIBC];
+	sys_touch(H.vpn[R_LIBC] + (libc_off < nlibc ? libc_off : libc_off % nlibc), TOUCH_EXEC);
 }
 
 /* Writes every private page once: the parent at start-up, each child after fork (COW). */
