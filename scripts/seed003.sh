@@ -4,8 +4,7 @@
 # minutes more on two cores)
 set -e
 MMSIM=${1:-build/mmsim}
-# the contest loop below reuses the positional parameters (set --): keep "all" first
-ALL=${2:-}
+ALL=${2:-} # kept: the contest loop below reuses the positional parameters
 cd "$(dirname "$0")/.."
 DB=${MMSIM_DB:-seed003-results.db}
 C="--db $DB --no-progress"
