@@ -102,9 +102,10 @@ size_t lru_mrc_bytes(const struct lru_mrc *m);
 int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
 	    struct mrc *out);
 /* The same, checking its internal structure against a recount after every check_every
- * references (0: never); -2 when a check fails. For tests. */
+ * references (0: never), -2 when a check fails, and with blocks of `block` slots (128 or 256;
+ * 0 chooses by footprint, as opt_mrc does). For tests. */
 int opt_mrc_checked(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
-		    struct mrc *out, uint64_t check_every);
+		    struct mrc *out, uint64_t check_every, unsigned block);
 
 /* Whole-trace drivers for the mrc command. limit as in replay_run. */
 int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy p, uint64_t limit,
