@@ -17,7 +17,7 @@ static void run_usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: mmsim run SCENARIO.conf [--set key=value]... [--seed N] [--json FILE]\n"
-	    "                 [--quiet] [--check N]\n"
+	    "                 [--quiet] [--check N] [--dry-run]\n"
 	    "       mmsim run --keys      list every scenario key with its range\n\n"
 	    "Runs one scenario in system mode and prints a /usr/bin/time-style summary, the\n"
 	    "workload's figure of merit, reclaim statistics and /proc/vmstat.\n\n"
@@ -25,12 +25,17 @@ static void run_usage(FILE *out)
 	    "  --seed N         random seed (default 1); same seed, same bytes\n"
 	    "  --json FILE      also write every result as JSON (docs/run-json.md); - for stdout\n"
 	    "  --quiet          no text report\n"
+	    "  --dry-run        parse and validate only; exit 0 or 2\n"
 	    "  --check N        run the invariant checker every N events (exit 1 on a "
 	    "violation)\n\n"
 	    "hardware profiles:");
 	for (const char *const *n = hw_profile_names(); *n; n++)
 		fprintf(out, " %s", *n);
-	fprintf(out, "\nexit status: 0 done, 1 failed run, 2 bad usage or bad input\n");
+	fprintf(
+	    out,
+	    "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
+	    "             1 failed run (the workload failed, or an invariant was violated),\n"
+	    "             2 bad usage or bad input\n");
 }
 
 static void list_keys(void)
@@ -42,6 +47,28 @@ static void list_keys(void)
 		param_expected(&t[i], exp, sizeof(exp));
 		printf("%-32s %s; %s\n", t[i].name, t[i].help, exp);
 	}
+}
+
+/* The benchmark's report line that says why it failed ("error"), else its last line. */
+static const char *why_failed(const char *text)
+{
+	static char line[256];
+	const char *best = NULL, *last = text;
+	for (const char *q = text; *q;) {
+		size_t n = strcspn(q, "\n");
+		if (n)
+			last = q;
+		char buf[512];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1),
+			 q);
+		if (!best && (strstr(buf, "error") || strstr(buf, "failed")))
+			best = q;
+		q += n + (q[n] == '\n');
+	}
+	const char *p = best ? best : last;
+	size_t n = strcspn(p, "\n");
+	snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) - 1 ? n : sizeof(line) - 1), p);
+	return line;
 }
 
 static int parse_u64_arg(const char *s, uint64_t *out)
@@ -61,8 +88,9 @@ int cmd_run(int argc, char **argv)
 {
 	const char *file = NULL, *json = NULL;
 	uint64_t seed = 1, check_every = 0;
-	bool quiet = false;
+	bool quiet = false, dry_run = false;
 	const char **overrides = xcalloc((size_t)argc, sizeof(char *));
+	char **canon = xcalloc((size_t)argc, sizeof(char *));
 	int nov = 0;
 	int ret = 2;
 	for (int i = 1; i < argc; i++) {
@@ -97,6 +125,8 @@ int cmd_run(int argc, char **argv)
 			json = argv[++i];
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
+		} else if (!strcmp(a, "--dry-run")) {
+			dry_run = true;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(
 			    stderr,
@@ -128,9 +158,17 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "mmsim run: %s\n", err);
 			goto out;
 		}
+		/* the JSON's overrides as applied: "vm.swappiness = 10" is vm.swappiness */
+		canon[i] = xmalloc(strlen(overrides[i]) + 1);
+		scenario_override_canonical(overrides[i], canon[i], strlen(overrides[i]) + 1);
+		overrides[i] = canon[i];
 	}
-	if (scenario_validate(&cfg, err, sizeof(err)) != 0) {
-		fprintf(stderr, "mmsim run: %s: %s\n", file, err);
+	if (scenario_check(&cfg, file, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmsim run: %s\n", err);
+		goto out;
+	}
+	if (dry_run) { /* the harness checks every arm and point this way before any run */
+		ret = 0;
 		goto out;
 	}
 	if (check_every)
@@ -149,6 +187,10 @@ int cmd_run(int argc, char **argv)
 	if (!quiet)
 		run_print_text(stdout, &meta, &cfg, &res);
 	ret = 0;
+	if (res.failed) { /* the workload ran but failed: no measurement (the JSON says why) */
+		fprintf(stderr, "mmsim run: the workload failed: %s\n", why_failed(res.wl.text));
+		ret = 1;
+	}
 	if (json) {
 		char *txt = run_to_json(&meta, &cfg, &res);
 		FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
@@ -160,6 +202,9 @@ int cmd_run(int argc, char **argv)
 	}
 	run_result_free(&res);
 out:
+	for (int i = 0; i < argc; i++)
+		free(canon[i]);
+	free(canon);
 	free(overrides);
 	return ret;
 }

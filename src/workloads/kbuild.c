@@ -334,6 +334,21 @@ static void kbuild_launcher(void *arg)
 	sys_exit(0);
 }
 
+/* The compiler heaps are drawn from [heap_min, heap_max]: an empty range is a typo. */
+static int kbuild_validate(const struct scenario_config *cfg, char *err, size_t errlen,
+			   const char **key)
+{
+	if (cfg->kbuild.heap_min > cfg->kbuild.heap_max) {
+		snprintf(err, errlen,
+			 "kbuild.heap_min (%llu) is larger than kbuild.heap_max (%llu)",
+			 (unsigned long long)cfg->kbuild.heap_min,
+			 (unsigned long long)cfg->kbuild.heap_max);
+		*key = "kbuild.heap_min";
+		return -1;
+	}
+	return 0;
+}
+
 static int kbuild_start(const struct scenario_config *cfg, uint64_t seed)
 {
 	kbuild_setup(&cfg->kbuild, seed);
@@ -375,6 +390,13 @@ static void kbuild_report(const struct scenario_config *cfg, struct workload_res
 	result_add_metric(r, "token_handoffs", (double)swap_token_handoffs(), "", false, false);
 }
 
+/* Host memory: the tasks alive at once at most (make, and a compiler driver and cc1 per job slot).
+ */
+static uint64_t kbuild_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->kbuild.parallel * 2 + 2);
+}
+
 const struct workload kbuild_workload = {
     .name = "kbuild",
     .description = "make -jN vmlinux: short-lived compile jobs, shared compiler text, optional "
@@ -385,4 +407,6 @@ const struct workload kbuild_workload = {
     .finished = kbuild_finished,
     .report = kbuild_report,
     .cleanup = kbuild_teardown,
+    .validate = kbuild_validate,
+    .host_bytes = kbuild_host_bytes,
 };

@@ -210,6 +210,12 @@ static void qsbench_report(const struct scenario_config *cfg, struct workload_re
 	result_add_metric(r, "token_handoffs", (double)swap_token_handoffs(), "", false, false);
 }
 
+/* Host memory: the tasks alive at once at most (the parent and its children). */
+static uint64_t qsbench_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->qsbench.processes + 1);
+}
+
 const struct workload qsbench_workload = {
     .name = "qsbench",
     .description = "P processes quicksort private arrays of random ints (qsbench -p -m -s)",
@@ -218,4 +224,5 @@ const struct workload qsbench_workload = {
     .start = qsbench_start,
     .finished = qsbench_finished,
     .report = qsbench_report,
+    .host_bytes = qsbench_host_bytes,
 };

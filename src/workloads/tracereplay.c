@@ -9,10 +9,13 @@
 #include "workloads/scenario.h"
 #include "sim/xalloc.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int (*ref_source_open)(const char *path, struct ref_source *src, char *err, size_t errlen);
 
@@ -144,6 +147,41 @@ static void launcher(void *arg)
 	sys_exit(0);
 }
 
+/* A trace that cannot be opened is bad input, refused before the machine boots; one whose
+ * content turns out bad is a failed run (trace_report). */
+static int trace_validate(const struct scenario_config *cfg, char *err, size_t errlen,
+			  const char **key)
+{
+	static const char *const keys[TRACE_MAX_FILES] = {"trace.file", "trace.file2",
+							  "trace.file3", "trace.file4"};
+	int files = 0;
+	for (int i = 0; i < TRACE_MAX_FILES; i++) {
+		const char *path = cfg->trace.file[i];
+		if (!strcmp(path, "none"))
+			continue;
+		files++;
+		struct stat st;
+		const char *why = NULL;
+		if (stat(path, &st) != 0)
+			why = strerror(errno);
+		else if (S_ISDIR(st.st_mode))
+			why = "it is a directory";
+		else if (access(path, R_OK) != 0)
+			why = strerror(errno);
+		if (why) {
+			snprintf(err, errlen, "%s '%.200s' cannot be read: %s", keys[i], path, why);
+			*key = keys[i];
+			return -1;
+		}
+	}
+	if (!files) {
+		snprintf(err, errlen, "workload trace needs trace.file");
+		*key = "trace.file";
+		return -1;
+	}
+	return 0;
+}
+
 static int trace_start(const struct scenario_config *cfg, uint64_t seed)
 {
 	(void)seed;
@@ -182,6 +220,8 @@ static void trace_report(const struct scenario_config *cfg, struct workload_resu
 	r->completed = T.done;
 	uint64_t refs = 0;
 	for (int i = 0; i < T.n; i++) {
+		if (T.r[i].failed) /* a trace that could not be read is no measurement */
+			r->completed = false;
 		refs += T.r[i].refs;
 		result_printf(r, "replay %d: %s: %llu references%s%s\n", i, T.r[i].path,
 			      (unsigned long long)T.r[i].refs, T.r[i].failed ? ", error: " : "",
@@ -205,6 +245,12 @@ static void trace_cleanup(void)
 	T.r = NULL;
 }
 
+/* Host memory: the tasks alive at once at most (a replayer per trace copy, and the launcher). */
+static uint64_t trace_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->trace.copies * TRACE_MAX_FILES + 1);
+}
+
 const struct workload trace_workload = {
     .name = "trace",
     .description = "replay page-reference traces as processes (mmsim capture, lackey, ARC, ...)",
@@ -214,4 +260,6 @@ const struct workload trace_workload = {
     .finished = trace_finished,
     .report = trace_report,
     .cleanup = trace_cleanup,
+    .validate = trace_validate,
+    .host_bytes = trace_host_bytes,
 };

@@ -141,6 +141,12 @@ static void usemem_cleanup(void)
 	U.children = NULL;
 }
 
+/* Host memory: the tasks alive at once at most (the parent and its children). */
+static uint64_t usemem_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->usemem.processes + 1);
+}
+
 const struct workload usemem_workload = {
     .name = "usemem",
     .description = "N processes allocate anonymous memory and touch it (mmtests usemem)",
@@ -150,4 +156,5 @@ const struct workload usemem_workload = {
     .finished = usemem_finished,
     .report = usemem_report,
     .cleanup = usemem_cleanup,
+    .host_bytes = usemem_host_bytes,
 };
