@@ -56,6 +56,9 @@ static struct {
 	bool done;
 	int exited_ok, killed;
 	sim_time_t child_end[1024];
+	/* each child's quicksort stack, here so that a run stopped mid-sort (time limit, OOM
+	 * kill) can free it: the child's coroutine never returns to do so */
+	struct range *sort_stack[1024];
 } Q;
 
 static uint64_t elems_per_page(void)
@@ -100,10 +103,10 @@ static void partition(uint64_t base, uint64_t lo, uint64_t split, uint64_t hi)
 	}
 }
 
-static void quicksort(uint64_t base, uint64_t nelems, struct rng *rng)
+static void quicksort(uint64_t base, uint64_t nelems, struct rng *rng, struct range **slot)
 {
 	size_t cap = 64, top = 0;
-	struct range *stack = xmalloc(cap * sizeof(*stack));
+	struct range *stack = *slot = xmalloc(cap * sizeof(*stack));
 	stack[top++] = (struct range){0, nelems};
 	uint64_t epp = elems_per_page();
 	while (top) {
@@ -124,12 +127,13 @@ static void quicksort(uint64_t base, uint64_t nelems, struct rng *rng)
 		partition(base, r.lo, split, r.hi);
 		if (top + 2 > cap) {
 			cap *= 2;
-			stack = xrealloc(stack, cap * sizeof(*stack));
+			stack = *slot = xrealloc(stack, cap * sizeof(*stack));
 		}
 		stack[top++] = (struct range){split, r.hi}; /* right after left */
 		stack[top++] = (struct range){r.lo, split};
 	}
 	free(stack);
+	*slot = NULL;
 }
 
 static void qsbench_child(void *arg)
@@ -144,7 +148,7 @@ static void qsbench_child(void *arg)
 	rng_seed(&rng, Q.p.seed, 0);
 	for (uint64_t pg = 0; pg < npages; pg++)
 		cross_page(base, pg, 0, nelems, TOUCH_WRITE);
-	quicksort(base, nelems, &rng);
+	quicksort(base, nelems, &rng, &Q.sort_stack[index]);
 	for (uint64_t pg = 0; pg < npages; pg++)
 		cross_page(base, pg, 0, nelems, TOUCH_READ);
 	if (index < (int)ARRAY_SIZE(Q.child_end))
@@ -168,6 +172,14 @@ static void qsbench_parent(void *arg)
 	Q.end = local_now();
 	Q.done = true;
 	sys_exit(0);
+}
+
+static void qsbench_cleanup(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(Q.sort_stack); i++) {
+		free(Q.sort_stack[i]);
+		Q.sort_stack[i] = NULL;
+	}
 }
 
 static int qsbench_start(const struct scenario_config *cfg, uint64_t seed)
@@ -225,4 +237,5 @@ const struct workload qsbench_workload = {
     .finished = qsbench_finished,
     .report = qsbench_report,
     .host_bytes = qsbench_host_bytes,
+    .cleanup = qsbench_cleanup,
 };

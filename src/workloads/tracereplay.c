@@ -44,12 +44,23 @@ void tracewl_defaults(struct tracewl_params *p)
 	p->copies = 1;
 }
 
+/* The chunk tables of one process: where each chunk of ids is mapped, 0 if not yet. */
+struct chunks {
+	uint64_t *vpn;
+	size_t n;
+};
+
 struct replayer {
 	const char *path;
 	int index;
 	uint64_t refs;
 	char error[512];
 	bool failed;
+	/* the replayer's open trace and chunk tables, here rather than on its stack so that
+	 * a run stopped mid-replay (time limit, OOM kill) frees them in trace_cleanup */
+	struct ref_source src;
+	bool open;
+	struct chunks data, text;
 };
 
 static struct {
@@ -61,12 +72,6 @@ static struct {
 	int killed;
 	uint64_t refs;
 } T;
-
-/* The chunk tables of one process: where each chunk of ids is mapped, 0 if not yet. */
-struct chunks {
-	uint64_t *vpn;
-	size_t n;
-};
 
 static uint64_t chunk_base(struct chunks *c, uint32_t chunk, bool exec, int who)
 {
@@ -91,25 +96,36 @@ static uint64_t chunk_base(struct chunks *c, uint32_t chunk, bool exec, int who)
 	return c->vpn[chunk];
 }
 
+static void replayer_release(struct replayer *r)
+{
+	if (r->open)
+		r->src.close(r->src.ctx);
+	r->open = false;
+	free(r->data.vpn);
+	free(r->text.vpn);
+	r->data = r->text = (struct chunks){0};
+}
+
 static void replayer_main(void *arg)
 {
 	struct replayer *r = arg;
-	struct ref_source src;
-	if (!ref_source_open || ref_source_open(r->path, &src, r->error, sizeof(r->error)) != 0) {
+	struct ref_source *src = &r->src;
+	if (!ref_source_open || ref_source_open(r->path, src, r->error, sizeof(r->error)) != 0) {
 		if (!ref_source_open)
 			snprintf(r->error, sizeof(r->error), "no trace reader in this program");
 		r->failed = true;
 		sys_exit(2);
 	}
-	struct chunks data = {0}, text = {0};
+	r->open = true;
+	struct chunks *data = &r->data, *text = &r->text;
 	uint32_t ids[BATCH];
 	uint8_t kinds[BATCH];
 	long n;
-	while ((n = src.next(src.ctx, ids, kinds, BATCH)) > 0) {
+	while ((n = src->next(src->ctx, ids, kinds, BATCH)) > 0) {
 		for (long i = 0; i < n; i++) {
 			bool exec = kinds[i] == REF_EXEC;
 			uint64_t base =
-			    chunk_base(exec ? &text : &data, ids[i] >> CHUNK_SHIFT, exec, r->index);
+			    chunk_base(exec ? text : data, ids[i] >> CHUNK_SHIFT, exec, r->index);
 			int kind = exec			   ? TOUCH_EXEC
 				   : kinds[i] == REF_WRITE ? TOUCH_WRITE
 							   : TOUCH_READ;
@@ -122,13 +138,11 @@ static void replayer_main(void *arg)
 		}
 	}
 	if (n < 0) {
-		snprintf(r->error, sizeof(r->error), "%s", src.error(src.ctx));
+		snprintf(r->error, sizeof(r->error), "%s", src->error(src->ctx));
 		r->failed = true;
 	}
 out:
-	src.close(src.ctx);
-	free(data.vpn);
-	free(text.vpn);
+	replayer_release(r);
 	sys_exit(r->failed ? 2 : 0);
 }
 
@@ -241,6 +255,8 @@ static void trace_report(const struct scenario_config *cfg, struct workload_resu
 
 static void trace_cleanup(void)
 {
+	for (int i = 0; T.r && i < T.n; i++)
+		replayer_release(&T.r[i]);
 	free(T.r);
 	T.r = NULL;
 }
