@@ -243,6 +243,31 @@ struct exec_ctx {
 	bool store_failed;
 };
 
+static void shell_quote(FILE *f, const char *s);
+
+/* The `mmsim run` command line of one job, shell-quoted, as a user would retype it. */
+static char *job_command(const struct experiment *e, const struct job *j)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		abort();
+	fputs("mmsim run ", f);
+	shell_quote(f, e->scenario_file);
+	for (size_t k = 0; k < j->ov.n; k++) {
+		fputs(" --set ", f);
+		char *kv;
+		if (asprintf(&kv, "%s=%s", j->ov.v[k].key, j->ov.v[k].val) < 0)
+			abort();
+		shell_quote(f, kv);
+		free(kv);
+	}
+	fprintf(f, " --seed %llu", (unsigned long long)j->seed);
+	fclose(f);
+	return buf;
+}
+
 static void describe_job(FILE *f, const struct experiment *e, const struct job *j)
 {
 	char *ov = overrides_text(&j->ov);
@@ -298,12 +323,32 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext,
 	}
 	if (!ok) {
 		c->failed++;
+		char how[160];
+		exec_describe_status(usage->status, how, sizeof(how));
+		if (!*err)
+			snprintf(err, sizeof(err), "%s", how);
+		char *cmd = job_command(c->e, j);
 		fprintf(stderr, "\nmmsim: run failed (");
 		describe_job(stderr, c->e, j);
-		fprintf(stderr, ")%s%s\n", *err ? ": " : "", err);
+		fprintf(stderr, "): %s\n", err);
 		if (errtext && *errtext)
 			fprintf(stderr, "%s%s", errtext,
 				errtext[strlen(errtext) - 1] == '\n' ? "" : "\n");
+		fprintf(stderr, "mmsim: reproduce with: %s\n", cmd);
+		/* never a result, but the store says why */
+		char *ovt = overrides_text(&j->ov);
+		struct stored_failure f = {.key = j->key,
+					   .scenario_file = c->e->scenario_file,
+					   .overrides = ovt,
+					   .version = c->e->version,
+					   .reason = err,
+					   .stderr_tail = errtext,
+					   .command = cmd,
+					   .seed = j->seed};
+		if (store_put_failure(c->st, &f))
+			fprintf(stderr, "mmsim: warning: %s\n", store_error(c->st));
+		free(ovt);
+		free(cmd);
 		return 0;
 	}
 	char *ovt = overrides_text(&j->ov);
@@ -426,6 +471,54 @@ static char **job_argv(char **runner, const struct experiment *e, const struct j
 	return argv;
 }
 
+/* Bad input is refused before any run starts: every arm at every point of the jobs to run
+ * goes through `mmsim run --dry-run` (the seed changes no check, so one job per pair).
+ * Returns 0, or 2 after printing each refusal. */
+static int validate_points(const struct experiment *e, char **runner, struct job **todo,
+			   size_t ntodo)
+{
+	size_t npairs = plan_npoints(e) * e->narms;
+	bool *seen = xcalloc(npairs + 1, sizeof(*seen));
+	int bad = 0;
+	for (size_t i = 0; i < ntodo; i++) {
+		const struct job *j = todo[i];
+		size_t pair = j->point * e->narms + j->arm;
+		if (pair < npairs && seen[pair])
+			continue;
+		if (pair < npairs)
+			seen[pair] = true;
+		char **argv = job_argv(runner, e, j);
+		size_t k = 0;
+		while (argv[k])
+			k++;
+		argv = xreallocarray(argv, k + 2, sizeof(*argv));
+		argv[k] = xstrdup("--dry-run");
+		argv[k + 1] = NULL;
+		char errtext[2048];
+		int status = exec_check(argv, errtext, sizeof(errtext));
+		exec_free_argv(argv);
+		if (status == 0)
+			continue;
+		char how[160];
+		if (status < 0)
+			snprintf(how, sizeof(how), "could not be started");
+		else
+			exec_describe_status(status, how, sizeof(how));
+		fprintf(stderr, "mmsim: arm %s", e->arms[j->arm].name);
+		char *ov = overrides_text(&j->ov);
+		if (*ov)
+			fprintf(stderr, " (%s)", ov);
+		free(ov);
+		fprintf(stderr, " is refused (%s): %s%s", how, errtext,
+			*errtext && errtext[strlen(errtext) - 1] == '\n' ? "" : "\n");
+		bad = 1;
+	}
+	free(seen);
+	if (bad)
+		fprintf(stderr, "mmsim: nothing was run: fix the input above and rerun\n");
+	return bad ? 2 : 0;
+}
+
 /* Runs what the store lacks. Returns 0, 1 (some runs failed), 2 (store) or 130. */
 static int execute_missing(struct exp_opts *o, struct store *st, struct job *jobs, size_t n)
 {
@@ -443,6 +536,11 @@ static int execute_missing(struct exp_opts *o, struct store *st, struct job *job
 			c.todo[ntodo++] = &jobs[i];
 	}
 	char **runner = exec_runner();
+	if (ntodo && validate_points(&o->e, runner, c.todo, ntodo)) {
+		exec_free_argv(runner);
+		free(c.todo);
+		return 2;
+	}
 	char ***argvs = xcalloc(ntodo + 1, sizeof(*argvs));
 	for (size_t i = 0; i < ntodo; i++)
 		argvs[i] = job_argv(runner, &o->e, c.todo[i]);

@@ -157,10 +157,13 @@ static void filestream_cleanup(void)
 	F.children = NULL;
 }
 
-/* Host memory: the tasks alive at once at most (the parent and its children). */
+/* Host memory: the tasks alive at once at most (the parent and its children), and each
+ * child's file. */
 static uint64_t filestream_host_bytes(const struct scenario_config *cfg)
 {
-	return scenario_task_host_bytes((uint64_t)cfg->filestream.processes + 1);
+	return scenario_task_host_bytes((uint64_t)cfg->filestream.processes + 1) +
+	       (uint64_t)cfg->filestream.processes *
+		   scenario_file_host_bytes(cfg, cfg->filestream.size);
 }
 
 const struct workload filestream_workload = {

@@ -120,10 +120,13 @@ static void mapstream_cleanup(void)
 	S.c = NULL;
 }
 
-/* Host memory: the tasks alive at once at most (the parent and its children). */
+/* Host memory: the tasks alive at once at most (the parent and its children), and each
+ * child's file. */
 static uint64_t mapstream_host_bytes(const struct scenario_config *cfg)
 {
-	return scenario_task_host_bytes((uint64_t)cfg->mapstream.processes + 1);
+	return scenario_task_host_bytes((uint64_t)cfg->mapstream.processes + 1) +
+	       (uint64_t)cfg->mapstream.processes *
+		   scenario_file_host_bytes(cfg, cfg->mapstream.size);
 }
 
 const struct workload mapstream_workload = {

@@ -195,6 +195,13 @@ uint64_t scenario_task_host_bytes(uint64_t tasks)
 	return (tasks < PID_MAX_DEFAULT ? tasks : PID_MAX_DEFAULT) * HOST_BYTES_PER_TASK;
 }
 
+uint64_t scenario_file_host_bytes(const struct scenario_config *c, uint64_t bytes)
+{
+	const struct hw_profile *hw = hw_profile_find(c->profile);
+	uint64_t ps = hw ? hw->page_size : 4096;
+	return (bytes / ps + 1) * sizeof(pfn_t);
+}
+
 /* The figures of the estimate, for its message. */
 struct host_estimate {
 	uint64_t frames, slots, workload, total;

@@ -75,6 +75,9 @@ bool scenario_key_is_host_only(const char *key);
 uint64_t scenario_host_bytes(const struct scenario_config *c);
 /* Host memory of a workload's tasks, at most pid_max of them alive (for host_bytes hooks). */
 uint64_t scenario_task_host_bytes(uint64_t tasks);
+/* Host memory of a file's page index (one pfn_t per page) holding bytes, pages of c's
+ * profile. */
+uint64_t scenario_file_host_bytes(const struct scenario_config *c, uint64_t bytes);
 const struct param_desc *scenario_params(size_t *n);
 /* Checks what single parameters cannot (the profile exists, the workload exists, RAM is
  * large enough and within the model's limit, keys that must agree do, the host can hold
