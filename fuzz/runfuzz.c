@@ -55,6 +55,13 @@ const char *__ubsan_default_options(void)
 }
 
 static const char *trace_path = "none";
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1; /* finish the scenario in hand, then print the tally */
+}
 
 static double unit(struct rng *r)
 {
@@ -413,7 +420,9 @@ int main(int argc, char **argv)
 	struct timespec t0, now;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	uint64_t s;
-	for (s = first; s <= last; s++) {
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	for (s = first; s <= last && !stop_requested; s++) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		double el =
 		    (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -428,6 +437,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (pid == 0) {
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
 			alarm(RF_WALL_LIMIT);
 			if (!verbose) { /* the runs' own reports are noise; findings print below */
 				FILE *nul = freopen("/dev/null", "w", stdout);
@@ -449,6 +460,9 @@ int main(int argc, char **argv)
 		} else if (verbose) {
 			fprintf(stderr, "runfuzz: seed %" PRIu64 " ok\n", s);
 		}
+		if (t.runs % 100 == 0)
+			fprintf(stderr, "runfuzz: %" PRIu64 " scenarios, %" PRIu64 " findings\n",
+				t.runs, t.findings);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;

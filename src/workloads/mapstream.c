@@ -126,7 +126,7 @@ static uint64_t mapstream_host_bytes(const struct scenario_config *cfg)
 {
 	return scenario_task_host_bytes((uint64_t)cfg->mapstream.processes + 1) +
 	       (uint64_t)cfg->mapstream.processes *
-		   scenario_file_host_bytes(cfg, cfg->mapstream.size);
+		   scenario_file_host_bytes(cfg, cfg->mapstream.size) * 2; /* file and PTEs */
 }
 
 const struct workload mapstream_workload = {

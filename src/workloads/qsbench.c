@@ -225,7 +225,9 @@ static void qsbench_report(const struct scenario_config *cfg, struct workload_re
 /* Host memory: the tasks alive at once at most (the parent and its children). */
 static uint64_t qsbench_host_bytes(const struct scenario_config *cfg)
 {
-	return scenario_task_host_bytes((uint64_t)cfg->qsbench.processes + 1);
+	/* and each array's PTEs, one 32-bit entry per page as a file's index */
+	return scenario_task_host_bytes((uint64_t)cfg->qsbench.processes + 1) +
+	       (uint64_t)cfg->qsbench.processes * scenario_file_host_bytes(cfg, cfg->qsbench.size);
 }
 
 const struct workload qsbench_workload = {

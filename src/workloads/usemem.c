@@ -144,7 +144,9 @@ static void usemem_cleanup(void)
 /* Host memory: the tasks alive at once at most (the parent and its children). */
 static uint64_t usemem_host_bytes(const struct scenario_config *cfg)
 {
-	return scenario_task_host_bytes((uint64_t)cfg->usemem.processes + 1);
+	/* and each region's PTE array, one 32-bit entry per page as a file's index */
+	return scenario_task_host_bytes((uint64_t)cfg->usemem.processes + 1) +
+	       (uint64_t)cfg->usemem.processes * scenario_file_host_bytes(cfg, cfg->usemem.size);
 }
 
 const struct workload usemem_workload = {
