@@ -3,8 +3,9 @@
 # vm.reclaim_exec_protect=0 ("before") against 1 ("after") on the desktop and the file-server
 # scenarios, through `mmsim compare` (mmtests-style tables), with the thread's numbers beside.
 # usage: scripts/seed002.sh [MMSIM] [RUNS]   (defaults build/mmsim, 3)
-# SEED002_ARM adds keys to both arms, e.g. SEED002_ARM=",vm.reclaim_inactive_file_is_low=1"
-# (the 2.6.31 rule Wu's test kernels had); SEED002_DB names the results store.
+# SEED002_ARM adds keys to both arms, e.g. SEED002_ARM=",vm.reclaim_inactive_file_is_low=0"
+# (without the 2.6.31 rule that kernel.version = 2.6.31-rc turns on); SEED002_DB names the
+# results store.
 set -e
 MMSIM=${1:-build/mmsim}
 RUNS=${2:-3}

@@ -83,6 +83,7 @@ static void inactive_file_is_low_rule(int on, bool expect_active)
 {
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	MM->sysctl.reclaim_inactive_file_is_low = on;
+	mm_sysctl_apply();
 	struct address_space *f = file_create("data", 4096, 4096, false);
 	pfn_t act = NO_PFN;
 	for (uint64_t i = 0; i < 64; i++) { /* two batches' worth, so the list gets scanned */

@@ -4,7 +4,7 @@
 #include "util/testutil.h"
 
 #include "kernel/process.h"
-#include "mm/thrash.h"
+#include "mm/policy/swap_token.h"
 
 static struct address_space *prog;
 static uint64_t text_at;
@@ -40,7 +40,7 @@ static void run(int inherit)
 	test_machine_boot("p3-2004", 32ULL << 20, 0, 0);
 	MM->sysctl.swap_token = SWAP_TOKEN_ORIGINAL;
 	MM->sysctl.swap_token_exec_inherit = inherit;
-	swap_token_setup();
+	mm_sysctl_apply();
 	mm_start_kthreads();
 	prog = file_create("prog", 8, 8, true);
 	child_had_token = parent_had_it_first = parent_has_it_back = false;
@@ -48,7 +48,7 @@ static void run(int inherit)
 	sched_run(10ULL * NSEC_PER_SEC, NULL);
 	kernel_shutdown();
 	MM->sysctl.swap_token = SWAP_TOKEN_OFF;
-	swap_token_setup();
+	mm_sysctl_apply();
 	test_machine_shutdown();
 }
 

@@ -7,17 +7,17 @@ static void nop(void *arg)
 }
 
 /* A task that looks alive to select_bad_process, with an mm of total_vm pages. */
-static struct task *fake(const char *comm, unsigned long total_vm, sim_time_t cpu)
+static struct task_struct *fake(const char *comm, unsigned long total_vm, sim_time_t cpu)
 {
-	struct task *t = task_create(comm, nop, NULL, false);
-	t->state = TASK_BLOCKED;
+	struct task_struct *t = task_struct_create(comm, nop, NULL, false);
+	t->task.state = TASK_BLOCKED;
 	t->mm = mm_alloc();
 	t->mm->total_vm = total_vm;
-	t->utime = cpu;
+	t->task.utime = cpu;
 	return t;
 }
 
-static void release(struct task **ts, int n)
+static void release(struct task_struct **ts, int n)
 {
 	for (int i = 0; i < n; i++) {
 		exit_mmap(ts[i]->mm);
@@ -29,14 +29,14 @@ static void badness_arithmetic(void **state)
 {
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
-	struct task *t = fake("a", 10000, 0);
+	struct task_struct *t = fake("a", 10000, 0);
 	assert_int_equal(badness(t, 0), 10000);
 	/* 32.768 s of CPU = 32768 jiffies >> 13 = 4: points / isqrt(4) = 5000 */
-	t->utime = 32768ULL * JIFFY_NS;
+	t->task.utime = 32768ULL * JIFFY_NS;
 	assert_int_equal(badness(t, 0), 5000);
 	/* run time (uptime - start) 16 * 1024 s >> 10 = 16: isqrt(isqrt(16)) = 2 */
 	assert_int_equal(badness(t, 16ULL * 1024 * NSEC_PER_SEC), 2500);
-	t->utime = 0;
+	t->task.utime = 0;
 	t->mm->oomkilladj = 2;
 	assert_int_equal(badness(t, 0), 40000);
 	t->mm->oomkilladj = -3;
@@ -49,7 +49,8 @@ static void biggest_is_chosen(void **state)
 {
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
-	struct task *ts[3] = {fake("small", 1000, 0), fake("big", 9000, 0), fake("mid", 5000, 0)};
+	struct task_struct *ts[3] = {fake("small", 1000, 0), fake("big", 9000, 0),
+				     fake("mid", 5000, 0)};
 	out_of_memory(GFP_KERNEL, 0);
 	assert_int_equal(test_nr_oom_killed, 1);
 	assert_ptr_equal(test_oom_killed[0], ts[1]);
@@ -68,8 +69,8 @@ static void cpu_time_and_oom_disable(void **state)
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	/* "busy" has the most memory but 4 CPU units: 9000/2 = 4500 < 5000 */
-	struct task *ts[3] = {fake("busy", 9000, 32768ULL * JIFFY_NS), fake("idle", 5000, 0),
-			      fake("protected", 100000, 0)};
+	struct task_struct *ts[3] = {fake("busy", 9000, 32768ULL * JIFFY_NS), fake("idle", 5000, 0),
+				     fake("protected", 100000, 0)};
 	ts[2]->mm->oomkilladj = -17; /* OOM_DISABLE */
 	out_of_memory(GFP_KERNEL, 0);
 	assert_int_equal(test_nr_oom_killed, 1);
@@ -82,10 +83,10 @@ static void kernel_threads_and_dead_are_skipped(void **state)
 {
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
-	struct task *ts[2] = {fake("dead", 50000, 0), fake("alive", 10, 0)};
-	ts[0]->state = TASK_DEAD;
-	struct task *k = task_create("kswapd0", nop, NULL, true);
-	k->state = TASK_BLOCKED;
+	struct task_struct *ts[2] = {fake("dead", 50000, 0), fake("alive", 10, 0)};
+	ts[0]->task.state = TASK_DEAD;
+	struct task_struct *k = task_struct_create("kswapd0", nop, NULL, true);
+	k->task.state = TASK_BLOCKED;
 	out_of_memory(GFP_KERNEL, 0);
 	assert_int_equal(test_nr_oom_killed, 1);
 	assert_ptr_equal(test_oom_killed[0], ts[1]);

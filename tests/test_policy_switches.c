@@ -1,6 +1,7 @@
 /* The VM_EXEC protection (kernel-reclaim.md §3) and the 2011 writeback series (§5.2) as
  * switches, on hand-built pages: each rule fires when its switch is on and its condition
  * holds, and vanilla behaviour is unchanged when it is off. */
+#include "mm/policy/policy.h"
 #include "util/testutil.h"
 
 #include <string.h>
@@ -11,7 +12,7 @@ static void exec_page_rotation(int protect, bool expect_active)
 {
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	MM->sysctl.reclaim_exec_protect = protect;
-	exec_protect_setup();
+	mm_sysctl_apply();
 	struct address_space *text = file_create("bin", 8, 8, true);
 	struct address_space *data = file_create("data", 8, 8, false);
 	struct mm_struct *mm = mm_alloc();
@@ -32,7 +33,7 @@ static void exec_page_rotation(int protect, bool expect_active)
 	assert_int_equal(z->recent_rotated[1], rotated + 2);
 	exit_mmap(mm);
 	MM->sysctl.reclaim_exec_protect = 0;
-	exec_protect_setup();
+	mm_sysctl_apply();
 	test_machine_shutdown();
 }
 
@@ -50,7 +51,7 @@ static void exec_protect_on_keeps_active(void **state)
 
 /* ---- the writeback series ---- */
 
-static struct task fake_kswapd;
+static struct task_struct fake_kswapd;
 
 /* One dirty file page through shrink_page_list; returns whether pageout wrote it. */
 static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate, bool as_kswapd,
@@ -60,6 +61,7 @@ static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate,
 	MM->sysctl.reclaim_direct_file_writeback = direct_wb;
 	MM->sysctl.reclaim_kswapd_file_writeback = kswapd_wb;
 	MM->sysctl.reclaim_immediate = immediate;
+	mm_sysctl_apply();
 	struct address_space *f = file_create("log", 8, 8, false);
 	pfn_t pfn = test_file_page(f, 3);
 	set_page_dirty(pfn);
@@ -70,9 +72,9 @@ static bool dirty_file_page_written(int direct_wb, int kswapd_wb, int immediate,
 	memset(&fake_kswapd, 0, sizeof(fake_kswapd));
 	fake_kswapd.flags = PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD | PF_KTHREAD;
 	if (as_kswapd)
-		current = &fake_kswapd; /* nothing here blocks or reschedules */
+		set_current(&fake_kswapd); /* nothing here blocks or reschedules */
 	shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC);
-	current = NULL;
+	set_current(NULL);
 	struct page *p = pfn_to_page(pfn);
 	bool written = p->flags & PG_writeback;
 	*reclaim_flag = p->flags & PG_reclaim;
@@ -130,26 +132,117 @@ static void immediate_reclaim_marks_skipped(void **state)
 	assert_true(rf);
 }
 
+static void after_putback(struct zone *z, struct scan_control *sc, unsigned long nr_taken,
+			  unsigned long nr_writeback)
+{
+	struct reclaim_batch b = {.nr_taken = nr_taken, .nr_writeback = nr_writeback};
+	policy_call_all(after_putback, z, sc, &b);
+}
+
 static void throttle_threshold_by_priority(void **state)
 {
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 	struct zone *z = &MM->zones[ZONE_DMA32];
 	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
-	reclaim_throttle_on_writeback(z, &sc, 32, 32); /* switch off: nothing */
+	after_putback(z, &sc, 32, 32); /* switch off: nothing */
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 0);
 	MM->sysctl.reclaim_throttle_writeback = 1;
-	reclaim_throttle_on_writeback(z, &sc, 32, 31); /* priority 12 needs all 32 */
+	mm_sysctl_apply();
+	after_putback(z, &sc, 32, 31); /* priority 12 needs all 32 */
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 0);
-	reclaim_throttle_on_writeback(z, &sc, 32, 32);
+	after_putback(z, &sc, 32, 32);
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 1);
 	sc.priority = DEF_PRIORITY - 2; /* 25%: 8 of 32 */
-	reclaim_throttle_on_writeback(z, &sc, 32, 7);
+	after_putback(z, &sc, 32, 7);
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 1);
-	reclaim_throttle_on_writeback(z, &sc, 32, 8);
+	after_putback(z, &sc, 32, 8);
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 2);
-	reclaim_throttle_on_writeback(z, &sc, 32, 0); /* none under writeback: never */
+	after_putback(z, &sc, 32, 0); /* none under writeback: never */
 	assert_int_equal(z->stat[NR_VMSCAN_THROTTLED], 2);
+	test_machine_shutdown();
+}
+
+/* wait_iff_congested (2.6.37, Mel's v3 6/7 through it): a batch wholly under writeback
+ * sleeps HZ/10 only when some queue is write-congested and the zone is ZONE_CONGESTED;
+ * with either missing the reclaimer only offers to reschedule. */
+static sim_time_t throttle_slept;
+
+static void throttled_reclaimer(void *arg)
+{
+	(void)arg;
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	sched_sync();
+	sim_time_t t0 = sim_clock;
+	after_putback(z, &sc, 32, 32);
+	sched_sync();
+	throttle_slept = sim_clock - t0;
+}
+
+static sim_time_t throttle_sleep(bool zone_congested, bool disk_congested)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_throttle_writeback = 1;
+	mm_sysctl_apply();
+	MM->zones[ZONE_DMA32].congested = zone_congested;
+	MM->disk.congested[WRITE] = disk_congested;
+	throttle_slept = 0;
+	task_start(&task_struct_create("reclaimer", throttled_reclaimer, NULL, false)->task);
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_int_equal(MM->zones[ZONE_DMA32].stat[NR_VMSCAN_THROTTLED], 1);
+	MM->disk.congested[WRITE] = false;
+	test_machine_shutdown();
+	return throttle_slept;
+}
+
+static void wait_iff_congested_needs_zone_and_queue(void **state)
+{
+	(void)state;
+	const sim_time_t nap = HZ / 10 * JIFFY_NS;
+	assert_true(throttle_sleep(true, true) >= nap);
+	assert_true(throttle_sleep(false, true) < nap / 10); /* queue congested, zone not */
+	assert_true(throttle_sleep(true, false) < nap / 10);
+	assert_true(throttle_sleep(false, false) < nap / 10);
+}
+
+/* ZONE_CONGESTED: set when every dirty page of a batch was kept by pageout, which a
+ * congested queue makes it do for a direct reclaimer's dirty file page; cleared by kswapd's
+ * zone-balanced check. */
+static struct task_struct fake_direct;
+
+static void zone_congested_from_kept_dirty_pages(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_throttle_writeback = 1;
+	mm_sysctl_apply();
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	struct address_space *f = file_create("log", 8, 8, false);
+	pfn_t pfn = test_file_page(f, 3);
+	set_page_dirty(pfn);
+	struct pagelist list;
+	pagelist_init(&list);
+	test_isolate(pfn, &list);
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	memset(&fake_direct, 0, sizeof(fake_direct));
+	set_current(&fake_direct);
+	MM->disk.congested[WRITE] = true; /* may_write_to_queue: no */
+	shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC);
+	set_current(NULL);
+	MM->disk.congested[WRITE] = false;
+	assert_int_equal(sc.nr_dirty, 1);
+	assert_int_equal(sc.nr_congested, 1);
+	struct reclaim_batch b = {.nr_taken = 1, .nr_dirty = 1, .nr_congested = 1};
+	policy_call_all(after_putback, z, &sc, &b);
+	assert_true(z->congested);
+	policy_call_all(kswapd_zone_balanced, z);
+	assert_false(z->congested);
+	b.nr_dirty = 2; /* one dirty page met no congestion: not marked */
+	policy_call_all(after_putback, z, &sc, &b);
+	assert_false(z->congested);
+	while (list.nr)
+		putback_lru_page(pagelist_pop_tail(&list));
 	test_machine_shutdown();
 }
 
@@ -163,6 +256,8 @@ int main(void)
 	    cmocka_unit_test(kswapd_writes_only_in_trouble),
 	    cmocka_unit_test(immediate_reclaim_marks_skipped),
 	    cmocka_unit_test(throttle_threshold_by_priority),
+	    cmocka_unit_test(wait_iff_congested_needs_zone_and_queue),
+	    cmocka_unit_test(zone_congested_from_kept_dirty_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  * when it is on and never when it is off. */
 #include "util/testutil.h"
 
-#include "mm/thrash.h"
+#include "mm/policy/swap_token.h"
 
 #include <string.h>
 

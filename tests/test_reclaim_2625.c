@@ -16,6 +16,7 @@ static void boot(struct fixture *fx)
 {
 	test_machine_boot("x86_64-2008", 64ULL << 20, 64ULL << 20, 0);
 	MM->sysctl.reclaim_lru = RECLAIM_LRU_2625;
+	mm_sysctl_apply();
 	fx->mm = mm_alloc();
 	fx->anon = find_vma(fx->mm, do_mmap(fx->mm, 64, VM_READ | VM_WRITE, NULL, 0));
 	fx->plain = file_create("plain", 64, 64, false);
@@ -192,6 +193,7 @@ static void reclaim_progress_returns(void **state)
 		test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
 		MM->sysctl.reclaim_lru = cases[i].lru;
 		MM->sysctl.reclaim_progress = cases[i].progress;
+		mm_sysctl_apply();
 		assert_int_equal(try_to_free_pages(0, GFP_KERNEL), cases[i].want);
 		for (int z = 0; z < MM->nr_zones; z++)
 			MM->zones[z].all_unreclaimable = true;

@@ -1,7 +1,13 @@
 /* The scheduler's kernel rules in small: wait queues wake the latest non-exclusive sleeper
  * first and stop after one exclusive sleeper for wake_up; CFS shares a CPU between nice
  * levels by their prio_to_weight weights. */
-#include "util/testutil.h"
+#include "sim/sched.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
 
 #include <string.h>
 
@@ -27,11 +33,11 @@ static void start_sleepers(int n, void (*waker)(void *))
 	for (int i = 0; i < n; i++) {
 		char name[16];
 		snprintf(name, sizeof(name), "s%d", i);
-		task_start(task_create(name, sleeper, (void *)(intptr_t)i, false));
+		task_start(task_create(name, sleeper, (void *)(intptr_t)i));
 		/* each sleeps before the next is created */
 		sched_run(sim_clock + 1000000, NULL);
 	}
-	task_start(task_create("waker", waker, NULL, false));
+	task_start(task_create("waker", waker, NULL));
 	sched_run(sim_clock + 100000000, NULL);
 }
 
@@ -97,8 +103,8 @@ static void nice_shares(void **state)
 	(void)state;
 	sched_init(1, 50000, 4000000, 1000);
 	spin_until = 2 * NSEC_PER_SEC;
-	struct task *a = task_create("nice0", spinner, NULL, false);
-	struct task *b = task_create("nice-5", spinner, NULL, false);
+	struct task *a = task_create("nice0", spinner, NULL);
+	struct task *b = task_create("nice-5", spinner, NULL);
 	set_user_nice(b, -5);
 	assert_int_equal(b->weight, 3121);
 	task_start(a);
@@ -133,12 +139,12 @@ static sim_time_t placement(bool normalized)
 	memset(&wq, 0, sizeof(wq));
 	memset(exclusive_sleep, 0, sizeof(exclusive_sleep));
 	nr_order = 0;
-	woken = task_create("sleeper", sleeper, (void *)(intptr_t)0, false);
+	woken = task_create("sleeper", sleeper, (void *)(intptr_t)0);
 	task_start(woken);
 	sched_run(sim_clock + 1000000, NULL);
 	spin_until = sim_clock + 2 * NSEC_PER_SEC;
 	for (int i = 0; i < 4; i++)
-		task_start(task_create("spin", spinner, NULL, false));
+		task_start(task_create("spin", spinner, NULL));
 	sched_callback_at(sim_clock + NSEC_PER_SEC, wake_now, NULL, 0);
 	sched_run(sim_clock + NSEC_PER_SEC + 1, NULL);
 	assert_int_equal(nr_order, 0); /* woken, not yet run: the spinners are ahead */

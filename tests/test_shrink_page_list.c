@@ -196,7 +196,7 @@ static void no_swap_space_activates(void **state)
 /* §1.14 step 4: a direct reclaimer (no PF_SWAPWRITE) facing a write-congested disk skips
  * a dirty file page but still writes a dirty swap-cache page, whose bdi (swapper_space's)
  * is never congested; with PF_SWAPWRITE (kswapd) the file page is written too. */
-static struct task fake;
+static struct task_struct fake;
 
 static void congestion_stops_file_writes_not_swap(void **state)
 {
@@ -204,7 +204,7 @@ static void congestion_stops_file_writes_not_swap(void **state)
 	struct fixture fx;
 	boot(&fx);
 	memset(&fake, 0, sizeof(fake));
-	current = &fake;
+	set_current(&fake);
 	MM->disk.congested[WRITE] = true;
 	pfn_t anon = test_anon_page(fx.anon, 9, false, true);
 	pfn_t file = test_file_page(fx.plain, 9);
@@ -233,7 +233,7 @@ static void congestion_stops_file_writes_not_swap(void **state)
 	assert_true(pfn_to_page(file)->flags & PG_writeback);
 	assert_int_equal(global_page_state(NR_VMSCAN_WRITE), 2);
 	pagelist_add(&list, pagelist_pop_tail(&one));
-	current = NULL;
+	set_current(NULL);
 	MM->disk.congested[WRITE] = false;
 	finish(&fx, &list);
 }

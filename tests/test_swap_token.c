@@ -2,19 +2,19 @@
  * and what it does to page_referenced. */
 #include "util/testutil.h"
 
-#include "mm/thrash.h"
+#include "mm/policy/swap_token.h"
 
 static void boot(int variant)
 {
 	test_machine_boot("x86_64-2008", 64ULL << 20, 64ULL << 20, 0);
 	MM->sysctl.swap_token = variant;
-	swap_token_setup();
+	mm_sysctl_apply();
 }
 
 static void shutdown(void)
 {
 	MM->sysctl.swap_token = SWAP_TOKEN_OFF;
-	swap_token_setup();
+	mm_sysctl_apply();
 	test_machine_shutdown();
 }
 
@@ -54,8 +54,8 @@ static void priority_scheme(void **state)
 	assert_int_equal(c->last_interval, 0);
 	assert_int_equal(c->faultstamp, b->faultstamp);
 	/* reclaim at priority 0 takes the token away */
-	assert_non_null(disable_swap_token_hook);
-	disable_swap_token_hook();
+	assert_true(policy_hooked(priority_zero));
+	policy_call_all(priority_zero);
 	assert_null(swap_token_holder());
 	exit_mmap(a);
 	exit_mmap(b);
@@ -129,7 +129,7 @@ static void refractory_skips_a_turn(void **state)
 	struct mm_struct *a = mm_alloc();
 	grab_swap_token_before_swapin(a);
 	assert_ptr_equal(swap_token_holder(), a);
-	disable_swap_token_hook();
+	policy_call_all(priority_zero);
 	grab_swap_token_before_swapin(a); /* just held it: this turn only clears the bit */
 	assert_null(swap_token_holder());
 	grab_swap_token_before_swapin(a);
@@ -176,10 +176,10 @@ static int referenced_for_other(int variant, bool holder_in_fault)
 		grab_swap_token_swapin_major(holder);
 	sim_clock = 0;
 	holder->in_fault = holder_in_fault;
-	static struct task reclaimer; /* kswapd-like: no mm of its own */
-	current = &reclaimer;
+	static struct task_struct reclaimer; /* kswapd-like: no mm of its own */
+	set_current(&reclaimer);
 	int r = page_referenced(pfn, false, NULL);
-	current = NULL;
+	set_current(NULL);
 	holder->in_fault = false;
 	exit_mmap(holder);
 	shutdown();

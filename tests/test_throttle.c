@@ -2,7 +2,7 @@
  * more than the limit, the PGFREE cut-off fires exactly when its condition holds, a ticket
  * holder never waits on itself, hackbench is deterministic, and every throttle keeps the
  * machine's invariants. */
-#include "mm/throttle.h"
+#include "mm/policy/throttle.h"
 #include "util/testutil.h"
 #include "cli/scenario_file.h"
 
@@ -55,13 +55,13 @@ static void ticket_limits_reclaimers(void **state)
 	}
 }
 
-static struct task fake;
+static struct task_struct fake;
 
 static void become_task(unsigned flags)
 {
 	memset(&fake, 0, sizeof(fake));
 	fake.flags = flags;
-	current = &fake;
+	set_current(&fake);
 }
 
 /* The cut-off (§2.2 step 6): 4 x ((1 << order) + pages_high) pages freed since the call
@@ -108,7 +108,7 @@ static void cut_off_condition(void **state)
 	fake.flags = 0;
 	sc.may_cut_off = 0;
 	assert_false(throttle_may_cut_off(z, &sc));
-	current = NULL;
+	set_current(NULL);
 	test_machine_shutdown();
 }
 
@@ -120,8 +120,9 @@ static void pf_reclaiming_never_waits(void **state)
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
 	MM->sysctl.max_reclaiming_tasks_per_zone = 3;
-	reclaim_throttle_setup();
-	assert_ptr_equal(reclaim_hooks.shrink_zone_wrap, throttle_shrink_zone);
+	mm_sysctl_apply();
+	assert_ptr_equal(mm_active.shrink_zone_enter[0]->ops.shrink_zone_enter,
+			 throttle_shrink_zone_enter);
 	struct zone *z = &MM->zones[ZONE_DMA32];
 	struct scan_control sc = {.gfp_mask = GFP_KERNEL,
 				  .swap_cluster_max = SWAP_CLUSTER_MAX,
@@ -129,25 +130,73 @@ static void pf_reclaiming_never_waits(void **state)
 				  .may_swap = 1};
 	z->reclaimers = 3; /* every ticket taken (one by this very task) */
 	become_task(PF_RECLAIMING);
-	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
+	shrink_zone(DEF_PRIORITY, z, &sc);
 	assert_int_equal(z->reclaimers, 3);
 	assert_true(fake.flags & PF_RECLAIMING);
-	assert_null(fake.wq);
+	assert_null(fake.task.wq);
 	become_task(0);
 	sc.gfp_mask = GFP_NOFS;
-	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
+	shrink_zone(DEF_PRIORITY, z, &sc);
 	assert_int_equal(z->reclaimers, 3);
 	assert_false(fake.flags & PF_RECLAIMING);
 	/* a free ticket is taken and given back, and PF_RECLAIMING cleared */
 	z->reclaimers = 0;
 	sc.gfp_mask = GFP_KERNEL;
-	throttle_shrink_zone(DEF_PRIORITY, z, &sc);
+	shrink_zone(DEF_PRIORITY, z, &sc);
 	assert_int_equal(z->reclaimers, 0);
 	assert_false(fake.flags & PF_RECLAIMING);
-	current = NULL;
+	set_current(NULL);
 	MM->sysctl.max_reclaiming_tasks_per_zone = 0;
-	reclaim_throttle_setup();
-	assert_null(reclaim_hooks.shrink_zone_wrap);
+	mm_sysctl_apply();
+	assert_false(policy_hooked(shrink_zone_enter));
+	test_machine_shutdown();
+}
+
+/* The ticket's scope (v6-v8): taken at shrink_zone's entry, given back after the list work
+ * and before throttle_vm_writeout. A holder that then waits in throttle_vm_writeout (here:
+ * NR_WRITEBACK set far above the dirty limit by hand) holds no ticket, so with a limit of 1
+ * a second reclaimer gets one at once. */
+static int ticket_seen_by_second;
+static sim_time_t second_through;
+
+static void ticket_reclaimer(void *arg)
+{
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	if (arg) {
+		schedule_timeout(5 * NSEC_PER_MSEC); /* the first is in throttle_vm_writeout */
+		ticket_seen_by_second = MM->zones[ZONE_DMA32].reclaimers;
+	}
+	shrink_zone(DEF_PRIORITY, &MM->zones[ZONE_DMA32], &sc);
+	if (arg)
+		second_through = sim_clock;
+}
+
+static void writeback_drains(void *arg)
+{
+	(void)arg;
+	schedule_timeout(300 * NSEC_PER_MSEC);
+	MM->zones[ZONE_DMA32].stat[NR_WRITEBACK] = 0;
+}
+
+static void ticket_not_held_across_throttle_vm_writeout(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
+	MM->sysctl.max_reclaiming_tasks_per_zone = 1;
+	mm_sysctl_apply();
+	MM->zones[ZONE_DMA32].stat[NR_WRITEBACK] = 100000;
+	ticket_seen_by_second = -1;
+	second_through = 0;
+	task_start(&task_struct_create("first", ticket_reclaimer, NULL, false)->task);
+	task_start(&task_struct_create("second", ticket_reclaimer, (void *)1, false)->task);
+	task_start(&task_struct_create("flusher", writeback_drains, NULL, false)->task);
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_int_equal(ticket_seen_by_second, 0);
+	assert_int_equal(MM->zones[ZONE_DMA32].reclaimers, 0);
+	/* both waited in throttle_vm_writeout until the writeback drained at 300 ms */
+	assert_true(second_through >= 300 * NSEC_PER_MSEC);
+	MM->sysctl.max_reclaiming_tasks_per_zone = 0;
+	mm_sysctl_apply();
 	test_machine_shutdown();
 }
 
@@ -163,7 +212,8 @@ static sim_time_t iso_took;
 static long iso_enter(void)
 {
 	struct scan_control sc = {.gfp_mask = GFP_KERNEL, .swap_cluster_max = SWAP_CLUSTER_MAX};
-	return reclaim_hooks.shrink_inactive_throttle(&MM->zones[ZONE_DMA32], &sc, 0);
+	return mm_active.shrink_inactive_throttle[0]->ops.shrink_inactive_throttle(
+	    &MM->zones[ZONE_DMA32], &sc, 0);
 }
 
 static void iso_reclaimer(void *arg)
@@ -194,19 +244,20 @@ static void run_isolated(const char *sw, enum iso_other other, long isolated)
 		MM->sysctl.reclaim_throttle = 1;
 	else
 		MM->sysctl.too_many_isolated = 1;
-	reclaim_throttle_setup();
+	mm_sysctl_apply();
 	struct zone *z = &MM->zones[ZONE_DMA32];
 	long saved = z->stat[NR_ISOLATED_ANON];
 	z->stat[NR_ISOLATED_ANON] = isolated; /* the inactive anon list is empty: 0 */
 	iso_ret = 12345;
-	task_start(task_create("reclaimer", iso_reclaimer, NULL, false));
+	task_start(&task_struct_create("reclaimer", iso_reclaimer, NULL, false)->task);
 	if (other != ISO_ALONE)
-		task_start(task_create("other", iso_other_task, (void *)(intptr_t)other,
-				       other == ISO_KSWAPD_ENTERS));
+		task_start(&task_struct_create("other", iso_other_task, (void *)(intptr_t)other,
+					       other == ISO_KSWAPD_ENTERS)
+				->task);
 	sched_run(10ULL * NSEC_PER_SEC, NULL);
 	z->stat[NR_ISOLATED_ANON] = saved;
 	MM->sysctl.reclaim_throttle = MM->sysctl.too_many_isolated = 0;
-	reclaim_throttle_setup();
+	mm_sysctl_apply();
 	test_machine_shutdown();
 }
 
@@ -338,10 +389,15 @@ static void throttles_keep_invariants(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(ticket_limits_reclaimers),	 cmocka_unit_test(cut_off_condition),
-	    cmocka_unit_test(pf_reclaiming_never_waits), cmocka_unit_test(hackbench_deterministic),
-	    cmocka_unit_test(throttles_keep_invariants), cmocka_unit_test(skb_sizes_by_hand),
-	    cmocka_unit_test(throttle_spares_swap),	 cmocka_unit_test(isolated_throttles),
+	    cmocka_unit_test(ticket_limits_reclaimers),
+	    cmocka_unit_test(cut_off_condition),
+	    cmocka_unit_test(pf_reclaiming_never_waits),
+	    cmocka_unit_test(ticket_not_held_across_throttle_vm_writeout),
+	    cmocka_unit_test(hackbench_deterministic),
+	    cmocka_unit_test(throttles_keep_invariants),
+	    cmocka_unit_test(skb_sizes_by_hand),
+	    cmocka_unit_test(throttle_spares_swap),
+	    cmocka_unit_test(isolated_throttles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

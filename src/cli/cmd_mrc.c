@@ -85,87 +85,189 @@ static int plot(const char *png, const char *path, const char *pol, const struct
 	return 0;
 }
 
-int cmd_mrc(int argc, char **argv)
+struct mrc_args {
+	struct trace_opts to;
+	const char *path, *out, *png;
+	char *sizes_arg;
+	enum replay_policy pol;
+	int json;
+	uint64_t limit, points;
+};
+
+/* 0 to go on, 1 when --help was printed, 2 for a bad argument (reported). */
+static int parse_args(int argc, char **argv, struct mrc_args *a)
 {
-	struct trace_opts to = {0};
-	const char *path = NULL, *out = NULL, *png = NULL;
-	char *sizes_arg = NULL;
-	enum replay_policy pol = REPLAY_LRU;
-	int json = 0;
-	uint64_t limit = 0, points = 40, v;
+	memset(a, 0, sizeof(*a));
+	a->pol = REPLAY_LRU;
+	a->points = 40;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = ropt_input_option("mrc", argc, argv, &i, &to, &limit);
+		const char *o = argv[i];
+		int r = ropt_input_option("mrc", argc, argv, &i, &a->to, &a->limit);
 		if (r < 0)
 			return 2;
 		if (r)
 			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
 			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--policy") && i + 1 < argc) {
-			if (replay_policy_parse(argv[++i], &pol) ||
-			    (pol != REPLAY_LRU && pol != REPLAY_OPT)) {
+			return 1;
+		} else if (!strcmp(o, "--policy") && i + 1 < argc) {
+			if (replay_policy_parse(argv[++i], &a->pol) ||
+			    (a->pol != REPLAY_LRU && a->pol != REPLAY_OPT)) {
 				fprintf(stderr,
 					"mmsim mrc: --policy: expected lru or opt, got '%s'\n",
 					argv[i]);
 				return 2;
 			}
-		} else if (!strcmp(a, "--sizes") && i + 1 < argc) {
-			sizes_arg = argv[++i];
-		} else if (!strcmp(a, "--points") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &points, 0) || points > 100000) {
+		} else if (!strcmp(o, "--sizes") && i + 1 < argc) {
+			a->sizes_arg = argv[++i];
+		} else if (!strcmp(o, "--points") && i + 1 < argc) {
+			if (ropt_u64(argv[++i], &a->points, 0) || a->points > 100000) {
 				fprintf(stderr,
 					"mmsim mrc: --points: expected 1..100000, got '%s'\n",
 					argv[i]);
 				return 2;
 			}
-		} else if (!strcmp(a, "--out") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(a, "--plot") && i + 1 < argc) {
-			png = argv[++i];
-		} else if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (a[0] == '-' && a[1]) {
+		} else if (!strcmp(o, "--out") && i + 1 < argc) {
+			a->out = argv[++i];
+		} else if (!strcmp(o, "--plot") && i + 1 < argc) {
+			a->png = argv[++i];
+		} else if (!strcmp(o, "--json")) {
+			a->json = 1;
+		} else if (o[0] == '-' && o[1]) {
 			fprintf(
 			    stderr,
 			    "mmsim mrc: unknown or incomplete option '%s' (try mmsim mrc --help)\n",
-			    a);
+			    o);
 			return 2;
-		} else if (!path) {
-			path = a;
+		} else if (!a->path) {
+			a->path = o;
 		} else {
-			fprintf(stderr, "mmsim mrc: more than one trace ('%s')\n", a);
+			fprintf(stderr, "mmsim mrc: more than one trace ('%s')\n", o);
 			return 2;
 		}
 	}
-	if (!path) {
+	if (!a->path) {
 		fprintf(stderr, "mmsim mrc: no trace given (try mmsim mrc --help)\n");
 		return 2;
 	}
-	/* the sizes to print, validated before the (possibly long) pass */
-	uint64_t *sizes = NULL;
-	size_t ns = 0;
-	if (sizes_arg) {
-		char buf[4096];
-		snprintf(buf, sizeof(buf), "%s", sizes_arg);
-		sizes = xcalloc(strlen(buf) / 2 + 2, sizeof(*sizes));
-		for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-			if (ropt_u64(tok, &v, 0)) {
-				fprintf(stderr,
-					"mmsim mrc: --sizes: expected positive page counts, "
-					"got '%s'\n",
-					tok);
-				free(sizes);
-				return 2;
-			}
-			sizes[ns++] = v;
+	return 0;
+}
+
+/* --sizes LIST, validated before the (possibly long) pass. NULL with *ns = 0 when absent;
+ * NULL with *ns = 1 on a bad list (reported). */
+static uint64_t *parse_sizes(const char *arg, size_t *ns)
+{
+	*ns = 0;
+	if (!arg)
+		return NULL;
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", arg);
+	uint64_t *sizes = xcalloc(strlen(buf) / 2 + 2, sizeof(*sizes)), v;
+	for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+		if (ropt_u64(tok, &v, 0)) {
+			fprintf(stderr,
+				"mmsim mrc: --sizes: expected positive page counts, got '%s'\n",
+				tok);
+			free(sizes);
+			*ns = 1;
+			return NULL;
 		}
+		sizes[(*ns)++] = v;
 	}
+	return sizes;
+}
+
+/* points log-spaced sizes from 1 to the footprint, duplicates dropped. */
+static uint64_t *log_sizes(uint64_t points, uint32_t maxd, size_t *ns)
+{
+	uint64_t *sizes = xcalloc(points + 1, sizeof(*sizes));
+	uint64_t top = maxd ? maxd : 1;
+	*ns = 0;
+	for (uint64_t k = 1; k <= points; k++) {
+		double x = points == 1
+			       ? (double)top
+			       : exp2(log2((double)top) * (double)(k - 1) / (double)(points - 1));
+		uint64_t c = (uint64_t)(x + 0.5);
+		if (c < 1)
+			c = 1;
+		if (k == points)
+			c = top;
+		if (!*ns || sizes[*ns - 1] < c)
+			sizes[(*ns)++] = c;
+	}
+	return sizes;
+}
+
+static void print_points(const struct mrc_args *a, const struct mrc *m,
+			 const struct replay_info *info, const uint64_t *miss,
+			 const uint64_t *sizes, size_t ns)
+{
+	const char *pname = replay_policy_name(a->pol);
+	double refs = m->refs ? (double)m->refs : 1.0;
+	if (a->json) {
+		printf("{\"trace\": ");
+		ropt_json_str(stdout, a->path);
+		printf(", \"format\": \"%s\", \"policy\": \"%s\", \"refs\": %llu, "
+		       "\"distinct\": %u, \"cold\": %llu, \"points\": [",
+		       trace_format_name(info->format), pname, (unsigned long long)m->refs,
+		       info->distinct, (unsigned long long)m->cold);
+		for (size_t k = 0; k < ns; k++) {
+			uint64_t c = sizes[k] < m->maxd ? sizes[k] : m->maxd;
+			printf("%s\n  {\"cache\": %llu, \"misses\": %llu, \"miss_ratio\": %.6f}",
+			       k ? "," : "", (unsigned long long)sizes[k],
+			       (unsigned long long)miss[c], (double)miss[c] / refs);
+		}
+		printf("\n]}\n");
+		return;
+	}
+	printf("# %s: %s format, %llu references, %u distinct pages; %s, one pass\n", a->path,
+	       trace_format_name(info->format), (unsigned long long)m->refs, info->distinct, pname);
+	printf("%12s %12s %10s\n", "cache", "misses", "miss_ratio");
+	for (size_t k = 0; k < ns; k++) {
+		uint64_t c = sizes[k] < m->maxd ? sizes[k] : m->maxd;
+		printf("%12llu %12llu %10.6f\n", (unsigned long long)sizes[k],
+		       (unsigned long long)miss[c], (double)miss[c] / refs);
+	}
+}
+
+/* --out: every size where the misses change. 0, or 2 when the file cannot be written. */
+static int write_curve(const struct mrc_args *a, const struct mrc *m, const uint64_t *miss)
+{
+	FILE *f = fopen(a->out, "w");
+	if (!f) {
+		perror(a->out);
+		return 2;
+	}
+	double refs = m->refs ? (double)m->refs : 1.0;
+	fprintf(f,
+		"# %s %s: cache misses miss_ratio, at every size where misses change; %llu "
+		"references\n",
+		replay_policy_name(a->pol), a->path, (unsigned long long)m->refs);
+	for (uint64_t c = 1; c <= m->maxd; c++)
+		if (m->hist[c])
+			fprintf(f, "%llu %llu %.9f\n", (unsigned long long)c,
+				(unsigned long long)miss[c], (double)miss[c] / refs);
+	if (fclose(f)) {
+		perror(a->out);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_mrc(int argc, char **argv)
+{
+	struct mrc_args a;
+	int r = parse_args(argc, argv, &a);
+	if (r)
+		return r == 1 ? 0 : 2;
+	size_t ns;
+	uint64_t *sizes = parse_sizes(a.sizes_arg, &ns);
+	if (!sizes && ns)
+		return 2;
 	struct mrc m;
 	struct replay_info info;
 	char err[1024];
-	if (mrc_run(path, &to, pol, limit, &m, &info, err, sizeof(err))) {
+	if (mrc_run(a.path, &a.to, a.pol, a.limit, &m, &info, err, sizeof(err))) {
 		fprintf(stderr, "mmsim mrc: %s\n", err);
 		free(sizes);
 		return 2;
@@ -175,74 +277,11 @@ int cmd_mrc(int argc, char **argv)
 	miss[m.maxd] = m.cold;
 	for (uint64_t c = m.maxd; c > 0; c--)
 		miss[c - 1] = miss[c] + m.hist[c];
-	if (!sizes) {
-		sizes = xcalloc(points + 1, sizeof(*sizes));
-		uint64_t top = m.maxd ? m.maxd : 1;
-		for (uint64_t k = 1; k <= points; k++) {
-			/* log-spaced from 1 to the footprint; duplicates dropped */
-			double x =
-			    points == 1
-				? (double)top
-				: exp2(log2((double)top) * (double)(k - 1) / (double)(points - 1));
-			uint64_t c = (uint64_t)(x + 0.5);
-			if (c < 1)
-				c = 1;
-			if (k == points)
-				c = top;
-			if (!ns || sizes[ns - 1] < c)
-				sizes[ns++] = c;
-		}
-	}
-	const char *pname = replay_policy_name(pol);
-	double refs = m.refs ? (double)m.refs : 1.0;
-	if (json) {
-		printf("{\"trace\": ");
-		ropt_json_str(stdout, path);
-		printf(", \"format\": \"%s\", \"policy\": \"%s\", \"refs\": %llu, "
-		       "\"distinct\": %u, \"cold\": %llu, \"points\": [",
-		       trace_format_name(info.format), pname, (unsigned long long)m.refs,
-		       info.distinct, (unsigned long long)m.cold);
-		for (size_t k = 0; k < ns; k++) {
-			uint64_t c = sizes[k] < m.maxd ? sizes[k] : m.maxd;
-			printf("%s\n  {\"cache\": %llu, \"misses\": %llu, \"miss_ratio\": %.6f}",
-			       k ? "," : "", (unsigned long long)sizes[k],
-			       (unsigned long long)miss[c], (double)miss[c] / refs);
-		}
-		printf("\n]}\n");
-	} else {
-		printf("# %s: %s format, %llu references, %u distinct pages; %s, one pass\n", path,
-		       trace_format_name(info.format), (unsigned long long)m.refs, info.distinct,
-		       pname);
-		printf("%12s %12s %10s\n", "cache", "misses", "miss_ratio");
-		for (size_t k = 0; k < ns; k++) {
-			uint64_t c = sizes[k] < m.maxd ? sizes[k] : m.maxd;
-			printf("%12llu %12llu %10.6f\n", (unsigned long long)sizes[k],
-			       (unsigned long long)miss[c], (double)miss[c] / refs);
-		}
-	}
-	int rc = 0;
-	if (out) {
-		FILE *f = fopen(out, "w");
-		if (!f) {
-			perror(out);
-			rc = 2;
-		} else {
-			fprintf(f,
-				"# %s %s: cache misses miss_ratio, at every size where misses "
-				"change; %llu references\n",
-				pname, path, (unsigned long long)m.refs);
-			for (uint64_t c = 1; c <= m.maxd; c++)
-				if (m.hist[c])
-					fprintf(f, "%llu %llu %.9f\n", (unsigned long long)c,
-						(unsigned long long)miss[c],
-						(double)miss[c] / refs);
-			if (fclose(f)) {
-				perror(out);
-				rc = 2;
-			}
-		}
-	}
-	if (png && plot(png, path, pname, &m, miss))
+	if (!sizes)
+		sizes = log_sizes(a.points, m.maxd, &ns);
+	print_points(&a, &m, &info, miss, sizes, ns);
+	int rc = a.out ? write_curve(&a, &m, miss) : 0;
+	if (a.png && plot(a.png, a.path, replay_policy_name(a.pol), &m, miss))
 		rc = 1;
 	free(miss);
 	free(sizes);

@@ -1,4 +1,5 @@
-/* mmsim run SCENARIO [--set key=value]... [--seed N] [--json FILE] [--quiet] [--check N] */
+/* mmsim run SCENARIO [--set key=value]... [--seed N] [--json FILE] [--quiet] [--check N]
+ * [--sample INTERVAL] [--trace FILE [--trace-filter GLOBS]] */
 #include "cli/commands.h"
 #include "cli/run_output.h"
 #include "cli/scenario_file.h"
@@ -8,6 +9,7 @@
 #include "sim/xalloc.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,8 @@ static void run_usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: mmsim run SCENARIO.conf [--set key=value]... [--seed N] [--json FILE]\n"
-	    "                 [--quiet] [--check N] [--dry-run]\n"
+	    "                 [--quiet] [--check N] [--sample INTERVAL] [--dry-run]\n"
+	    "                 [--trace FILE [--trace-filter GLOB[,GLOB...]]]\n"
 	    "       mmsim run --keys      list every scenario key with its range\n\n"
 	    "Runs one scenario in system mode and prints a /usr/bin/time-style summary, the\n"
 	    "workload's figure of merit, reclaim statistics and /proc/vmstat.\n\n"
@@ -27,15 +30,20 @@ static void run_usage(FILE *out)
 	    "  --quiet          no text report\n"
 	    "  --dry-run        parse and validate only; exit 0 or 2\n"
 	    "  --check N        run the invariant checker every N events (exit 1 on a "
-	    "violation)\n\n"
+	    "violation)\n"
+	    "  --sample INTERVAL  record every vmstat counter, per-zone free/LRU sizes, the\n"
+	    "                   reclaimers running and the swap in use every INTERVAL of\n"
+	    "                   simulated time (100ms, 1s) into the JSON's \"samples\"\n"
+	    "  --trace FILE     write the reclaim tracepoints (mm_vmscan_*, writeback_*, ...)\n"
+	    "                   in the kernel's trace_pipe text format; - for stdout\n"
+	    "  --trace-filter GLOBS  only the events whose names match one of the\n"
+	    "                   comma-separated globs (mm_vmscan_direct_*,writeback_*)\n\n"
 	    "hardware profiles:");
 	for (const char *const *n = hw_profile_names(); *n; n++)
 		fprintf(out, " %s", *n);
-	fprintf(
-	    out,
-	    "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
-	    "             1 failed run (the workload failed, or an invariant was violated),\n"
-	    "             2 bad usage or bad input\n");
+	fprintf(out, "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
+		     "             1 failed run (the workload failed, or an invariant was violated),\n"
+		     "             2 bad usage or bad input\n");
 }
 
 static void list_keys(void)
@@ -84,59 +92,122 @@ static int parse_u64_arg(const char *s, uint64_t *out)
 	return 0;
 }
 
+static int parse_interval(const char *s, sim_time_t *out)
+{
+	/* from 1 us: a finer monitor would only repeat the state between events */
+	static const struct param_desc d = {"--sample", P_TIME, 0, 1000, INT64_MAX, NULL, NULL};
+	uint64_t v;
+	char err[256];
+	if (param_parse(&d, &v, s, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmsim run: --sample: %s\n", err);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+enum {
+	OPT_SET = 256,
+	OPT_SEED,
+	OPT_CHECK,
+	OPT_JSON,
+	OPT_QUIET,
+	OPT_KEYS,
+	OPT_SAMPLE,
+	OPT_TRACE,
+	OPT_TRACE_FILTER,
+	OPT_DRY_RUN
+};
+
 int cmd_run(int argc, char **argv)
 {
-	const char *file = NULL, *json = NULL;
+	const char *file = NULL, *json = NULL, *trace = NULL, *trace_filter = NULL;
 	uint64_t seed = 1, check_every = 0;
+	sim_time_t sample_every = 0;
 	bool quiet = false, dry_run = false;
 	const char **overrides = xcalloc((size_t)argc, sizeof(char *));
 	char **canon = xcalloc((size_t)argc, sizeof(char *));
 	int nov = 0;
 	int ret = 2;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	static const struct option lo[] = {
+	    {"help", no_argument, NULL, 'h'},
+	    {"keys", no_argument, NULL, OPT_KEYS},
+	    {"set", required_argument, NULL, OPT_SET},
+	    {"seed", required_argument, NULL, OPT_SEED},
+	    {"check", required_argument, NULL, OPT_CHECK},
+	    {"json", required_argument, NULL, OPT_JSON},
+	    {"quiet", no_argument, NULL, OPT_QUIET},
+	    {"sample", required_argument, NULL, OPT_SAMPLE},
+	    {"trace", required_argument, NULL, OPT_TRACE},
+	    {"trace-filter", required_argument, NULL, OPT_TRACE_FILTER},
+	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	    {NULL, 0, NULL, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "-h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			run_usage(stdout);
 			ret = 0;
 			goto out;
-		} else if (!strcmp(a, "--keys")) {
+		case OPT_KEYS:
 			list_keys();
 			ret = 0;
 			goto out;
-		} else if (!strcmp(a, "--set") && i + 1 < argc) {
-			overrides[nov++] = argv[++i];
-		} else if (!strcmp(a, "--seed") && i + 1 < argc) {
-			if (parse_u64_arg(argv[++i], &seed)) {
+		case OPT_SET:
+			overrides[nov++] = optarg;
+			break;
+		case OPT_SEED:
+			if (parse_u64_arg(optarg, &seed)) {
 				fprintf(stderr,
 					"mmsim run: --seed: expected a non-negative integer, got "
 					"'%s'\n",
-					argv[i]);
+					optarg);
 				goto out;
 			}
-		} else if (!strcmp(a, "--check") && i + 1 < argc) {
-			if (parse_u64_arg(argv[++i], &check_every)) {
+			break;
+		case OPT_CHECK:
+			if (parse_u64_arg(optarg, &check_every)) {
 				fprintf(stderr,
 					"mmsim run: --check: expected a non-negative integer, got "
 					"'%s'\n",
-					argv[i]);
+					optarg);
 				goto out;
 			}
-		} else if (!strcmp(a, "--json") && i + 1 < argc) {
-			json = argv[++i];
-		} else if (!strcmp(a, "--quiet")) {
+			break;
+		case OPT_JSON:
+			json = optarg;
+			break;
+		case OPT_QUIET:
 			quiet = true;
-		} else if (!strcmp(a, "--dry-run")) {
+			break;
+		case OPT_SAMPLE:
+			if (parse_interval(optarg, &sample_every))
+				goto out;
+			break;
+		case OPT_TRACE:
+			trace = optarg;
+			break;
+		case OPT_TRACE_FILTER:
+			trace_filter = optarg;
+			break;
+		case OPT_DRY_RUN:
 			dry_run = true;
-		} else if (a[0] == '-' && a[1]) {
+			break;
+		case 1: /* a non-option argument, in its place */
+			if (!file) {
+				file = optarg;
+				break;
+			}
+			fprintf(stderr, "mmsim run: more than one scenario file ('%s')\n", optarg);
+			goto out;
+		default:
 			fprintf(
 			    stderr,
 			    "mmsim run: unknown or incomplete option '%s' (try mmsim run --help)\n",
-			    a);
-			goto out;
-		} else if (!file) {
-			file = a;
-		} else {
-			fprintf(stderr, "mmsim run: more than one scenario file ('%s')\n", a);
+			    argv[optind - 1]);
 			goto out;
 		}
 	}
@@ -173,9 +244,37 @@ int cmd_run(int argc, char **argv)
 	}
 	if (check_every)
 		cfg.check_every = check_every;
+	cfg.sample_every = sample_every;
+	FILE *tf = NULL;
+	if (trace || trace_filter) {
+		if (!trace) {
+			fprintf(stderr, "mmsim run: --trace-filter without --trace FILE\n");
+			goto out;
+		}
+		tf = strcmp(trace, "-") ? fopen(trace, "w") : stdout;
+		if (!tf) {
+			fprintf(stderr, "mmsim run: cannot write %s: %s\n", trace, strerror(errno));
+			goto out;
+		}
+		static char tbuf[1 << 16];
+		setvbuf(tf, tbuf, _IOFBF, sizeof(tbuf));
+		if (mm_trace_start(tf, trace_filter, err, sizeof(err)) != 0) {
+			fprintf(stderr, "mmsim run: %s\n", err);
+			if (tf != stdout)
+				fclose(tf);
+			goto out;
+		}
+	}
 	struct run_result res;
 	trace_source_register();
 	int rc = scenario_run(&cfg, seed, &res, cfg.check_every ? mm_check_invariants : NULL);
+	if (tf) {
+		mm_trace_stop();
+		if ((tf != stdout && fclose(tf) != 0) || (tf == stdout && fflush(tf) != 0)) {
+			fprintf(stderr, "mmsim run: cannot write %s: %s\n", trace, strerror(errno));
+			rc = -1;
+		}
+	}
 	if (rc != 0) {
 		fprintf(stderr, "mmsim run: the run failed%s\n",
 			cfg.check_every ? " (an invariant was violated, see above)" : "");

@@ -14,5 +14,6 @@ const struct command mmsim_commands[] = {
     {"mrc", cmd_mrc, "exact one-pass miss-ratio curve (lru or opt) of a trace"},
     {"capture", cmd_capture, "record a program's page references with valgrind lackey"},
     {"convert", cmd_convert, "convert a trace to mmsim's compact binary format"},
+    {"calibrate", cmd_calibrate, "measure this host's kernel-operation costs as hw.* figures"},
     {NULL, NULL, NULL},
 };

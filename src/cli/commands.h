@@ -22,5 +22,6 @@ int cmd_replay(int argc, char **argv);
 int cmd_mrc(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

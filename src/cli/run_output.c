@@ -88,6 +88,30 @@ static void add_u64(cJSON *o, const char *k, uint64_t v)
 	cJSON_AddNumberToObject(o, k, (double)v);
 }
 
+/* Time-ordered rows, each {"t": seconds, counter: value, ...} (docs/run-json.md), one a
+ * line. Written by hand, not through cJSON: a long run has ~10^5 values, and cJSON's
+ * number printing (print, then parse back to check) would cost more than the run. */
+static char *samples_json(const struct sample_series *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		abort();
+	fputs(",\n\t\"samples\":\t[", f);
+	for (size_t i = 0; i < s->n; i++) {
+		fprintf(f, "%s\n\t\t{\"t\": %.9f", i ? "," : "", secs(s->t[i]));
+		const uint64_t *row = s->v + i * (size_t)s->ncols;
+		for (int c = 0; c < s->ncols; c++)
+			fprintf(f, ", \"%s\": %llu", s->names[c], (unsigned long long)row[c]);
+		fputc('}', f);
+	}
+	fputs("]\n}", f);
+	if (fclose(f) != 0)
+		abort();
+	return buf;
+}
+
 char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg,
 		  const struct run_result *r)
 {
@@ -184,10 +208,20 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	char *txt = cJSON_Print(root);
 	cJSON_Delete(root);
 	size_t l = strlen(txt);
-	char *out = xmalloc(l + 2);
+	char *extra = NULL;
+	size_t el = 0;
+	if (r->samples.n) { /* in place of the closing brace */
+		extra = samples_json(&r->samples);
+		el = strlen(extra);
+		l--;
+	}
+	char *out = xmalloc(l + el + 2);
 	memcpy(out, txt, l);
-	out[l] = '\n';
-	out[l + 1] = 0;
+	if (el)
+		memcpy(out + l, extra, el);
+	out[l + el] = '\n';
+	out[l + el + 1] = 0;
 	cJSON_free(txt);
+	free(extra);
 	return out;
 }

@@ -53,7 +53,7 @@ static int set_key(struct scenario_config *cfg, const char *key, const char *val
 		return -1;
 	}
 	char msg[512];
-	if (param_parse(d, cfg, value, msg, sizeof(msg)) != 0) {
+	if (scenario_set(cfg, d, value, msg, sizeof(msg)) != 0) {
 		snprintf(err, errlen, "%s: %s", where, msg);
 		return -1;
 	}

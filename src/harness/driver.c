@@ -46,6 +46,8 @@ static const char common_usage[] =
     "  --emit-cmd CMD        program name in emitted commands (default mmsim)\n"
     "  --all                 with --emit-jobs, emit stored runs too\n"
     "  --no-progress         no progress bar even on a terminal\n"
+    "  --sample INTERVAL     runs record vmstat samples (mmsim run --sample) into the\n"
+    "                        store; stored runs without samples are run again\n"
     "  -h, --help            this text\n"
     "\nEnvironment: MMSIM_RUN_CMD replaces the program that runs each arm.\n";
 
@@ -85,7 +87,8 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 		O_JDIR,
 		O_ECMD,
 		O_ALL,
-		O_NOPROG
+		O_NOPROG,
+		O_SAMPLE
 	};
 	static const struct option lo[] = {
 	    {"arm", required_argument, 0, O_ARM},
@@ -101,6 +104,7 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 	    {"emit-cmd", required_argument, 0, O_ECMD},
 	    {"all", no_argument, 0, O_ALL},
 	    {"no-progress", no_argument, 0, O_NOPROG},
+	    {"sample", required_argument, 0, O_SAMPLE},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -193,6 +197,9 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 			break;
 		case O_NOPROG:
 			o->progress = false;
+			break;
+		case O_SAMPLE:
+			o->sample = optarg; /* mmsim run checks it */
 			break;
 		default:
 			return usage_error(cmd, "unknown or incomplete option '%s'",
@@ -390,6 +397,19 @@ static void shell_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* 1 when the store holds the job's run (with samples, if they are asked for), 0 when not,
+ * -1 on a store error. Sampling changes no result, so a run stored without samples is
+ * replaced under the same key. */
+static int have_run(struct exp_opts *o, struct store *st, const struct job *j)
+{
+	char *json = NULL;
+	int have = store_get(st, j->key, o->sample ? &json : NULL);
+	if (have == 1 && o->sample && !strstr(json, "\n\t\"samples\":"))
+		have = 0;
+	free(json);
+	return have;
+}
+
 static int emit_jobs(struct exp_opts *o, struct store *st, struct job *jobs, size_t n)
 {
 	FILE *f = strcmp(o->emit_jobs, "-") ? fopen(o->emit_jobs, "w") : stdout;
@@ -403,7 +423,7 @@ static int emit_jobs(struct exp_opts *o, struct store *st, struct job *jobs, siz
 	size_t written = 0, skipped = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (!o->emit_all) {
-			int have = store_get(st, jobs[i].key, NULL);
+			int have = have_run(o, st, &jobs[i]);
 			if (have < 0) {
 				fprintf(stderr, "mmsim: %s\n", store_error(st));
 				return 2;
@@ -424,7 +444,12 @@ static int emit_jobs(struct exp_opts *o, struct store *st, struct job *jobs, siz
 			shell_quote(f, kv);
 			free(kv);
 		}
-		fprintf(f, " --seed %llu --json ", (unsigned long long)jobs[i].seed);
+		fprintf(f, " --seed %llu", (unsigned long long)jobs[i].seed);
+		if (o->sample) {
+			fputs(" --sample ", f);
+			shell_quote(f, o->sample);
+		}
+		fputs(" --json ", f);
 		char *path;
 		if (asprintf(&path, "%s/%s.json", o->json_dir, jobs[i].key) < 0)
 			abort();
@@ -449,12 +474,13 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static char **job_argv(char **runner, const struct experiment *e, const struct job *j)
+static char **job_argv(char **runner, const struct experiment *e, const struct job *j,
+		       const char *sample)
 {
 	size_t nr = 0;
 	while (runner[nr])
 		nr++;
-	char **argv = xcalloc(nr + 2 * j->ov.n + 6, sizeof(*argv));
+	char **argv = xcalloc(nr + 2 * j->ov.n + 8, sizeof(*argv));
 	size_t k = 0;
 	for (size_t i = 0; i < nr; i++)
 		argv[k++] = xstrdup(runner[i]);
@@ -468,6 +494,10 @@ static char **job_argv(char **runner, const struct experiment *e, const struct j
 	argv[k++] = xstrdup("--seed");
 	if (asprintf(&argv[k++], "%llu", (unsigned long long)j->seed) < 0)
 		abort();
+	if (sample) {
+		argv[k++] = xstrdup("--sample");
+		argv[k++] = xstrdup(sample);
+	}
 	return argv;
 }
 
@@ -487,7 +517,7 @@ static int validate_points(const struct experiment *e, char **runner, struct job
 			continue;
 		if (pair < npairs)
 			seen[pair] = true;
-		char **argv = job_argv(runner, e, j);
+		char **argv = job_argv(runner, e, j, NULL);
 		size_t k = 0;
 		while (argv[k])
 			k++;
@@ -526,7 +556,7 @@ static int execute_missing(struct exp_opts *o, struct store *st, struct job *job
 	c.todo = xcalloc(n + 1, sizeof(*c.todo));
 	size_t ntodo = 0;
 	for (size_t i = 0; i < n; i++) {
-		int have = store_get(st, jobs[i].key, NULL);
+		int have = have_run(o, st, &jobs[i]);
 		if (have < 0) {
 			fprintf(stderr, "mmsim: %s\n", store_error(st));
 			free(c.todo);
@@ -543,7 +573,7 @@ static int execute_missing(struct exp_opts *o, struct store *st, struct job *job
 	}
 	char ***argvs = xcalloc(ntodo + 1, sizeof(*argvs));
 	for (size_t i = 0; i < ntodo; i++)
-		argvs[i] = job_argv(runner, &o->e, c.todo[i]);
+		argvs[i] = job_argv(runner, &o->e, c.todo[i], o->sample);
 	double t0 = now_s();
 	int rc = ntodo
 		     ? exec_run((char **const *)argvs, ntodo, o->parallel, o->progress, on_done, &c)
@@ -653,6 +683,29 @@ int driver_render(const char *dir, struct loaded *const *ls, const int64_t *ids,
 	return rc;
 }
 
+/* --metric names a figure some stored run reports, or it is bad usage naming those that
+ * exist (the runs are kept: the next call with a right name reuses them). */
+static int check_metric(const struct exp_opts *o, const struct loaded *l)
+{
+	const char *want = o->e.metric;
+	if (!want || !l->r->found)
+		return 0;
+	for (size_t i = 0; i < l->njobs; i++)
+		if (l->have[i] && runres_metric(&l->runs[i], want))
+			return 0;
+	fprintf(stderr, "mmsim %s: --metric: no run reports '%s'; the metrics are:",
+		o->e.kind == EXP_SWEEP ? "sweep" : "compare", want);
+	for (size_t i = 0; i < l->njobs; i++) {
+		if (!l->have[i])
+			continue;
+		for (size_t m = 0; m < l->runs[i].nmetrics; m++)
+			fprintf(stderr, " %s", l->runs[i].metrics[m].name);
+		break; /* every run of a workload lists the same ones */
+	}
+	fprintf(stderr, " host_cpu_s host_wall_s host_peak_rss_mb\n");
+	return 2;
+}
+
 int driver_main(struct exp_opts *o)
 {
 	char err[512];
@@ -690,6 +743,11 @@ int driver_main(struct exp_opts *o)
 	int lrc = driver_load(&o->e, st, &l);
 	if (lrc) {
 		rc = lrc;
+		goto out;
+	}
+	if (check_metric(o, &l)) {
+		driver_loaded_free(&l);
+		rc = 2;
 		goto out;
 	}
 	printf("Experiment %lld (mmsim report %lld --out DIR renders it)\n", (long long)id,

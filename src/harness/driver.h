@@ -17,6 +17,7 @@ struct exp_opts {
 	const char *emit_jobs;
 	const char *json_dir;
 	const char *emit_cmd;
+	const char *sample; /* --sample INTERVAL for every run, NULL for none */
 	bool emit_all;
 	bool progress;
 	int parallel;

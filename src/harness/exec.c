@@ -111,7 +111,18 @@ static double seconds_since(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) * 1e-9;
 }
 
-static void draw_progress(size_t done, size_t n, size_t running, size_t failed)
+/* h:mm:ss, or m:ss under an hour */
+static void print_duration(double s)
+{
+	long t = (long)(s + 0.5);
+	if (t >= 3600)
+		fprintf(stderr, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		fprintf(stderr, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void draw_progress(size_t done, size_t n, size_t running, size_t failed,
+			  const struct timespec *start)
 {
 	const int width = 30;
 	int fill = n ? (int)(done * (size_t)width / n) : width;
@@ -121,7 +132,14 @@ static void draw_progress(size_t done, size_t n, size_t running, size_t failed)
 	fprintf(stderr, "] %zu/%zu runs, %zu running", done, n, running);
 	if (failed)
 		fprintf(stderr, ", %zu failed", failed);
-	fprintf(stderr, "  ");
+	double el = seconds_since(start);
+	if (done && el > 0) { /* the rate so far predicts the rest */
+		double rate = (double)done / el;
+		fprintf(stderr, ", %.2f runs/s, ", rate);
+		print_duration((double)(n - done) / rate);
+		fprintf(stderr, " left");
+	}
+	fprintf(stderr, "\033[K"); /* erase what a longer line left */
 	fflush(stderr);
 }
 
@@ -180,6 +198,8 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 
 	struct slot *slots = xcalloc((size_t)parallel, sizeof(*slots));
 	size_t next = 0, done = 0, running = 0, failed = 0;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int stop = 0;
 	char json[4200], errf[4200];
 	while ((next < n && !stop) || running) {
@@ -203,7 +223,7 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 			running++;
 		}
 		if (progress)
-			draw_progress(done, n, running, failed);
+			draw_progress(done, n, running, failed, &t0);
 		if (exec_interrupted && !stop) {
 			stop = 1;
 			for (int s = 0; s < parallel; s++)
@@ -255,7 +275,7 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 		unlink(errf);
 	}
 	if (progress) {
-		draw_progress(done, n, running, failed);
+		draw_progress(done, n, running, failed, &t0);
 		fputc('\n', stderr);
 	}
 	free(slots);

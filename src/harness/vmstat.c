@@ -48,33 +48,21 @@ static double allocstall(const struct run_result *r)
 	return isnan(v) ? r->allocstall : v;
 }
 
+enum row_source { ROW_DERIVED, ROW_COUNTER, ROW_ZONES };
+#define COUNTER(name)	   ROW_COUNTER, name
+#define ZONES(name)	   ROW_ZONES, name
+#define DERIVED		   ROW_DERIVED, NULL
+#define ROW(id, l, f, src) [id] = {l, f, src},
 static const struct {
 	const char *label;
 	const char *fmt;
-} rows[VMS_NROWS] = {
-    [VMS_PGPGIN] = {"Page Ins", "%.0f"},
-    [VMS_PGPGOUT] = {"Page Outs", "%.0f"},
-    [VMS_PSWPIN] = {"Swap Ins", "%.0f"},
-    [VMS_PSWPOUT] = {"Swap Outs", "%.0f"},
-    [VMS_ALLOCSTALL] = {"Allocation stalls", "%.0f"},
-    [VMS_DIRECT_SCANNED] = {"Direct pages scanned", "%.0f"},
-    [VMS_KSWAPD_SCANNED] = {"Kswapd pages scanned", "%.0f"},
-    [VMS_KSWAPD_RECLAIMED] = {"Kswapd pages reclaimed", "%.0f"},
-    [VMS_DIRECT_RECLAIMED] = {"Direct pages reclaimed", "%.0f"},
-    [VMS_KSWAPD_EFFICIENCY] = {"Kswapd efficiency (%)", "%.2f"},
-    [VMS_KSWAPD_VELOCITY] = {"Kswapd velocity (pages/s)", "%.2f"},
-    [VMS_DIRECT_EFFICIENCY] = {"Direct efficiency (%)", "%.2f"},
-    [VMS_DIRECT_VELOCITY] = {"Direct velocity (pages/s)", "%.2f"},
-    [VMS_PCT_DIRECT] = {"Percentage direct scans", "%.2f"},
-    [VMS_WRITES_RECLAIM] = {"Page writes by reclaim", "%.0f"},
-    [VMS_WRITES_FILE] = {"Page writes file", "%.0f"},
-    [VMS_WRITES_ANON] = {"Page writes anon", "%.0f"},
-    [VMS_RECLAIM_IMMEDIATE] = {"Page reclaim immediate", "%.0f"},
-    [VMS_SLABS_SCANNED] = {"Slabs scanned", "%.0f"},
-    [VMS_MAX_RECLAIMERS] = {"Max parallel direct reclaimers", "%.0f"},
-    [VMS_MAX_STALL] = {"Longest direct reclaim (s)", "%.4f"},
-    [VMS_OOM_KILLS] = {"OOM kills", "%.2f"},
-};
+	enum row_source source;
+	const char *counter;
+} rows[VMS_NROWS] = {VMSTAT_ROWS(ROW)};
+#undef ROW
+#undef DERIVED
+#undef ZONES
+#undef COUNTER
 
 const char *vmstat_row_label(size_t row)
 {
@@ -116,22 +104,18 @@ void vmstat_summarise(const struct run_result *const *runs, size_t n, struct vms
 	struct acc a[VMS_NROWS] = {{0, 0}}, elapsed = {0, 0};
 	for (size_t i = 0; i < n; i++) {
 		const struct run_result *r = runs[i];
-		add(&a[VMS_PGPGIN], runres_counter(r, "pgpgin"));
-		add(&a[VMS_PGPGOUT], runres_counter(r, "pgpgout"));
-		add(&a[VMS_PSWPIN], runres_counter(r, "pswpin"));
-		add(&a[VMS_PSWPOUT], runres_counter(r, "pswpout"));
+		for (size_t k = 0; k < VMS_NROWS; k++)
+			if (rows[k].source == ROW_COUNTER)
+				add(&a[k], runres_counter(r, rows[k].counter));
+			else if (rows[k].source == ROW_ZONES)
+				add(&a[k], vmstat_zone_sum(r, rows[k].counter));
 		add(&a[VMS_ALLOCSTALL], allocstall(r));
-		add(&a[VMS_DIRECT_SCANNED], vmstat_zone_sum(r, "pgscan_direct"));
-		add(&a[VMS_KSWAPD_SCANNED], vmstat_zone_sum(r, "pgscan_kswapd"));
 		add(&a[VMS_KSWAPD_RECLAIMED], kswapd_reclaimed(r));
 		add(&a[VMS_DIRECT_RECLAIMED], direct_reclaimed(r));
 		double wr = runres_counter(r, "nr_vmscan_write"), so = runres_counter(r, "pswpout");
-		add(&a[VMS_WRITES_RECLAIM], wr);
 		/* mmtests' split: what reclaim wrote that was not swap is file. */
 		add(&a[VMS_WRITES_FILE], isnan(wr) ? NAN : wr - (isnan(so) ? 0 : so));
 		add(&a[VMS_WRITES_ANON], isnan(wr) ? NAN : (isnan(so) ? 0 : so));
-		add(&a[VMS_RECLAIM_IMMEDIATE], runres_counter(r, "nr_vmscan_immediate_reclaim"));
-		add(&a[VMS_SLABS_SCANNED], runres_counter(r, "slabs_scanned"));
 		add(&a[VMS_MAX_STALL], r->max_try_to_free_pages_s);
 		add(&a[VMS_OOM_KILLS], r->oom_kills);
 		add(&elapsed, r->elapsed_s);

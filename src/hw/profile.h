@@ -38,7 +38,9 @@ struct hw_profile {
 	 * pud/pmd pages a process's text, heap, mmap area and stack reach (the PTE pages
 	 * themselves are allocated by the mm model as mappings are touched). */
 	uint32_t pt_upper_pages;
-	uint32_t pgd_order; /* the pgd is one block of 2^pgd_order of those pages (ARM: 2) */
+	uint32_t pgd_order;	   /* the pgd is one block of 2^pgd_order of those pages (ARM: 2) */
+	bool task_struct_in_stack; /* task_struct shares the THREAD_SIZE block (IA64) */
+	bool register_backing_store; /* every process writes a second, upward stack (IA64) */
 	/* scheduler */
 	sim_time_t timeslice_ns;
 	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */

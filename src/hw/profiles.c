@@ -160,6 +160,10 @@ static const struct hw_profile profiles[] = {
 	.kernel_reserved_kb = 65536, /* IA64 kernel image, per-CPU areas, bootmem [estimate] */
 	.struct_page_bytes = 56,     /* sizeof(struct page), 64-bit 2.6.2x */
 	.thread_size = 65536, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 0 at 64 KiB */
+	/* alloc_task_struct: __get_free_pages(KERNEL_STACK_SIZE_ORDER), the task_struct at the
+	 * bottom (2.6.25 include/asm-ia64/thread_info.h) */
+	.task_struct_in_stack = true,
+	.register_backing_store = true, /* IA64_RBS_OFFSET, include/asm-ia64/ptrace.h */
 	/* 3 levels, the pgd split per region: the pgd and one pmd page each for region 1
 	 * (mmap: ld.so, libc), region 2 (text), and the bottom (data, heap) and top (stack,
 	 * register backing store) of region 3 */

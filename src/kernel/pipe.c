@@ -105,7 +105,7 @@ sim_time_t kpipe_read_cost(uint32_t len)
 
 static bool fatal(void)
 {
-	return current->tif & TIF_SIGKILL;
+	return fatal_signal_pending(current);
 }
 
 /* Senders that passed the sndbuf test together and then slept allocating all queue their

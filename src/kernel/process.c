@@ -58,13 +58,13 @@ static void release_pid(struct process *p)
 	nr_pids--;
 }
 
-static void process_exit_hook(struct task *t)
+static void process_exit_hook(struct task_struct *t)
 {
 	struct process *p = t->proc;
 	struct mm_struct *mm = t->mm;
 	if (mm && --mm->users == 0) {
 		struct process *parent = p->parent;
-		put_swap_token(mm, parent && !parent->exited ? parent->task->mm : NULL);
+		policy_mm_exit(mm, parent && !parent->exited ? parent->task->mm : NULL);
 		exit_mmap(mm);
 	}
 	t->mm = NULL;
@@ -114,7 +114,7 @@ static struct process *process_new(const char *comm, void (*fn)(void *), void *a
 		return NULL; /* freed with the others at shutdown */
 	}
 	nr_pids++;
-	struct task *t = task_create(comm, process_entry, p, false);
+	struct task_struct *t = task_struct_create(comm, process_entry, p, false);
 	t->proc = p;
 	t->mm = mm;
 	t->on_exit = process_exit_hook;
@@ -138,7 +138,7 @@ struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg)
 		p->sibling = parent->children;
 		parent->children = p;
 	}
-	task_start(p->task);
+	task_start(&p->task->task);
 	return p;
 }
 
@@ -167,7 +167,7 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 	p->parent = parent;
 	p->sibling = parent->children;
 	parent->children = p;
-	task_start(p->task);
+	task_start(&p->task->task);
 	check_fatal_signal();
 	return p;
 }
@@ -191,22 +191,22 @@ _Noreturn void sys_exit(int code)
 _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *text_start,
 			void (*fn)(void *), void *arg)
 {
-	struct task *t = current;
+	struct task_struct *t = current;
 	cpu_work_sys(MM->hw->exec_ns);
 	struct mm_struct *old = t->mm;
 	struct mm_struct *mm = mm_alloc();
 	mm->oomkilladj = old ? old->oomkilladj : 0;
 	mm->owner = t;
 	t->mm = mm;
-	swap_token_exec(old, mm);
+	policy_mm_exec(old, mm);
 	/* take_swap_token() also takes the parent's token: after fork the exec'ing mm is a
 	 * fresh copy that never held it (kernel-reclaim.md §4.2) */
 	struct process *parent = current_process() ? current_process()->parent : NULL;
 	if (parent && !parent->exited && parent->task->mm && parent->task->mm != old)
-		swap_token_exec(parent->task->mm, mm);
+		policy_mm_exec(parent->task->mm, mm);
 	if (old && --old->users == 0)
 		exit_mmap(old);
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	snprintf(t->task.comm, sizeof(t->task.comm), "%s", comm);
 	uint64_t start = 0;
 	if (text)
 		start = do_mmap(mm, text->size_pages, VM_READ | VM_EXEC, text, 0);
@@ -220,7 +220,7 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 void check_fatal_signal(void)
 {
 	preempt_point(); /* every system call ends here: the return to user mode */
-	if (current->tif & TIF_SIGKILL)
+	if (fatal_signal_pending(current))
 		sys_exit(137);
 }
 
@@ -229,19 +229,20 @@ int sys_wait(int *code)
 	struct process *me = current_process();
 	cpu_work_sys(MM->hw->syscall_ns);
 	for (;;) {
-		bool any = false;
-		for (struct process *c = me->children; c; c = c->sibling) {
-			if (c->reaped)
-				continue;
-			any = true;
+		/* release_task: a reaped child leaves the parent's list, so waiting walks the
+		 * children that are alive or not yet reaped, never the dead */
+		for (struct process **link = &me->children; *link; link = &(*link)->sibling) {
+			struct process *c = *link;
 			if (c->exited) {
 				release_pid(c);
+				*link = c->sibling;
+				c->sibling = NULL;
 				if (code)
 					*code = c->exit_code;
-				return c->task->pid;
+				return c->task->task.pid;
 			}
 		}
-		if (!any)
+		if (!me->children)
 			return -1;
 		sleep_on(&me->child_wait, 0, true);
 		check_fatal_signal();
@@ -283,11 +284,11 @@ void sys_touch(uint64_t vpn, int kind)
 	touches++;
 	int r = touch_page(current->mm, vpn, kind);
 	if (r < 0) {
-		if (current->tif & TIF_SIGKILL)
+		if (fatal_signal_pending(current))
 			sys_exit(137);
 		fault_kill(r);
 	}
-	if (current->tif & TIF_SIGKILL)
+	if (fatal_signal_pending(current))
 		sys_exit(137);
 }
 
@@ -299,7 +300,7 @@ void sys_compute(sim_time_t ns)
 
 void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 {
-	if (file_read(f, pgoff, npages) == -2 && !(current->tif & TIF_SIGKILL))
+	if (file_read(f, pgoff, npages) == -2 && !fatal_signal_pending(current))
 		fault_kill(-2);
 	check_fatal_signal();
 }
@@ -307,7 +308,7 @@ void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 void sys_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 {
 	int r = file_write(f, pgoff, npages);
-	if (r == -2 && !(current->tif & TIF_SIGKILL))
+	if (r == -2 && !fatal_signal_pending(current))
 		fault_kill(-2);
 	check_fatal_signal();
 }
@@ -327,7 +328,7 @@ void sys_sleep(sim_time_t ns)
 
 /* ---- answers for the OOM killer ---- */
 
-static unsigned long children_vm(struct task *t, struct task **child_with_own_mm)
+static unsigned long children_vm(struct task_struct *t, struct task_struct **child_with_own_mm)
 {
 	struct process *p = t->proc;
 	unsigned long points = 0;
@@ -345,25 +346,23 @@ static unsigned long children_vm(struct task *t, struct task **child_with_own_mm
 	return points;
 }
 
-static void kill_task(struct task *victim)
+static void kill_task(struct task_struct *victim)
 {
 	victim->tif |= TIF_MEMDIE;
 	struct mm_struct *mm = victim->mm;
-	for (struct task *t = sched_first_task(); t; t = t->next_all) {
-		if (t->state == TASK_DEAD)
+	for_each_task(t) {
+		if (t->task.state == TASK_DEAD)
 			continue;
-		if (t == victim || (mm && t->mm == mm)) {
-			t->tif |= TIF_SIGKILL;
-			wake_up_task(t);
-		}
+		if (t == victim || (mm && t->mm == mm))
+			send_sigkill(t);
 	}
 	if (victim->proc)
-		((struct process *)victim->proc)->oom_killed = true;
+		victim->proc->oom_killed = true;
 }
 
-static bool is_init(struct task *t)
+static bool is_init(struct task_struct *t)
 {
-	return t->proc && ((struct process *)t->proc)->is_init;
+	return t->proc && t->proc->is_init;
 }
 
 const struct mm_task_ops kernel_task_ops = {

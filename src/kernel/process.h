@@ -6,10 +6,9 @@
 #define MMSIM_KERNEL_PROCESS_H
 
 #include "mm/mm.h"
-#include "mm/thrash.h"
 
 struct process {
-	struct task *task;
+	struct task_struct *task;
 	struct process *parent;
 	struct process *children, *sibling;
 	struct waitqueue child_wait; /* wait() sleeps here */
@@ -29,7 +28,7 @@ struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg);
 
 static inline struct process *current_process(void)
 {
-	return current ? (struct process *)current->proc : NULL;
+	return current ? current->proc : NULL;
 }
 
 /* include/linux/threads.h: pids run 1..pid_max-1 and pid_max is PID_MAX_DEFAULT unless

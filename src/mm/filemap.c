@@ -157,7 +157,7 @@ int file_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 		mark_page_accessed(pfn); /* do_generic_file_read, once per page per call */
 		cpu_work_sys(MM->hw->page_copy_ns);
 		cond_resched();
-		if (current && (current->tif & TIF_SIGKILL))
+		if (current && fatal_signal_pending(current))
 			return -2;
 	}
 	return 0;
@@ -211,7 +211,7 @@ int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 			f->size_pages = i + 1;
 		balance_dirty_pages_ratelimited(f);
 		cond_resched();
-		if (current && (current->tif & TIF_SIGKILL))
+		if (current && fatal_signal_pending(current))
 			return -2;
 	}
 	return 0;

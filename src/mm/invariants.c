@@ -1,6 +1,7 @@
 /* The invariant checker: every frame is in exactly one place, every gauge equals what it
  * counts, every swap slot's count equals its references. Tests run it throughout every
- * simulation; it is O(frames + PTEs + slots). */
+ * simulation; it is O(frames + PTEs + slots). Each check is named for the rule it guards,
+ * as the kernel's VM_BUG_ON sites are, and a violation prints that name first. */
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "sim/xalloc.h"
@@ -10,275 +11,347 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int fail(const char *fmt, ...)
+static int invariant_failed(const char *rule, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "mmsim: invariant violated at t=%llu ns: ", (unsigned long long)sim_clock);
+	fprintf(stderr, "mmsim: invariant %s violated at t=%llu ns: ", rule,
+		(unsigned long long)sim_clock);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 	return -1;
 }
 
+/* MM_BUG_ON(cond, rule, fmt, ...): when cond holds, report the broken rule and fail. */
+#define MM_BUG_ON(cond, rule, ...)                                                                 \
+	do {                                                                                       \
+		if (cond)                                                                          \
+			return invariant_failed(rule, __VA_ARGS__);                                \
+	} while (0)
+
 enum { W_NONE = 0, W_FREE, W_LRU, W_ISOLATED, W_KERNEL, W_USER_NEW };
 
-int mm_check_invariants(void)
+/* What the frame walk counts per zone, to compare with the zone's gauges. */
+struct zone_tally {
+	long kernel[3]; /* stacks, page tables, other slab */
+	long isolated[2];
+	long file_pages, anon_mapped, file_mapped, dirty, writeback;
+};
+
+struct check_state {
+	uint8_t *where; /* per frame: the one place it was found */
+	struct zone_tally tally[MAX_NR_ZONES];
+	unsigned long user_new;
+};
+
+/* ---- page_alloc: the buddy lists and the per-CPU lists ---- */
+
+/* One free block of the buddy allocator: aligned, inside its zone, head marked with its
+ * order, not left unmerged with a free buddy, every frame on no other list. */
+static int check_buddy_block(struct check_state *cs, const struct zone *z, unsigned o, pfn_t pfn)
 {
-	pfn_t n = MM->nr_frames;
-	uint8_t *where = xcalloc(n, 1);
-	int ret = 0;
-
-	/* walk every list: each frame at most once, flags matching the list */
-	for (int zi = 0; zi < MM->nr_zones && !ret; zi++) {
-		struct zone *z = &MM->zones[zi];
-		unsigned long cnt = 0;
-		/* the buddy lists: aligned blocks inside the zone, heads marked with their
-		 * order, every frame of a block free and on no other list */
-		for (unsigned o = 0; o < MAX_ORDER && !ret; o++) {
-			unsigned long blocks = 0;
-			for (pfn_t pfn = z->free_area[o].head; pfn != NO_PFN && !ret;
-			     pfn = pfn_to_page(pfn)->next) {
-				struct page *head = pfn_to_page(pfn);
-				pfn_t size = (pfn_t)1 << o;
-				if (!(head->flags & PG_buddy) || head->private != o ||
-				    (pfn & (size - 1)) || pfn < z->start_pfn ||
-				    pfn + size > z->end_pfn) {
-					ret = fail("order-%u block at pfn %u: flags %#x order %u, "
-						   "misaligned or outside zone %s",
-						   o, pfn, head->flags, head->private, z->name);
-					break;
-				}
-				pfn_t buddy = pfn ^ size;
-				if (o < MAX_ORDER - 1 && buddy >= z->start_pfn &&
-				    buddy < z->end_pfn && (pfn_to_page(buddy)->flags & PG_buddy) &&
-				    pfn_to_page(buddy)->private == o) {
-					ret = fail(
-					    "order-%u blocks at pfn %u and %u are free buddies "
-					    "left unmerged",
-					    o, pfn, buddy);
-					break;
-				}
-				for (pfn_t i = pfn; i < pfn + size; i++) {
-					if (where[i] || (i != pfn && pfn_to_page(i)->flags)) {
-						ret = fail("pfn %u of the order-%u block at %u is "
-							   "elsewhere too (flags %#x)",
-							   i, o, pfn, pfn_to_page(i)->flags);
-						break;
-					}
-					where[i] = W_FREE;
-				}
-				blocks++;
-				cnt += size;
-			}
-			if (!ret && blocks != z->free_area[o].nr)
-				ret = fail("zone %s order %u: walked %lu blocks, nr %lu", z->name,
-					   o, blocks, z->free_area[o].nr);
-		}
-		if (!ret && (long)cnt != z->stat[NR_FREE_PAGES])
-			ret = fail("zone %s: buddy lists hold %lu pages, nr_free_pages %ld",
-				   z->name, cnt, z->stat[NR_FREE_PAGES]);
-		for (int c = 0; c < MM->ncpus && !ret; c++) {
-			struct per_cpu_pages *pcp = &z->pcp[c];
-			unsigned long n = 0;
-			for (pfn_t pfn = pcp->list.head; pfn != NO_PFN;
-			     pfn = pfn_to_page(pfn)->next) {
-				if (where[pfn] || !(pfn_to_page(pfn)->flags & PG_pcp) ||
-				    pfn_to_page(pfn)->zone != zi) {
-					ret = fail(
-					    "pfn %u on cpu %d's page list: twice, misflagged or "
-					    "of another zone",
-					    pfn, c);
-					break;
-				}
-				where[pfn] = W_FREE;
-				n++;
-			}
-			if (!ret && (n != pcp->list.nr || (n && n >= pcp->high)))
-				ret = fail(
-				    "zone %s cpu %d: per-CPU list holds %lu (nr %lu, high %lu)",
-				    z->name, c, n, pcp->list.nr, pcp->high);
-		}
-		for (int l = 0; l < NR_LRU_LISTS && !ret; l++) {
-			cnt = 0;
-			for (pfn_t pfn = z->lru[l].head; pfn != NO_PFN;
-			     pfn = pfn_to_page(pfn)->next) {
-				struct page *p = pfn_to_page(pfn);
-				if (where[pfn]) {
-					ret = fail("pfn %u on two lists (lru %d)", pfn, l);
-					break;
-				}
-				where[pfn] = W_LRU;
-				if (!(p->flags & PG_lru) || page_lru(p) != (enum lru_list)l) {
-					ret = fail("pfn %u on lru %d with flags %#x", pfn, l,
-						   p->flags);
-					break;
-				}
-				cnt++;
-			}
-			if (!ret && cnt != z->lru[l].nr)
-				ret = fail("zone %s lru %d: walked %lu, nr %lu", z->name, l, cnt,
-					   z->lru[l].nr);
-			if (!ret && l < NR_EVICTABLE_LRU && (long)cnt != z->stat[NR_LRU_BASE + l])
-				ret = fail(
-				    "zone %s: %s = %ld but the list holds %lu", z->name,
-				    vmstat_zone_stat_name((enum zone_stat_item)(NR_LRU_BASE + l)),
-				    z->stat[NR_LRU_BASE + l], cnt);
-		}
+	const struct page *head = pfn_to_page(pfn);
+	pfn_t size = (pfn_t)1 << o;
+	MM_BUG_ON(!(head->flags & PG_buddy) || head->private != o || (pfn & (size - 1)) ||
+		      pfn < z->start_pfn || pfn + size > z->end_pfn,
+		  "buddy_block_aligned",
+		  "order-%u block at pfn %u: flags %#x order %u, misaligned or outside zone %s", o,
+		  pfn, head->flags, head->private, z->name);
+	pfn_t buddy = pfn ^ size;
+	MM_BUG_ON(o < MAX_ORDER - 1 && buddy >= z->start_pfn && buddy < z->end_pfn &&
+		      (pfn_to_page(buddy)->flags & PG_buddy) && pfn_to_page(buddy)->private == o,
+		  "buddies_merged",
+		  "order-%u blocks at pfn %u and %u are free buddies left unmerged", o, pfn, buddy);
+	for (pfn_t i = pfn; i < pfn + size; i++) {
+		MM_BUG_ON(cs->where[i] || (i != pfn && pfn_to_page(i)->flags), "frame_in_one_place",
+			  "pfn %u of the order-%u block at %u is elsewhere too (flags %#x)", i, o,
+			  pfn, pfn_to_page(i)->flags);
+		cs->where[i] = W_FREE;
 	}
+	return 0;
+}
 
-	/* every other frame: kernel, isolated, or a new user page */
-	long kernel[MAX_NR_ZONES][3] = {{0}};
-	long isolated[MAX_NR_ZONES][2] = {{0}};
-	long file_pages[MAX_NR_ZONES] = {0}, anon_mapped[MAX_NR_ZONES] = {0},
-	     file_mapped[MAX_NR_ZONES] = {0}, dirty[MAX_NR_ZONES] = {0}, wb[MAX_NR_ZONES] = {0};
-	unsigned long user_new = 0;
-	for (pfn_t pfn = 0; pfn < n && !ret; pfn++) {
-		struct page *p = pfn_to_page(pfn);
-		int zi = p->zone;
-		if (where[pfn] == W_NONE) {
-			if (p->flags & PG_slab) {
-				where[pfn] = W_KERNEL;
-				int k = p->owner == OWNER_STACK	      ? 0
-					: p->owner == OWNER_PAGETABLE ? 1
-								      : 2;
-				kernel[zi][k]++;
-				continue;
-			} else if (p->flags & PG_isolated) {
-				where[pfn] = W_ISOLATED;
-				isolated[zi][page_is_file_cache(p)]++;
-			} else if (p->owner == OWNER_USER_NEW) {
-				where[pfn] = W_USER_NEW;
-				user_new++;
-			} else {
-				ret = fail("pfn %u (flags %#x owner %u) is nowhere", pfn, p->flags,
-					   p->owner);
-				break;
-			}
-		} else if (where[pfn] == W_FREE) {
-			continue;
+static int check_buddy_lists(struct check_state *cs, const struct zone *z)
+{
+	unsigned long cnt = 0;
+	for (unsigned o = 0; o < MAX_ORDER; o++) {
+		unsigned long blocks = 0;
+		for (pfn_t pfn = z->free_area[o].head; pfn != NO_PFN;
+		     pfn = pfn_to_page(pfn)->next) {
+			if (check_buddy_block(cs, z, o, pfn))
+				return -1;
+			blocks++;
+			cnt += (pfn_t)1 << o;
 		}
+		MM_BUG_ON(blocks != z->free_area[o].nr, "free_area_nr",
+			  "zone %s order %u: walked %lu blocks, nr %lu", z->name, o, blocks,
+			  z->free_area[o].nr);
+	}
+	MM_BUG_ON((long)cnt != z->stat[NR_FREE_PAGES], "nr_free_pages",
+		  "zone %s: buddy lists hold %lu pages, nr_free_pages %ld", z->name, cnt,
+		  z->stat[NR_FREE_PAGES]);
+	return 0;
+}
+
+static int check_pcp_lists(struct check_state *cs, const struct zone *z, int zi)
+{
+	for (int c = 0; c < MM->ncpus; c++) {
+		const struct per_cpu_pages *pcp = &z->pcp[c];
+		unsigned long n = 0;
+		for (pfn_t pfn = pcp->list.head; pfn != NO_PFN; pfn = pfn_to_page(pfn)->next) {
+			MM_BUG_ON(
+			    cs->where[pfn] || !(pfn_to_page(pfn)->flags & PG_pcp) ||
+				pfn_to_page(pfn)->zone != zi,
+			    "pcp_list_pages",
+			    "pfn %u on cpu %d's page list: twice, misflagged or of another zone",
+			    pfn, c);
+			cs->where[pfn] = W_FREE;
+			n++;
+		}
+		MM_BUG_ON(n != pcp->list.nr || (n && n >= pcp->high), "pcp_count_below_high",
+			  "zone %s cpu %d: per-CPU list holds %lu (nr %lu, high %lu)", z->name, c,
+			  n, pcp->list.nr, pcp->high);
+	}
+	return 0;
+}
+
+/* ---- vmscan: the LRU lists ---- */
+
+static int check_lru_lists(struct check_state *cs, const struct zone *z)
+{
+	for (int l = 0; l < NR_LRU_LISTS; l++) {
+		unsigned long cnt = 0;
+		for (pfn_t pfn = z->lru[l].head; pfn != NO_PFN; pfn = pfn_to_page(pfn)->next) {
+			const struct page *p = pfn_to_page(pfn);
+			MM_BUG_ON(cs->where[pfn], "frame_in_one_place",
+				  "pfn %u on two lists (lru %d)", pfn, l);
+			cs->where[pfn] = W_LRU;
+			MM_BUG_ON(!(p->flags & PG_lru) || page_lru(p) != (enum lru_list)l,
+				  "page_lru_matches_list", "pfn %u on lru %d with flags %#x", pfn,
+				  l, p->flags);
+			cnt++;
+		}
+		MM_BUG_ON(cnt != z->lru[l].nr, "lru_nr", "zone %s lru %d: walked %lu, nr %lu",
+			  z->name, l, cnt, z->lru[l].nr);
+		MM_BUG_ON(l < NR_EVICTABLE_LRU && (long)cnt != z->stat[NR_LRU_BASE + l],
+			  "nr_lru_pages", "zone %s: %s = %ld but the list holds %lu", z->name,
+			  vmstat_zone_stat_name((enum zone_stat_item)(NR_LRU_BASE + l)),
+			  z->stat[NR_LRU_BASE + l], cnt);
+	}
+	return 0;
+}
+
+/* ---- rmap: a mapped frame's chain ---- */
+
+static int check_rmap_chain(pfn_t pfn, const struct page *p)
+{
+	int chain = 0;
+	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
+		const struct rmap_item *it = &MM->rmap[i];
+		const struct vm_area_struct *v = MM->vmas[it->vma];
+		MM_BUG_ON(!v || it->pte < v->pte || it->pte >= v->pte + v->npages,
+			  "rmap_pte_in_vma", "pfn %u: rmap entry's PTE is outside its VMA", pfn);
+		uint32_t pte = *it->pte;
+		MM_BUG_ON(!(pte & PTE_PRESENT) || (pte & PTE_PFN_MASK) != pfn, "rmap_pte_maps_page",
+			  "pfn %u: rmap entry points at a PTE %#x that does not map it", pfn, pte);
+		chain++;
+	}
+	MM_BUG_ON(chain != p->mapcount, "mapcount_is_rmap_chain",
+		  "pfn %u: mapcount %d but %d rmap entries", pfn, p->mapcount, chain);
+	MM_BUG_ON((p->flags & PG_swapcache) && MM->swap.cache[p->private] != pfn,
+		  "swapcache_points_back", "pfn %u: PG_swapcache slot %u does not point back", pfn,
+		  p->private);
+	MM_BUG_ON(p->mapping && page_mapping(p)->pages[p->index] != pfn, "pagecache_points_back",
+		  "pfn %u: page cache index %u does not point back", pfn, p->index);
+	return 0;
+}
+
+/* ---- every frame: where it is, and what it counts towards ---- */
+
+/* A frame on no list: a kernel page, an isolated page, or a new user page. */
+static int classify_unlisted(struct check_state *cs, pfn_t pfn, const struct page *p)
+{
+	struct zone_tally *t = &cs->tally[p->zone];
+	if (p->flags & PG_slab) {
+		cs->where[pfn] = W_KERNEL;
+		int k = p->owner == OWNER_STACK ? 0 : p->owner == OWNER_PAGETABLE ? 1 : 2;
+		t->kernel[k]++;
+		return W_KERNEL;
+	}
+	if (p->flags & PG_isolated) {
+		cs->where[pfn] = W_ISOLATED;
+		t->isolated[page_is_file_cache(p)]++;
+		return W_ISOLATED;
+	}
+	MM_BUG_ON(p->owner != OWNER_USER_NEW, "frame_somewhere",
+		  "pfn %u (flags %#x owner %u) is nowhere", pfn, p->flags, p->owner);
+	cs->where[pfn] = W_USER_NEW;
+	cs->user_new++;
+	return W_USER_NEW;
+}
+
+static int check_frames(struct check_state *cs)
+{
+	for (pfn_t pfn = 0; pfn < MM->nr_frames; pfn++) {
+		const struct page *p = pfn_to_page(pfn);
+		if (cs->where[pfn] == W_FREE)
+			continue;
+		if (cs->where[pfn] == W_NONE) {
+			int w = classify_unlisted(cs, pfn, p);
+			if (w < 0)
+				return -1;
+			if (w == W_KERNEL)
+				continue;
+		}
+		struct zone_tally *t = &cs->tally[p->zone];
 		if (p->mapping || (p->flags & PG_swapcache))
-			file_pages[zi]++;
+			t->file_pages++;
 		if (p->mapping && (p->flags & PG_dirty))
-			dirty[zi]++;
+			t->dirty++;
 		if (p->flags & PG_writeback)
-			wb[zi]++;
+			t->writeback++;
 		if (p->mapcount > 0) {
 			if (p->mapping)
-				file_mapped[zi]++;
+				t->file_mapped++;
 			else
-				anon_mapped[zi]++;
+				t->anon_mapped++;
 		}
-		int chain = 0;
-		for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
-			struct rmap_item *it = &MM->rmap[i];
-			struct vm_area_struct *v = MM->vmas[it->vma];
-			if (!v || it->pte < v->pte || it->pte >= v->pte + v->npages) {
-				ret = fail("pfn %u: rmap entry's PTE is outside its VMA", pfn);
-				break;
-			}
-			uint32_t pte = *it->pte;
-			if (!(pte & PTE_PRESENT) || (pte & PTE_PFN_MASK) != pfn) {
-				ret = fail(
-				    "pfn %u: rmap entry points at a PTE %#x that does not map it",
-				    pfn, pte);
-				break;
-			}
-			chain++;
-		}
-		if (!ret && chain != p->mapcount)
-			ret = fail("pfn %u: mapcount %d but %d rmap entries", pfn, p->mapcount,
-				   chain);
-		if (!ret && (p->flags & PG_swapcache) && MM->swap.cache[p->private] != pfn)
-			ret = fail("pfn %u: PG_swapcache slot %u does not point back", pfn,
-				   p->private);
-		if (!ret && p->mapping && page_mapping(p)->pages[p->index] != pfn)
-			ret =
-			    fail("pfn %u: page cache index %u does not point back", pfn, p->index);
+		if (check_rmap_chain(pfn, p))
+			return -1;
 	}
-	for (int zi = 0; zi < MM->nr_zones && !ret; zi++) {
-		struct zone *z = &MM->zones[zi];
-		if (kernel[zi][0] != z->stat[NR_KERNEL_STACK] ||
-		    kernel[zi][1] != z->stat[NR_PAGETABLE] ||
-		    kernel[zi][2] != z->stat[NR_SLAB_UNRECLAIMABLE])
-			ret = fail(
-			    "zone %s: kernel pages %ld/%ld/%ld vs stack %ld pagetable %ld slab %ld",
-			    z->name, kernel[zi][0], kernel[zi][1], kernel[zi][2],
-			    z->stat[NR_KERNEL_STACK], z->stat[NR_PAGETABLE],
-			    z->stat[NR_SLAB_UNRECLAIMABLE]);
-		else if (isolated[zi][0] != (long)z->nr_isolated[0] ||
-			 isolated[zi][1] != (long)z->nr_isolated[1] ||
-			 isolated[zi][0] != z->stat[NR_ISOLATED_ANON] ||
-			 isolated[zi][1] != z->stat[NR_ISOLATED_FILE])
-			ret = fail("zone %s: isolated %ld/%ld vs counters %lu/%lu", z->name,
-				   isolated[zi][0], isolated[zi][1], z->nr_isolated[0],
-				   z->nr_isolated[1]);
-		else if (file_pages[zi] != z->stat[NR_FILE_PAGES])
-			ret = fail("zone %s: nr_file_pages %ld, counted %ld", z->name,
-				   z->stat[NR_FILE_PAGES], file_pages[zi]);
-		else if (anon_mapped[zi] != z->stat[NR_ANON_PAGES])
-			ret = fail("zone %s: nr_anon_pages %ld, counted %ld", z->name,
-				   z->stat[NR_ANON_PAGES], anon_mapped[zi]);
-		else if (file_mapped[zi] != z->stat[NR_FILE_MAPPED])
-			ret = fail("zone %s: nr_mapped %ld, counted %ld", z->name,
-				   z->stat[NR_FILE_MAPPED], file_mapped[zi]);
-		else if (dirty[zi] != z->stat[NR_FILE_DIRTY])
-			ret = fail("zone %s: nr_dirty %ld, counted %ld", z->name,
-				   z->stat[NR_FILE_DIRTY], dirty[zi]);
-		else if (wb[zi] != z->stat[NR_WRITEBACK])
-			ret = fail("zone %s: nr_writeback %ld, counted %ld", z->name,
-				   z->stat[NR_WRITEBACK], wb[zi]);
-	}
-	if (!ret && user_new != MM->nr_user_new)
-		ret = fail("%lu new user pages counted, %lu expected", user_new, MM->nr_user_new);
+	MM_BUG_ON(cs->user_new != MM->nr_user_new, "nr_user_new",
+		  "%lu new user pages counted, %lu expected", cs->user_new, MM->nr_user_new);
+	return 0;
+}
 
-	/* PTEs: present ones point at mapped frames; swap ones are counted per slot */
-	struct swap_info *si = &MM->swap;
-	uint32_t *refs = si->nr_slots ? xcalloc(si->nr_slots, sizeof(uint32_t)) : NULL;
+/* ---- vmstat: every zone gauge equals the frames it counts ---- */
+
+static int check_zone_counters(const struct check_state *cs, const struct zone *z, int zi)
+{
+	const struct zone_tally *t = &cs->tally[zi];
+	MM_BUG_ON(t->kernel[0] != z->stat[NR_KERNEL_STACK] ||
+		      t->kernel[1] != z->stat[NR_PAGETABLE] ||
+		      t->kernel[2] != z->stat[NR_SLAB_UNRECLAIMABLE],
+		  "kernel_page_counters",
+		  "zone %s: kernel pages %ld/%ld/%ld vs stack %ld pagetable %ld slab %ld", z->name,
+		  t->kernel[0], t->kernel[1], t->kernel[2], z->stat[NR_KERNEL_STACK],
+		  z->stat[NR_PAGETABLE], z->stat[NR_SLAB_UNRECLAIMABLE]);
+	MM_BUG_ON(t->isolated[0] != (long)z->nr_isolated[0] ||
+		      t->isolated[1] != (long)z->nr_isolated[1] ||
+		      t->isolated[0] != z->stat[NR_ISOLATED_ANON] ||
+		      t->isolated[1] != z->stat[NR_ISOLATED_FILE],
+		  "nr_isolated", "zone %s: isolated %ld/%ld vs counters %lu/%lu", z->name,
+		  t->isolated[0], t->isolated[1], z->nr_isolated[0], z->nr_isolated[1]);
+	MM_BUG_ON(t->file_pages != z->stat[NR_FILE_PAGES], "nr_file_pages",
+		  "zone %s: nr_file_pages %ld, counted %ld", z->name, z->stat[NR_FILE_PAGES],
+		  t->file_pages);
+	MM_BUG_ON(t->anon_mapped != z->stat[NR_ANON_PAGES], "nr_anon_pages",
+		  "zone %s: nr_anon_pages %ld, counted %ld", z->name, z->stat[NR_ANON_PAGES],
+		  t->anon_mapped);
+	MM_BUG_ON(t->file_mapped != z->stat[NR_FILE_MAPPED], "nr_mapped",
+		  "zone %s: nr_mapped %ld, counted %ld", z->name, z->stat[NR_FILE_MAPPED],
+		  t->file_mapped);
+	MM_BUG_ON(t->dirty != z->stat[NR_FILE_DIRTY], "nr_dirty",
+		  "zone %s: nr_dirty %ld, counted %ld", z->name, z->stat[NR_FILE_DIRTY], t->dirty);
+	MM_BUG_ON(t->writeback != z->stat[NR_WRITEBACK], "nr_writeback",
+		  "zone %s: nr_writeback %ld, counted %ld", z->name, z->stat[NR_WRITEBACK],
+		  t->writeback);
+	return 0;
+}
+
+/* ---- memory, swapfile: PTEs and swap slots ---- */
+
+/* Present PTEs map frames with a mapcount and have a page-table page; swap PTEs are
+ * counted per slot into refs. */
+static int check_ptes(uint32_t *refs)
+{
+	const struct swap_info *si = &MM->swap;
 	uint32_t locked = 0;
-	for (uint32_t id = 1; id < MM->nr_vmas && !ret; id++) {
-		struct vm_area_struct *v = MM->vmas[id];
+	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
+		const struct vm_area_struct *v = MM->vmas[id];
 		if (!v)
 			continue;
 		if (v->flags & VM_LOCKED)
 			locked++;
-		for (uint64_t off = 0; off < v->npages && !ret; off++) {
+		for (uint64_t off = 0; off < v->npages; off++) {
 			uint32_t pte = v->pte[off];
 			if (pte & PTE_PRESENT) {
 				pfn_t pfn = pte & PTE_PFN_MASK;
-				if (pfn >= n || pfn_to_page(pfn)->mapcount <= 0)
-					ret = fail("vma %u off %llu maps pfn %u with no mapcount",
-						   id, (unsigned long long)off, pfn);
-				else if (v->ptpage[off >> MM->pte_shift] == NO_PFN)
-					ret = fail("vma %u off %llu: PTE without a page-table page",
-						   id, (unsigned long long)off);
+				MM_BUG_ON(pfn >= MM->nr_frames || pfn_to_page(pfn)->mapcount <= 0,
+					  "pte_maps_mapped_page",
+					  "vma %u off %llu maps pfn %u with no mapcount", id,
+					  (unsigned long long)off, pfn);
+				MM_BUG_ON(v->ptpage[off >> MM->pte_shift] == NO_PFN,
+					  "pte_has_pagetable_page",
+					  "vma %u off %llu: PTE without a page-table page", id,
+					  (unsigned long long)off);
 			} else if (pte & PTE_SWAP) {
 				uint32_t slot = pte & PTE_PFN_MASK;
-				if (slot >= si->nr_slots)
-					ret = fail("swap PTE for slot %u beyond swap", slot);
-				else
-					refs[slot]++;
+				MM_BUG_ON(slot >= si->nr_slots, "swap_pte_in_swap",
+					  "swap PTE for slot %u beyond swap", slot);
+				refs[slot]++;
 			}
 		}
 	}
-	if (!ret && locked != MM->nr_locked_vmas)
-		ret = fail("%u VMAs are VM_LOCKED, %u counted (set it with vma_set_locked)", locked,
-			   MM->nr_locked_vmas);
+	MM_BUG_ON(locked != MM->nr_locked_vmas, "nr_locked_vmas",
+		  "%u VMAs are VM_LOCKED, %u counted (set it with vma_set_locked)", locked,
+		  MM->nr_locked_vmas);
+	return 0;
+}
+
+/* swap_map[slot] is the swap PTEs plus the swap cache's reference; nr_swap_pages the
+ * slots at zero. */
+static int check_swap_map(const uint32_t *refs)
+{
+	const struct swap_info *si = &MM->swap;
 	uint64_t nfree = 0;
-	for (uint64_t s = 1; s < si->nr_slots && !ret; s++) {
+	for (uint64_t s = 1; s < si->nr_slots; s++) {
 		uint32_t want = refs[s] + (si->cache[s] != NO_PFN ? 1 : 0);
-		if (si->swap_map[s] != want)
-			ret = fail("swap slot %llu: count %u, references %u", (unsigned long long)s,
-				   si->swap_map[s], want);
+		MM_BUG_ON(si->swap_map[s] != want, "swap_count_is_references",
+			  "swap slot %llu: count %u, references %u", (unsigned long long)s,
+			  si->swap_map[s], want);
 		if (!si->swap_map[s])
 			nfree++;
 	}
-	if (!ret && si->nr_slots && nfree != si->nr_free)
-		ret = fail("swap: %llu free slots counted, nr_swap_pages %llu",
-			   (unsigned long long)nfree, (unsigned long long)si->nr_free);
+	MM_BUG_ON(si->nr_slots && nfree != si->nr_free, "nr_swap_pages",
+		  "swap: %llu free slots counted, nr_swap_pages %llu", (unsigned long long)nfree,
+		  (unsigned long long)si->nr_free);
+	return 0;
+}
+
+static int check_page_tables_and_swap(void)
+{
+	const struct swap_info *si = &MM->swap;
+	uint32_t *refs = si->nr_slots ? xcalloc(si->nr_slots, sizeof(uint32_t)) : NULL;
+	int ret = check_ptes(refs);
+	if (!ret)
+		ret = check_swap_map(refs);
 	free(refs);
-	free(where);
+	return ret;
+}
+
+int mm_check_invariants(void)
+{
+	struct check_state cs;
+	memset(&cs, 0, sizeof(cs));
+	cs.where = xcalloc(MM->nr_frames, 1);
+	int ret = 0;
+	for (int zi = 0; zi < MM->nr_zones && !ret; zi++) {
+		const struct zone *z = &MM->zones[zi];
+		ret = check_buddy_lists(&cs, z);
+		if (!ret)
+			ret = check_pcp_lists(&cs, z, zi);
+		if (!ret)
+			ret = check_lru_lists(&cs, z);
+	}
+	if (!ret)
+		ret = check_frames(&cs);
+	for (int zi = 0; zi < MM->nr_zones && !ret; zi++)
+		ret = check_zone_counters(&cs, &MM->zones[zi], zi);
+	if (!ret)
+		ret = check_page_tables_and_swap();
+	free(cs.where);
 	if (!ret && kmem_caches_check())
 		ret = -1;
 	return ret;

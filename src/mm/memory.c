@@ -6,7 +6,7 @@
  * (hw_profile.pt_upper_pages), allocated with it as pgd_alloc and the first pud/pmd
  * allocations would be. */
 #include "mm/mm.h"
-#include "mm/thrash.h"
+#include "mm/policy/policy.h"
 #include "sim/xalloc.h"
 
 #include <stdio.h>
@@ -65,6 +65,47 @@ static void vma_id_free(uint32_t id)
 	MM->vma_free_ids[MM->nr_vma_free++] = id;
 }
 
+/* The number of VMAs of mm that start at or before vpn: where a VMA starting just past vpn
+ * goes in the index. */
+static uint32_t vma_index_upper(const struct mm_struct *mm, uint64_t vpn)
+{
+	uint32_t lo = 0, hi = mm->map_count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (mm->vma_index[mid].start <= vpn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void vma_index_insert(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	if (mm->map_count == mm->vma_index_cap) {
+		mm->vma_index_cap = mm->vma_index_cap ? mm->vma_index_cap * 2 : 8;
+		mm->vma_index =
+		    xreallocarray(mm->vma_index, mm->vma_index_cap, sizeof(*mm->vma_index));
+	}
+	uint32_t i = vma_index_upper(mm, vma->start);
+	memmove(&mm->vma_index[i + 1], &mm->vma_index[i],
+		(mm->map_count - i) * sizeof(*mm->vma_index));
+	mm->vma_index[i] =
+	    (struct vma_range){.start = vma->start, .end = vma->start + vma->npages, .vma = vma};
+	mm->map_count++;
+}
+
+static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
+{
+	for (int c = 0; c < MMAP_CACHE_SIZE; c++)
+		if (mm->mmap_cache[c].vma == vma)
+			mm->mmap_cache[c] = (struct vma_range){0};
+	uint32_t i = vma_index_upper(mm, vma->start) - 1;
+	memmove(&mm->vma_index[i], &mm->vma_index[i + 1],
+		(mm->map_count - i - 1) * sizeof(*mm->vma_index));
+	mm->map_count--;
+}
+
 static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint64_t npages,
 				      unsigned flags, struct address_space *file, uint64_t pgoff)
 {
@@ -91,16 +132,23 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 		link = &(*link)->next;
 	vma->next = *link;
 	*link = vma;
+	vma_index_insert(mm, vma);
 	mm->total_vm += npages;
 	return vma;
 }
 
+/* 2.6.28 find_vma: the mmap_cache, then the ordered structure, and the answer cached. Here
+ * the answer is the VMA that holds vpn, or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
 {
-	for (struct vm_area_struct *v = mm->mmap; v; v = v->next)
-		if (vpn >= v->start && vpn < v->start + v->npages)
-			return v;
-	return NULL;
+	struct vm_area_struct *v = mmap_cache_find(mm, vpn);
+	if (v)
+		return v;
+	uint32_t i = vma_index_upper(mm, vpn); /* the first VMA that starts past vpn */
+	if (i == 0 || vpn >= mm->vma_index[i - 1].end)
+		return NULL;
+	mm->mmap_cache[mm->mmap_cache_next++ % MMAP_CACHE_SIZE] = mm->vma_index[i - 1];
+	return mm->vma_index[i - 1].vma;
 }
 
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
@@ -181,8 +229,7 @@ int do_munmap(struct mm_struct *mm, uint64_t start)
 	if (!vma)
 		return -1;
 	*link = vma->next;
-	if (mm->mmap_cache == vma)
-		mm->mmap_cache = NULL;
+	vma_index_remove(mm, vma);
 	zap_vma(vma);
 	vma_free(vma);
 	cpu_work_sys(MM->hw->syscall_ns);
@@ -191,14 +238,16 @@ int do_munmap(struct mm_struct *mm, uint64_t start)
 
 void exit_mmap(struct mm_struct *mm)
 {
-	put_swap_token(mm, NULL); /* if the kernel layer has not handed it on already */
+	policy_mm_exit(mm, NULL); /* if the kernel layer has not handed it on already */
 	while (mm->mmap) {
 		struct vm_area_struct *vma = mm->mmap;
 		mm->mmap = vma->next;
+		vma_index_remove(mm, vma);
 		zap_vma(vma);
 		vma_free(vma);
 	}
-	mm->mmap_cache = NULL;
+	free(mm->vma_index);
+	mm->vma_index = NULL;
 	while (mm->nr_upper_pt)
 		free_kernel_page(mm->upper_pt[--mm->nr_upper_pt]);
 	if (mm->pgd != NO_PFN)
@@ -305,7 +354,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	bool major = false;
 	pfn_t pfn = lookup_swap_cache(slot);
 	if (pfn == NO_PFN) {
-		grab_swap_token_before_swapin(vma->mm); /* contend before read-in (2.6.20) */
+		policy_call_all(before_swapin, vma->mm); /* contend before read-in (2.6.20) */
 		pfn = swapin_readahead(slot, &major);
 		if (pfn == NO_PFN)
 			return vma->pte[off] != v ? 0 : -2;
@@ -321,7 +370,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	}
 	if (major) {
 		count_vm_event(PGMAJFAULT);
-		grab_swap_token_swapin_major(vma->mm);
+		policy_call_all(swapin_major, vma->mm);
 	}
 	mark_page_accessed(pfn);
 	page_add_rmap(pfn, vma, off);
@@ -349,8 +398,7 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 		return -2;
 	if (major) {
 		count_vm_event(PGMAJFAULT);
-		grab_swap_token_file_major(
-		    vma->mm); /* filemap_nopage after page_cache_read (2004) */
+		policy_call_all(file_major, vma->mm); /* filemap_nopage after page_cache_read */
 	}
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
@@ -420,7 +468,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	struct mm_struct *mm = mm_alloc();
 	mm->next_vpn = old->next_vpn;
 	mm->oomkilladj = old->oomkilladj;
-	swap_token_fork(old, mm);
+	policy_mm_fork(old, mm);
 	cpu_work_sys(MM->hw->fork_ns);
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
 		struct vm_area_struct *nv =

@@ -3,6 +3,7 @@
 #ifndef MMSIM_MM_MM_H
 #define MMSIM_MM_MM_H
 
+#include "mm/mm_trace.h"
 #include "mm/mm_types.h"
 
 /* gfp flags (kernel values are irrelevant; the combinations are what matter) */
@@ -24,6 +25,11 @@
 #define GFP_USER	     GFP_KERNEL
 #define GFP_HIGHUSER_MOVABLE (GFP_KERNEL | __GFP_HIGHMEM)
 
+/* KERNEL_VERSION(2, 6, 28), as linux/version.h has it (src/mm/era/ turns kernel.version
+ * into the sysctls that kernel boots with) */
+typedef uint32_t kernel_version_t;
+#define KERNEL_VERSION(a, b, c) (((kernel_version_t)(a) << 16) + ((b) << 8) + (c))
+
 /* vm.* sysctls and policy switches. Defaults are vanilla 2.6.28. */
 struct vm_sysctl {
 	int swappiness;		       /* vm.swappiness, 0..100 */
@@ -43,6 +49,9 @@ struct vm_sysctl {
 	int reclaim_throttle;		   /* 5.16 reclaim_throttle() ISOLATED/NOPROGRESS */
 	/* VM_EXEC protection (§3), off in 2.6.28 */
 	int reclaim_exec_protect; /* referenced mapped exec file pages stay active */
+	/* the example policy of docs/extending.md (docs/examples/exec_protect_anon.c), which
+	 * only its test registers: mmsim itself has no key for it */
+	int reclaim_exec_protect_anon;
 	/* Rik van Riel's "evict use-once pages first" (2.6.31, §1.21), off in 2.6.28: the
 	 * active file list is scanned only while it is larger than the inactive one */
 	int reclaim_inactive_file_is_low;
@@ -74,7 +83,30 @@ struct vm_sysctl {
 enum { RECLAIM_LRU_2628, RECLAIM_LRU_2625 };
 enum { RECLAIM_PROGRESS_AUTO, RECLAIM_PROGRESS_2625, RECLAIM_PROGRESS_2626 };
 
+/* A reclaim rule variant (src/mm/era/era.h): a kernel's own version of the core of global
+ * reclaim where it differs from 2.6.28's. */
+struct scan_control;
+struct reclaim_rules {
+	const char *name; /* the value of vm.reclaim_lru */
+	const char *summary;
+	/* false: every evictable page is on the file lists, which stand for one active and
+	 * one inactive list (2.6.25) */
+	bool split_lru;
+	/* what try_to_free_pages reports when vm.reclaim_progress = auto */
+	int progress;
+	/* shrink_zone's list work: how much of which list to scan, and scanning it */
+	unsigned long (*shrink_zone_lists)(int priority, struct zone *z, struct scan_control *sc);
+};
+
+/* The sysctls of the default kernel era (src/mm/era/). */
 void vm_sysctl_defaults(struct vm_sysctl *s);
+/* Makes MM->sysctl take effect: the rule variant vm.reclaim_lru names and the hooks of the
+ * policies that are on. mm_init calls it; a test that changes MM->sysctl calls it again. */
+void mm_sysctl_apply(void);
+/* The policies' hooks at the kernel layer's mm events (fork, exec, exit). */
+void policy_mm_exit(struct mm_struct *mm, struct mm_struct *parent_mm);
+void policy_mm_exec(struct mm_struct *old_mm, struct mm_struct *new_mm);
+void policy_mm_fork(struct mm_struct *parent, struct mm_struct *child);
 
 struct mm_config {
 	const struct hw_profile *hw;
@@ -112,10 +144,10 @@ struct oom_victim {
 /* The kernel layer's answers the mm core needs (it never includes kernel/). */
 struct mm_task_ops {
 	/* total_vm of p's children that have their own mm, as badness() adds them (§1.19) */
-	unsigned long (*children_vm)(struct task *p, struct task **child_with_own_mm);
+	unsigned long (*children_vm)(struct task_struct *p, struct task_struct **child_with_own_mm);
 	/* send SIGKILL to every task using mm `mm` and mark `victim` TIF_MEMDIE */
-	void (*kill)(struct task *victim);
-	bool (*is_init)(struct task *p);
+	void (*kill)(struct task_struct *victim);
+	bool (*is_init)(struct task_struct *p);
 };
 
 struct mm_machine {
@@ -130,6 +162,7 @@ struct mm_machine {
 	unsigned long totalram_pages;
 	unsigned long vm_total_pages; /* nr_free_pagecache_pages() at boot: sum of present - high */
 	struct vm_sysctl sysctl;
+	const struct reclaim_rules *rules; /* the rule variant vm.reclaim_lru chose */
 	struct rng rng;
 
 	struct rmap_item *rmap;
@@ -150,10 +183,10 @@ struct mm_machine {
 	uint64_t fs_next_sector;
 	struct swap_info swap;
 
-	struct task *kswapd;
+	struct task_struct *kswapd;
 	struct waitqueue kswapd_wait;
 	int kswapd_max_order;
-	struct task *flusher;
+	struct task_struct *flusher;
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
 	bool flusher_busy;
@@ -215,7 +248,7 @@ static inline enum lru_list page_lru(const struct page *p)
 	if (p->flags & PG_unevictable)
 		return LRU_UNEVICTABLE;
 	return (enum lru_list)(((p->flags & PG_active) ? LRU_ACTIVE : 0) +
-			       ((page_is_file_cache(p) || MM->sysctl.reclaim_lru) ? LRU_FILE : 0));
+			       ((page_is_file_cache(p) || !MM->rules->split_lru) ? LRU_FILE : 0));
 }
 static inline void zone_stat_add(struct zone *z, enum zone_stat_item item, long delta)
 {
@@ -299,6 +332,16 @@ uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct a
 int do_munmap(struct mm_struct *mm, uint64_t start);
 void vma_set_locked(struct vm_area_struct *vma, bool locked); /* mlock/munlock */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn);
+
+static inline struct vm_area_struct *mmap_cache_find(const struct mm_struct *mm, uint64_t vpn)
+{
+	for (int i = 0; i < MMAP_CACHE_SIZE; i++) {
+		const struct vma_range *c = &mm->mmap_cache[i];
+		if (vpn - c->start < c->end - c->start) /* an empty slot has start == end */
+			return c->vma;
+	}
+	return NULL;
+}
 enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
 /* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
@@ -307,12 +350,11 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
  * dirty) bit set; anything else is a fault. O(1), no allocation. */
 static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
 {
-	struct vm_area_struct *vma = mm->mmap_cache;
-	if (!vma || vpn < vma->start || vpn >= vma->start + vma->npages) {
+	struct vm_area_struct *vma = mmap_cache_find(mm, vpn);
+	if (!vma) {
 		vma = find_vma(mm, vpn);
 		if (!vma)
 			return -1;
-		mm->mmap_cache = vma;
 	}
 	uint32_t *pte = &vma->pte[vpn - vma->start];
 	uint32_t v = *pte;
@@ -385,11 +427,14 @@ bool inactive_anon_is_low(const struct zone *z);
 
 /* ---- backing-dev.c ---- */
 void congestion_wait(int rw, sim_time_t timeout);
+/* congestion_wait without its tracepoint, for callers that trace their own; returns the
+ * time slept. */
+sim_time_t congestion_wait_untraced(int rw, sim_time_t timeout);
 void mm_bdi_uncongested(struct blockdev *bd, int rw);
 
 /* ---- oom_kill.c ---- */
 void out_of_memory(unsigned gfp, unsigned order);
-unsigned long badness(struct task *p, sim_time_t uptime);
+unsigned long badness(struct task_struct *p, sim_time_t uptime);
 
 /* ---- invariants.c ---- */
 /* Checks every frame is in exactly one place, gauges equal list lengths, swap counts are

@@ -7,9 +7,9 @@
 
 #include "hw/blockdev.h"
 #include "hw/profile.h"
+#include "mm/task.h"
 #include "mm/vmstat.h"
 #include "sim/rng.h"
-#include "sim/sched.h"
 #include "sim/types.h"
 
 /* ---- page flags (§1.3) ---- */
@@ -110,6 +110,9 @@ struct zone {
 	int prev_priority;
 	unsigned long pages_scanned;
 	bool all_unreclaimable;
+	/* ZONE_CONGESTED (2.6.37+, kept by the writeback throttle's policy): reclaim found
+	 * every dirty page of a batch backed by a congested queue */
+	bool congested;
 	unsigned long nr_isolated[2]; /* anon, file */
 	struct spinlock lru_lock;
 	struct spinlock zone_lock;
@@ -152,11 +155,28 @@ struct vm_area_struct {
 	bool dead;
 };
 
+#define MMAP_CACHE_SIZE 4
+
+/* One VMA in the address-ordered index of an mm. */
+struct vma_range {
+	uint64_t start, end; /* [start, end) in virtual page numbers */
+	struct vm_area_struct *vma;
+};
+
 struct mm_struct {
 	struct vm_area_struct *mmap; /* sorted list */
-	struct vm_area_struct *mmap_cache;
-	uint64_t next_vpn;	/* where the next mmap without a fixed address goes */
-	unsigned long total_vm; /* pages */
+	/* find_vma's ordered structure (the kernel's mm_rb): the VMAs by address in one sorted
+	 * array, binary-searched when the one-entry mmap_cache misses */
+	struct vma_range *vma_index;
+	uint32_t map_count, vma_index_cap;
+	/* find_vma's cache in front of it: 2.6.28's mmap_cache holds the last VMA found; this
+	 * holds the last MMAP_CACHE_SIZE, their ranges inline, as the per-thread vmacache of
+	 * 3.15 does, so a program that cycles over its stack, text and libc finds each without
+	 * a search. Which VMA a lookup finds never depends on it. */
+	struct vma_range mmap_cache[MMAP_CACHE_SIZE];
+	unsigned mmap_cache_next; /* the slot the next miss fills */
+	uint64_t next_vpn;	  /* where the next mmap without a fixed address goes */
+	unsigned long total_vm;	  /* pages */
 	unsigned long rss_anon, rss_file;
 	unsigned long nr_ptes;
 	pfn_t pgd;	   /* the pgd: 2^hw_profile.pgd_order pages, or NO_PFN */
@@ -173,7 +193,7 @@ struct mm_struct {
 	unsigned long faultstamp;   /* 2.6.20: global_faults at its last grab */
 	unsigned token_priority;
 	unsigned long last_interval;
-	struct task *owner;
+	struct task_struct *owner;
 	struct mm_struct *all_next, *all_prev; /* every live mm, for teardown */
 };
 

@@ -9,7 +9,7 @@
 #define OOM_DISABLE (-17)
 #define SHIFT_HZ    10 /* HZ = 1000 */
 
-unsigned long badness(struct task *p, sim_time_t uptime)
+unsigned long badness(struct task_struct *p, sim_time_t uptime)
 {
 	struct mm_struct *mm = p->mm;
 	if (!mm)
@@ -17,9 +17,10 @@ unsigned long badness(struct task *p, sim_time_t uptime)
 	unsigned long points = mm->total_vm;
 	if (MM->task_ops && MM->task_ops->children_vm)
 		points += MM->task_ops->children_vm(p, NULL);
-	unsigned long jiffies = (unsigned long)((p->utime + p->stime) / JIFFY_NS);
+	unsigned long jiffies = (unsigned long)((p->task.utime + p->task.stime) / JIFFY_NS);
 	unsigned long cpu_time = jiffies >> (SHIFT_HZ + 3);
-	unsigned long run_time = (unsigned long)((uptime - p->start_time) / NSEC_PER_SEC) >> 10;
+	unsigned long run_time =
+	    (unsigned long)((uptime - p->task.start_time) / NSEC_PER_SEC) >> 10;
 	unsigned long s = int_sqrt(cpu_time);
 	if (s)
 		points /= s;
@@ -37,14 +38,15 @@ unsigned long badness(struct task *p, sim_time_t uptime)
 	return points;
 }
 
-#define OOM_ABORT ((struct task *)-1)
+#define OOM_ABORT ((struct task_struct *)-1)
 
-static struct task *select_bad_process(unsigned long *ppoints, sim_time_t uptime)
+static struct task_struct *select_bad_process(unsigned long *ppoints, sim_time_t uptime)
 {
-	struct task *chosen = NULL;
+	struct task_struct *chosen = NULL;
 	*ppoints = 0;
-	for (struct task *p = sched_first_task(); p; p = p->next_all) {
-		if (p->state == TASK_DEAD || p->state == TASK_NEW || !p->mm || p->is_kthread)
+	for_each_task(p) {
+		if (p->task.state == TASK_DEAD || p->task.state == TASK_NEW || !p->mm ||
+		    p->is_kthread)
 			continue;
 		if (MM->task_ops && MM->task_ops->is_init && MM->task_ops->is_init(p))
 			continue;
@@ -67,14 +69,15 @@ static struct task *select_bad_process(unsigned long *ppoints, sim_time_t uptime
 	return chosen;
 }
 
-static void oom_kill_task(struct task *victim, unsigned long points)
+static void oom_kill_task(struct task_struct *victim, unsigned long points)
 {
 	struct reclaim_stats *rs = &MM->rstats;
 	rs->oom_kills++;
+	trace_event(mark_victim, "pid=%d", victim->task.pid);
 	if (MM->nr_oom_records < MAX_OOM_RECORDS) {
 		struct oom_victim *r = &MM->oom_records[MM->nr_oom_records++];
-		r->pid = victim->pid;
-		snprintf(r->comm, sizeof(r->comm), "%s", victim->comm);
+		r->pid = victim->task.pid;
+		snprintf(r->comm, sizeof(r->comm), "%s", victim->task.comm);
 		r->time = local_now();
 		r->badness = points;
 		r->rss = victim->mm ? victim->mm->rss_anon + victim->mm->rss_file : 0;
@@ -98,7 +101,7 @@ void out_of_memory(unsigned gfp, unsigned order)
 		return;
 	}
 	unsigned long points;
-	struct task *p = select_bad_process(&points, uptime);
+	struct task_struct *p = select_bad_process(&points, uptime);
 	if (p == OOM_ABORT)
 		goto out;
 	if (!p) {
@@ -107,7 +110,7 @@ void out_of_memory(unsigned gfp, unsigned order)
 		sched_request_stop();
 		return;
 	}
-	struct task *child = NULL;
+	struct task_struct *child = NULL;
 	if (MM->task_ops && MM->task_ops->children_vm)
 		MM->task_ops->children_vm(p, &child);
 	oom_kill_task(child ? child : p, points);

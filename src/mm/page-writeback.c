@@ -268,6 +268,7 @@ void wakeup_pdflush(long nr_pages)
 		nr_pages = global_page_state(NR_FILE_DIRTY);
 	if (nr_pages > MM->flusher_nr_pages)
 		MM->flusher_nr_pages = nr_pages;
+	trace_event(writeback_wake_background, "bdi 8:0");
 	wake_up_one(&MM->flusher_wait);
 }
 
@@ -301,6 +302,7 @@ void flusher_main(void *arg)
 		if (!MM->flusher_nr_pages)
 			sleep_on(&MM->flusher_wait, timeout, false);
 		MM->flusher_busy = true;
+		long wrote = 0; /* wb_do_writeback's count for writeback_pages_written */
 		/* background_writeout */
 		for (;;) {
 			long bg, dirty;
@@ -313,6 +315,7 @@ void flusher_main(void *arg)
 			bool congested = false;
 			long w = writeback_inodes(MAX_WRITEBACK_PAGES, 0, true, &congested);
 			MM->flusher_nr_pages -= w;
+			wrote += w;
 			cond_resched();
 			if (w < MAX_WRITEBACK_PAGES) {
 				if (congested || w > 0)
@@ -327,10 +330,12 @@ void flusher_main(void *arg)
 			sim_time_t expire =
 			    (sim_time_t)MM->sysctl.dirty_expire_centisecs * 10 * NSEC_PER_MSEC;
 			if (now > expire)
-				writeback_inodes(LONG_MAX, now - expire, false, NULL);
+				wrote += writeback_inodes(LONG_MAX, now - expire, false, NULL);
 			next_kupdate = now + (sim_time_t)MM->sysctl.dirty_writeback_centisecs * 10 *
 						 NSEC_PER_MSEC;
 		}
+		if (wrote)
+			trace_event(writeback_pages_written, "%ld", wrote);
 		MM->flusher_busy = false;
 	}
 }

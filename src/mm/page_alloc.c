@@ -3,8 +3,6 @@
  * stacks, the ARM pgd and slabs may be higher orders (docs/model.md). */
 #include "mm/mm.h"
 #include "mm/slab.h"
-#include "mm/thrash.h"
-#include "mm/throttle.h"
 #include "mm/vmscan.h"
 #include "sim/int_sqrt.h"
 #include "sim/xalloc.h"
@@ -15,31 +13,6 @@
 #include <string.h>
 
 struct mm_machine *MM;
-
-void vm_sysctl_defaults(struct vm_sysctl *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->swappiness = 60;
-	s->min_free_kbytes = 0;
-	s->page_cluster = -1;
-	s->dirty_ratio = 10;
-	s->dirty_background_ratio = 5;
-	s->dirty_expire_centisecs = 3000;
-	s->dirty_writeback_centisecs = 500;
-	s->kswapd_nice = -5;
-	/* sysctl_lowmem_reserve_ratio (§1.1) */
-	s->lowmem_reserve_ratio[ZONE_DMA] = 256;
-	s->lowmem_reserve_ratio[ZONE_DMA32] = 256;
-	s->lowmem_reserve_ratio[ZONE_NORMAL] = 32;
-	s->lowmem_reserve_ratio[ZONE_HIGHMEM] = 32;
-	/* vanilla: no reclaim throttle (KOSAKI's own default was 3) */
-	s->max_reclaiming_tasks_per_zone = 0;
-	s->too_many_isolated = 0;
-	s->reclaim_throttle = 0;
-	s->reclaim_direct_file_writeback = 1;
-	s->reclaim_kswapd_file_writeback = 2;
-	s->swap_token_timeout = 300; /* SWAP_TOKEN_TIMEOUT, sysctl default (§4.4) */
-}
 
 static bool is_highmem_idx(int idx)
 {
@@ -580,9 +553,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->pte_shift = MM->page_shift - 3;
 	MM->ncpus = sched_ncpus() > 0 ? sched_ncpus() : 1;
 	MM->sysctl = cfg->sysctl;
-	reclaim_throttle_setup();
-	exec_protect_setup();
-	swap_token_setup();
+	mm_sysctl_apply();
 	rng_seed(&MM->rng, cfg->seed, 1);
 	uint64_t nr = cfg->ram_bytes >> MM->page_shift;
 	if (nr < 256 || nr >= PTE_PFN_MASK)
@@ -690,6 +661,7 @@ void mm_destroy(void)
 	while (MM->all_mms) { /* mms of tasks still alive when the run stopped */
 		struct mm_struct *mm = MM->all_mms;
 		MM->all_mms = mm->all_next;
+		free(mm->vma_index); /* the VMAs themselves are freed through MM->vmas below */
 		free(mm);
 	}
 	for (uint32_t i = 0; i < MM->nr_vmas; i++) {

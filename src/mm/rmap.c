@@ -5,11 +5,10 @@
 #include "mm/mm.h"
 #include "sim/xalloc.h"
 
+#include "mm/policy/policy.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-
-/* Hook for the swap token (§4): the mm holds the token and is in a page fault. */
-bool (*swap_token_referenced_hook)(struct mm_struct *mm);
 
 static uint32_t rmap_item_alloc(void)
 {
@@ -99,7 +98,8 @@ int page_referenced(pfn_t pfn, bool is_locked, unsigned long *vm_flags)
 	/* Reclaim past a memory cliff calls this for every page it scans, nearly all mapped
 	 * once: the walk touches a VMA only when it must (a young PTE, a locked VMA somewhere,
 	 * the swap token), which saves a cache miss per page. */
-	bool need_vma = MM->nr_locked_vmas || (swap_token_referenced_hook && current);
+	bool token = policy_hooked(page_referenced) && current;
+	bool need_vma = MM->nr_locked_vmas || token;
 	unsigned visited = 0;
 	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
 		struct rmap_item *it = &MM->rmap[i];
@@ -108,8 +108,7 @@ int page_referenced(pfn_t pfn, bool is_locked, unsigned long *vm_flags)
 			struct vm_area_struct *vma = MM->vmas[it->vma];
 			if (vma->flags & VM_LOCKED)
 				break;
-			if (swap_token_referenced_hook && current && vma->mm != current->mm &&
-			    swap_token_referenced_hook(vma->mm))
+			if (token && vma->mm != current->mm && policy_page_referenced(vma->mm))
 				referenced++;
 		}
 		if (*it->pte & PTE_YOUNG) {

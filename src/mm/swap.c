@@ -38,7 +38,7 @@ void lru_cache_add_lru(pfn_t pfn, enum lru_list lru)
 	}
 	if (lru & LRU_ACTIVE)
 		p->flags |= PG_active;
-	if (MM->sysctl.reclaim_lru && lru < LRU_UNEVICTABLE) /* 2.6.25: one pair of lists */
+	if (!MM->rules->split_lru && lru < LRU_UNEVICTABLE) /* 2.6.25: one pair of lists */
 		lru = (enum lru_list)((lru & LRU_ACTIVE) | LRU_FILE);
 	p->flags |= PG_lru;
 	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns);

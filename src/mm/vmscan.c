@@ -5,11 +5,10 @@
  * list, off the LRU, while it works on them and possibly sleeps. */
 #include "mm/vmscan.h"
 
-#include <string.h>
+#include "mm/era/era.h"
+#include "mm/policy/policy.h"
 
-/* Hooks the seed policies install (NULL = vanilla). */
-void (*disable_swap_token_hook)(void);
-struct reclaim_policy_hooks reclaim_hooks;
+#include <string.h>
 
 unsigned long zone_lru_pages(const struct zone *z)
 {
@@ -27,12 +26,6 @@ bool inactive_anon_is_low(const struct zone *z)
 static inline bool current_is_kswapd(void)
 {
 	return current && (current->flags & PF_KSWAPD);
-}
-
-static void disable_swap_token(void)
-{
-	if (disable_swap_token_hook)
-		disable_swap_token_hook();
 }
 
 static void isolate_page(struct zone *z, pfn_t pfn, enum lru_list lru, struct pagelist *dst)
@@ -69,6 +62,11 @@ unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum l
 		nr_taken++;
 	}
 	*scanned = scan;
+	/* order 0, ISOLATE_INACTIVE or ISOLATE_ACTIVE: no lumpy reclaim, no contiguous pages */
+	trace_event(mm_vmscan_lru_isolate,
+		    "isolate_mode=%d order=0 nr_requested=%lu nr_scanned=%lu nr_taken=%lu "
+		    "contig_taken=0 contig_dirty=0 contig_failed=0",
+		    lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE, nr_to_scan, scan, nr_taken);
 	spin_lock_hold(&z->lru_lock, MM->hw->isolate_ns * (scan ? scan : 1));
 	return nr_taken;
 }
@@ -117,6 +115,9 @@ static enum pageout_t pageout(pfn_t pfn, int sync)
 	if (!clear_page_dirty_for_io(pfn))
 		return PAGE_CLEAN;
 	p->flags |= PG_reclaim;
+	/* page=%p: mem_map taken as address 0, 32-byte struct page */
+	trace_event(mm_vmscan_writepage, "page=%08lx pfn=%lu flags=%s", (unsigned long)pfn * 32,
+		    (unsigned long)pfn, TRACE_RECLAIM_FLAGS(!(p->flags & PG_swapcache)));
 	if (p->flags & PG_swapcache)
 		swap_writepage(pfn);
 	else
@@ -193,7 +194,8 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 		}
 
 		if (p->flags & PG_dirty) {
-			if (page_is_file_cache(p) && reclaim_skip_file_writeback(pfn, sc))
+			sc->nr_dirty++;
+			if (page_is_file_cache(p) && policy_skip_file_writeback(pfn, sc))
 				goto keep_locked;
 			if (sc->order <= PAGE_ALLOC_COSTLY_ORDER && referenced)
 				goto keep_locked;
@@ -203,6 +205,8 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 				goto keep_locked;
 			switch (pageout(pfn, sync)) {
 			case PAGE_KEEP:
+				sc->nr_congested++; /* as 3.0 counts it */
+				goto keep_locked;
 			case PAGE_KEEP_DIRTY:
 				goto keep_locked;
 			case PAGE_ACTIVATE:
@@ -266,8 +270,9 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 	struct pagelist list;
 	pagelist_init(&list);
 	sc->priority = priority;
-	if (reclaim_hooks.shrink_inactive_throttle) {
-		long ret = reclaim_hooks.shrink_inactive_throttle(z, sc, file);
+	if (policy_hooked(shrink_inactive_throttle)) {
+		long ret = mm_active.shrink_inactive_throttle[0]->ops.shrink_inactive_throttle(
+		    z, sc, file);
 		if (ret != SHRINK_INACTIVE_PROCEED)
 			return (unsigned long)ret;
 	}
@@ -279,7 +284,8 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		z->pages_scanned += nr_scan;
 		z->recent_scanned[file] += nr_taken;
 		nr_scanned += nr_scan;
-		unsigned long wb_before = sc->nr_writeback;
+		struct reclaim_batch b = {nr_taken, sc->nr_writeback, sc->nr_dirty,
+					  sc->nr_congested};
 		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
 		nr_reclaimed += nr_freed;
 		if (current_is_kswapd()) {
@@ -294,8 +300,15 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		if (nr_taken == 0)
 			break;
 		putback_pages(z, &list);
-		reclaim_throttle_on_writeback(z, sc, nr_taken, sc->nr_writeback - wb_before);
+		b.nr_writeback = sc->nr_writeback - b.nr_writeback;
+		b.nr_dirty = sc->nr_dirty - b.nr_dirty;
+		b.nr_congested = sc->nr_congested - b.nr_congested;
+		policy_call_all(after_putback, z, sc, &b);
 	} while (nr_scanned < max_scan);
+	trace_event(mm_vmscan_lru_shrink_inactive,
+		    "nid=0 zid=%d nr_scanned=%lu nr_reclaimed=%lu priority=%d flags=%s",
+		    (int)(z - MM->zones), nr_scanned, nr_reclaimed, priority,
+		    TRACE_RECLAIM_FLAGS(file));
 	return nr_reclaimed;
 }
 
@@ -329,8 +342,7 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 		}
 		if (page_mapping_inuse(pfn) && page_referenced(pfn, false, &vm_flags)) {
 			pgmoved++;
-			if (reclaim_hooks.keep_active &&
-			    reclaim_hooks.keep_active(pfn, vm_flags, file)) {
+			if (policy_any_true_keep_active(pfn, vm_flags, file)) {
 				pagelist_add(&active, pfn);
 				continue;
 			}
@@ -397,22 +409,15 @@ void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long perce
 	percent[1] = 100 - percent[0];
 }
 
-/* 2.6.31 inactive_file_is_low (§1.21): the active file list only ages while it is larger
- * than the inactive one, so use-once pages go first. */
-static bool inactive_file_is_low(const struct zone *z)
-{
-	return z->stat[NR_ACTIVE_FILE] > z->stat[NR_INACTIVE_FILE];
-}
-
-/* shrink_list (§1.8 step 4), with the 2.6.28 fall-through for the active anon list; with
- * vm.reclaim_inactive_file_is_low the active file list falls through the same way, to the
- * inactive file list, as in 2.6.31. */
+/* shrink_list (§1.8 step 4), with the 2.6.28 fall-through for the active anon list; a
+ * policy may send the active file list's share to the inactive file list the same way
+ * (2.6.31's inactive_file_is_low). */
 static unsigned long shrink_list(enum lru_list l, unsigned long nr, struct zone *z,
 				 struct scan_control *sc, int priority)
 {
 	int file = l >= LRU_INACTIVE_FILE;
 	if (l == LRU_ACTIVE_FILE) {
-		if (MM->sysctl.reclaim_inactive_file_is_low && !inactive_file_is_low(z))
+		if (policy_active_file_falls_through(z))
 			return shrink_inactive_list(nr, z, sc, priority, 1);
 		shrink_active_list(nr, z, sc, priority, 1);
 		return 0;
@@ -424,19 +429,11 @@ static unsigned long shrink_list(enum lru_list l, unsigned long nr, struct zone 
 	return shrink_inactive_list(nr, z, sc, priority, file);
 }
 
-/* shrink_zone (§1.8, 2.6.28). */
-unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
+/* shrink_zone's list work, 2.6.28 (§1.8): the scan of each list in proportion to
+ * get_scan_ratio, chunk by chunk in turn, then aging the anon list. */
+static unsigned long shrink_zone_lists_2628(int priority, struct zone *z, struct scan_control *sc)
 {
 	unsigned long nr[NR_EVICTABLE_LRU], percent[2], nr_reclaimed = 0;
-	struct reclaim_stats *rs = &MM->rstats;
-	if (++rs->shrinking > rs->max_shrinking)
-		rs->max_shrinking = rs->shrinking;
-	cpu_work_sys(MM->hw->scan_page_ns); /* entry overhead: no pass is free */
-	if (MM->sysctl.reclaim_lru == RECLAIM_LRU_2625) {
-		nr_reclaimed = shrink_zone_2625(priority, z, sc);
-		rs->shrinking--;
-		return nr_reclaimed;
-	}
 	get_scan_ratio(z, sc, percent);
 	for (int l = 0; l < NR_EVICTABLE_LRU; l++) {
 		int file = l >= LRU_INACTIVE_FILE;
@@ -460,23 +457,43 @@ unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 			nr[l] -= chunk;
 			nr_reclaimed += shrink_list((enum lru_list)l, chunk, z, sc, priority);
 		}
-		if (reclaim_hooks.shrink_zone_bail &&
-		    reclaim_hooks.shrink_zone_bail(sc, priority, nr_reclaimed))
-			break;
 	}
 	/* age the anon list even if we did not try to evict anon */
 	if (inactive_anon_is_low(z))
 		shrink_active_list(SWAP_CLUSTER_MAX, z, sc, priority, 0);
-	throttle_vm_writeout(sc->gfp_mask);
-	rs->shrinking--;
 	return nr_reclaimed;
 }
 
-static unsigned long shrink_zone_policy(int priority, struct zone *z, struct scan_control *sc)
+const struct reclaim_rules reclaim_rules_2628 = {
+    .name = "2.6.28",
+    .summary = "split LRU: anon and file lists, get_scan_ratio (Rik van Riel, 2.6.28)",
+    .split_lru = true,
+    .progress = RECLAIM_PROGRESS_2626,
+    .shrink_zone_lists = shrink_zone_lists_2628,
+};
+
+/* shrink_zone (§1.8): the era's list work, a policy's gate around it, then
+ * throttle_vm_writeout. rs->shrinking counts the tasks inside, but not those waiting at the
+ * gate (they are not reclaiming). */
+unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 {
-	if (reclaim_hooks.shrink_zone_wrap)
-		return reclaim_hooks.shrink_zone_wrap(priority, z, sc);
-	return shrink_zone(priority, z, sc);
+	struct reclaim_stats *rs = &MM->rstats;
+	const struct reclaim_policy *gate = mm_active.shrink_zone_enter[0];
+	cpu_work_sys(MM->hw->scan_page_ns); /* entry overhead: no pass is free */
+	bool skip = false;
+	unsigned long entered = gate ? gate->ops.shrink_zone_enter(z, sc, &skip) : 0;
+	if (skip) { /* KOSAKI's -EAGAIN: return before the list work */
+		gate->ops.shrink_zone_exit(z, sc, entered);
+		return 0;
+	}
+	if (++rs->shrinking > rs->max_shrinking)
+		rs->max_shrinking = rs->shrinking;
+	unsigned long nr_reclaimed = MM->rules->shrink_zone_lists(priority, z, sc);
+	if (gate)
+		gate->ops.shrink_zone_exit(z, sc, entered);
+	throttle_vm_writeout(sc->gfp_mask);
+	rs->shrinking--;
+	return nr_reclaimed;
 }
 
 static void note_zone_scanning_priority(struct zone *z, int priority)
@@ -498,7 +515,7 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 		if (z->all_unreclaimable && priority != DEF_PRIORITY)
 			continue;
 		sc->all_unreclaimable = 0;
-		nr_reclaimed += shrink_zone_policy(priority, z, sc);
+		nr_reclaimed += shrink_zone(priority, z, sc);
 		if (sc->cut_off)
 			break;
 	}
@@ -526,15 +543,13 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 	for (priority = DEF_PRIORITY; priority >= 0; priority--) {
 		sc->nr_scanned = 0;
 		if (!priority)
-			disable_swap_token();
+			policy_call_all(priority_zero);
 		nr_reclaimed += shrink_zones(priority, sc);
 		if (sc->cut_off) { /* KOSAKI's -EAGAIN: someone freed enough (§2.2) */
 			ret = 1;
 			goto out;
 		}
-		if (reclaim_hooks.after_shrink_zones)
-			reclaim_hooks.after_shrink_zones(sc, priority, sc->nr_scanned,
-							 nr_reclaimed);
+		policy_call_all(after_shrink_zones, sc, priority, sc->nr_scanned, nr_reclaimed);
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
 		total_scanned += sc->nr_scanned;
 		if (nr_reclaimed >= (unsigned long)sc->swap_cluster_max) {
@@ -555,8 +570,7 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 	 * it the number reclaimed, so a pass that freed nothing now means OOM (§1.6) */
 	int progress = MM->sysctl.reclaim_progress;
 	if (progress == RECLAIM_PROGRESS_AUTO)
-		progress = MM->sysctl.reclaim_lru == RECLAIM_LRU_2625 ? RECLAIM_PROGRESS_2625
-								      : RECLAIM_PROGRESS_2626;
+		progress = MM->rules->progress;
 	if (progress == RECLAIM_PROGRESS_2625 && !sc->all_unreclaimable && !ret)
 		ret = 1;
 out:
@@ -587,7 +601,11 @@ unsigned long try_to_free_pages(unsigned order, unsigned gfp)
 		rs->max_direct_reclaimers = rs->direct_reclaimers;
 	if (++rs->reclaimers_incl_kswapd > rs->max_reclaimers_incl_kswapd)
 		rs->max_reclaimers_incl_kswapd = rs->reclaimers_incl_kswapd;
+	char gfpbuf[128];
+	trace_event(mm_vmscan_direct_reclaim_begin, "order=%d may_writepage=%d gfp_flags=%s",
+		    sc.order, sc.may_writepage, mm_trace_gfp_flags(gfp, gfpbuf, sizeof(gfpbuf)));
 	unsigned long ret = do_try_to_free_pages(&sc);
+	trace_event(mm_vmscan_direct_reclaim_end, "nr_reclaimed=%lu", ret);
 	rs->direct_reclaimers--;
 	rs->reclaimers_incl_kswapd--;
 	sim_time_t took = local_now() - start;
@@ -606,6 +624,7 @@ void wakeup_kswapd(struct zone *z, unsigned order)
 		MM->kswapd_max_order = (int)order;
 	if (!waitqueue_active(&MM->kswapd_wait))
 		return;
+	trace_event(mm_vmscan_wakeup_kswapd, "nid=0 zid=%d order=%u", (int)(z - MM->zones), order);
 	wake_up_all(&MM->kswapd_wait);
 }
 
@@ -634,7 +653,7 @@ loop_again:
 		int end_zone = 0, i;
 		unsigned long lru_pages = 0;
 		if (!priority)
-			disable_swap_token();
+			policy_call_all(priority_zero);
 		all_zones_ok = true;
 		cpu_work_sys(MM->hw->scan_page_ns); /* pass overhead: no pass is free */
 		for (i = MM->nr_zones - 1; i >= 0; i--) {
@@ -666,7 +685,7 @@ loop_again:
 			sc.nr_scanned = 0;
 			note_zone_scanning_priority(z, priority);
 			if (!zone_watermark_ok(z, order, 8 * z->pages_high, end_zone, 0))
-				nr_reclaimed += shrink_zone_policy(priority, z, &sc);
+				nr_reclaimed += shrink_zone(priority, z, &sc);
 			unsigned long nr_slab = shrink_slab(sc.nr_scanned, GFP_KERNEL, lru_pages);
 			total_scanned += sc.nr_scanned;
 			if (z->all_unreclaimable)
@@ -676,6 +695,10 @@ loop_again:
 			if (total_scanned > SWAP_CLUSTER_MAX * 2 &&
 			    total_scanned > nr_reclaimed + nr_reclaimed / 2)
 				sc.may_writepage = 1;
+			/* 2.6.37+ tests the high watermark again here, after the shrink */
+			if (policy_hooked(kswapd_zone_balanced) &&
+			    zone_watermark_ok(z, order, z->pages_high, end_zone, 0))
+				policy_call_all(kswapd_zone_balanced, z);
 		}
 		if (all_zones_ok)
 			break;
@@ -705,9 +728,11 @@ void kswapd_main(void *arg)
 		if (order < new_order) {
 			order = new_order;
 		} else {
+			trace_event(mm_vmscan_kswapd_sleep, "nid=0");
 			sleep_on(&MM->kswapd_wait, 0, false);
 			order = MM->kswapd_max_order;
 		}
+		trace_event(mm_vmscan_kswapd_wake, "nid=0 order=%d", order);
 		MM->rstats.reclaimers_incl_kswapd++;
 		if (MM->rstats.reclaimers_incl_kswapd > MM->rstats.max_reclaimers_incl_kswapd)
 			MM->rstats.max_reclaimers_incl_kswapd = MM->rstats.reclaimers_incl_kswapd;
@@ -718,9 +743,9 @@ void kswapd_main(void *arg)
 
 void mm_start_kthreads(void)
 {
-	MM->kswapd = task_create("kswapd0", kswapd_main, NULL, true);
-	set_user_nice(MM->kswapd, MM->sysctl.kswapd_nice);
-	task_start(MM->kswapd);
-	MM->flusher = task_create("pdflush", flusher_main, NULL, true);
-	task_start(MM->flusher);
+	MM->kswapd = task_struct_create("kswapd0", kswapd_main, NULL, true);
+	set_user_nice(&MM->kswapd->task, MM->sysctl.kswapd_nice);
+	task_start(&MM->kswapd->task);
+	MM->flusher = task_struct_create("pdflush", flusher_main, NULL, true);
+	task_start(&MM->flusher->task);
 }

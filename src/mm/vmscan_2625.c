@@ -7,6 +7,8 @@
  * only in the unevictable culling that has nothing to cull here. */
 #include "mm/vmscan.h"
 
+#include "mm/era/era.h"
+
 #define NR_ACTIVE   NR_ACTIVE_FILE
 #define NR_INACTIVE NR_INACTIVE_FILE
 
@@ -79,8 +81,8 @@ static unsigned long take_scan(struct zone *z, enum lru_list l, unsigned long ad
 	return 0;
 }
 
-/* shrink_zone, 2.6.25-2.6.27 (§1.8): both lists sifted, chunk by chunk in turn. */
-unsigned long shrink_zone_2625(int priority, struct zone *z, struct scan_control *sc)
+/* shrink_zone's list work, 2.6.25-2.6.27 (§1.8): both lists sifted, chunk by chunk in turn. */
+static unsigned long shrink_zone_lists_2625(int priority, struct zone *z, struct scan_control *sc)
 {
 	unsigned long nr_reclaimed = 0;
 	unsigned long nr_active =
@@ -99,10 +101,14 @@ unsigned long shrink_zone_2625(int priority, struct zone *z, struct scan_control
 			nr_inactive -= chunk;
 			nr_reclaimed += shrink_inactive_list(chunk, z, sc, priority, 1);
 		}
-		if (reclaim_hooks.shrink_zone_bail &&
-		    reclaim_hooks.shrink_zone_bail(sc, priority, nr_reclaimed))
-			break;
 	}
-	throttle_vm_writeout(sc->gfp_mask);
 	return nr_reclaimed;
 }
+
+const struct reclaim_rules reclaim_rules_2625 = {
+    .name = "2.6.25",
+    .summary = "one active and one inactive list per zone, calc_reclaim_mapped (2.6.25)",
+    .split_lru = false,
+    .progress = RECLAIM_PROGRESS_2625,
+    .shrink_zone_lists = shrink_zone_lists_2625,
+};

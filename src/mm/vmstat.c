@@ -1,3 +1,5 @@
+/* /proc/vmstat: the counters of vmstat_items.h, summed over zones and printed in the kernel's
+ * order (vmstat_foreach, as the kernel's vmstat_start/vmstat_show walk vmstat_text[]). */
 #include "mm/vmstat.h"
 
 #include "mm/mm.h"
@@ -6,37 +8,27 @@
 
 uint64_t vm_events[NR_VM_EVENT_ITEMS];
 
+#define VMSTAT_NAME(id, name) [id] = name,
 static const char *const zone_stat_names[NR_VM_ZONE_STAT_ITEMS] = {
-    "nr_free_pages",
-    "nr_inactive_anon",
-    "nr_active_anon",
-    "nr_inactive_file",
-    "nr_active_file",
-    "nr_unevictable",
-    "nr_mlock",
-    "nr_anon_pages",
-    "nr_mapped",
-    "nr_file_pages",
-    "nr_dirty",
-    "nr_writeback",
-    "nr_slab_reclaimable",
-    "nr_slab_unreclaimable",
-    "nr_page_table_pages",
-    "nr_kernel_stack",
-    "nr_unstable",
-    "nr_bounce",
-    "nr_vmscan_write",
-    "nr_vmscan_write_skip",
-    "nr_vmscan_immediate_reclaim",
-    "nr_vmscan_throttled",
-    "nr_writeback_temp",
-    "nr_isolated_anon",
-    "nr_isolated_file",
-};
-
+    VMSTAT_ITEMS(VMSTAT_NAME, VMSTAT_IGNORE, VMSTAT_IGNORE)};
 static const char *const zone_event_names[NR_VM_ZONE_EVENT_ITEMS] = {
-    "pgalloc", "pgrefill", "pgsteal", "pgscan_kswapd", "pgscan_direct",
-};
+    VMSTAT_ITEMS(VMSTAT_IGNORE, VMSTAT_NAME, VMSTAT_IGNORE)};
+static const char *const vm_event_names[NR_VM_EVENT_ITEMS] = {
+    VMSTAT_ITEMS(VMSTAT_IGNORE, VMSTAT_IGNORE, VMSTAT_NAME)};
+#undef VMSTAT_NAME
+
+/* The print order, one entry per line of the list (zone events stand for one line a zone). */
+enum vmstat_kind { VMSTAT_ZONE_STAT, VMSTAT_ZONE_EVENT, VMSTAT_EVENT };
+#define VMSTAT_ORDER_S(id, name) {VMSTAT_ZONE_STAT, id},
+#define VMSTAT_ORDER_Z(id, name) {VMSTAT_ZONE_EVENT, id},
+#define VMSTAT_ORDER_E(id, name) {VMSTAT_EVENT, id},
+static const struct {
+	enum vmstat_kind kind;
+	int item;
+} vmstat_order[] = {VMSTAT_ITEMS(VMSTAT_ORDER_S, VMSTAT_ORDER_Z, VMSTAT_ORDER_E)};
+#undef VMSTAT_ORDER_S
+#undef VMSTAT_ORDER_Z
+#undef VMSTAT_ORDER_E
 
 /* The kernel's zone suffixes in vmstat_text. */
 static const char *const zone_suffix[MAX_NR_ZONES] = {"dma", "dma32", "normal", "high"};
@@ -68,34 +60,19 @@ static void zone_events(enum zone_event_item item, void (*fn)(const char *, uint
 
 void vmstat_foreach(void (*fn)(const char *name, uint64_t value, void *ctx), void *ctx)
 {
-	for (int i = 0; i < NR_VM_ZONE_STAT_ITEMS; i++)
-		fn(zone_stat_names[i], (uint64_t)global_page_state((enum zone_stat_item)i), ctx);
-	fn("pgpgin", vm_events[PGPGIN], ctx);
-	fn("pgpgout", vm_events[PGPGOUT], ctx);
-	fn("pswpin", vm_events[PSWPIN], ctx);
-	fn("pswpout", vm_events[PSWPOUT], ctx);
-	zone_events(PGALLOC, fn, ctx);
-	fn("pgfree", vm_events[PGFREE], ctx);
-	fn("pgactivate", vm_events[PGACTIVATE], ctx);
-	fn("pgdeactivate", vm_events[PGDEACTIVATE], ctx);
-	fn("pgfault", vm_events[PGFAULT], ctx);
-	fn("pgmajfault", vm_events[PGMAJFAULT], ctx);
-	zone_events(PGREFILL, fn, ctx);
-	zone_events(PGSTEAL, fn, ctx);
-	zone_events(PGSCAN_KSWAPD, fn, ctx);
-	zone_events(PGSCAN_DIRECT, fn, ctx);
-	fn("pginodesteal", vm_events[PGINODESTEAL], ctx);
-	fn("slabs_scanned", vm_events[SLABS_SCANNED], ctx);
-	fn("kswapd_steal", vm_events[KSWAPD_STEAL], ctx);
-	fn("kswapd_inodesteal", vm_events[KSWAPD_INODESTEAL], ctx);
-	fn("pageoutrun", vm_events[PAGEOUTRUN], ctx);
-	fn("allocstall", vm_events[ALLOCSTALL], ctx);
-	fn("pgrotated", vm_events[PGROTATED], ctx);
-	fn("unevictable_pgs_culled", vm_events[UNEVICTABLE_PGCULLED], ctx);
-	fn("unevictable_pgs_scanned", vm_events[UNEVICTABLE_PGSCANNED], ctx);
-	fn("unevictable_pgs_rescued", vm_events[UNEVICTABLE_PGRESCUED], ctx);
-	fn("pgsteal_direct", vm_events[PGSTEAL_DIRECT], ctx);
-	fn("pgsteal_kswapd", vm_events[PGSTEAL_KSWAPD], ctx);
-	fn("mmsim_kswapd_file_writes", vm_events[MMSIM_KSWAPD_FILE_WRITES], ctx);
-	fn("mmsim_direct_file_writes", vm_events[MMSIM_DIRECT_FILE_WRITES], ctx);
+	for (size_t i = 0; i < sizeof(vmstat_order) / sizeof(vmstat_order[0]); i++) {
+		int item = vmstat_order[i].item;
+		switch (vmstat_order[i].kind) {
+		case VMSTAT_ZONE_STAT:
+			fn(zone_stat_names[item],
+			   (uint64_t)global_page_state((enum zone_stat_item)item), ctx);
+			break;
+		case VMSTAT_ZONE_EVENT:
+			zone_events((enum zone_event_item)item, fn, ctx);
+			break;
+		case VMSTAT_EVENT:
+			fn(vm_event_names[item], vm_events[item], ctx);
+			break;
+		}
+	}
 }

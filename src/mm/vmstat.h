@@ -5,77 +5,29 @@
 
 #include <stdint.h>
 
-/* Zone gauges. The four evictable LRU lists come first, in enum lru_list order, so
- * NR_LRU_BASE + lru is the list's counter. */
+#include "mm/vmstat_items.h"
+
+#define VMSTAT_ENUM(id, name) id,
+
+/* Zone gauges. */
 enum zone_stat_item {
-	NR_FREE_PAGES,
-	NR_LRU_BASE,
-	NR_INACTIVE_ANON = NR_LRU_BASE,
-	NR_ACTIVE_ANON,
-	NR_INACTIVE_FILE,
-	NR_ACTIVE_FILE,
-	NR_UNEVICTABLE,
-	NR_MLOCK,
-	NR_ANON_PAGES,
-	NR_FILE_MAPPED,
-	NR_FILE_PAGES,
-	NR_FILE_DIRTY,
-	NR_WRITEBACK,
-	NR_SLAB_RECLAIMABLE,
-	NR_SLAB_UNRECLAIMABLE,
-	NR_PAGETABLE,
-	NR_KERNEL_STACK,
-	NR_UNSTABLE_NFS,
-	NR_BOUNCE,
-	NR_VMSCAN_WRITE,
-	NR_VMSCAN_WRITE_SKIP, /* 2011 writeback series v1: dirty file pages reclaim did not write */
-	NR_VMSCAN_IMMEDIATE,  /* v3: ...and marked for immediate reclaim */
-	NR_VMSCAN_THROTTLED,  /* v1: reclaimers throttled on writeback */
-	NR_WRITEBACK_TEMP,
-	NR_ISOLATED_ANON,
-	NR_ISOLATED_FILE,
-	NR_VM_ZONE_STAT_ITEMS
+	VMSTAT_ITEMS(VMSTAT_ENUM, VMSTAT_IGNORE, VMSTAT_IGNORE) NR_VM_ZONE_STAT_ITEMS
 };
+/* The evictable LRU lists' gauges, in enum lru_list order. */
+enum { NR_LRU_BASE = NR_INACTIVE_ANON };
+_Static_assert(NR_ACTIVE_ANON == NR_LRU_BASE + 1 && NR_INACTIVE_FILE == NR_LRU_BASE + 2 &&
+		   NR_ACTIVE_FILE == NR_LRU_BASE + 3,
+	       "the LRU gauges follow enum lru_list");
 
 /* Events counted per zone and printed as name_<zone>. */
 enum zone_event_item {
-	PGALLOC,
-	PGREFILL,
-	PGSTEAL,
-	PGSCAN_KSWAPD,
-	PGSCAN_DIRECT,
-	NR_VM_ZONE_EVENT_ITEMS
+	VMSTAT_ITEMS(VMSTAT_IGNORE, VMSTAT_ENUM, VMSTAT_IGNORE) NR_VM_ZONE_EVENT_ITEMS
 };
 
 /* Machine-wide events. */
-enum vm_event_item {
-	PGPGIN,
-	PGPGOUT,
-	PSWPIN,
-	PSWPOUT,
-	PGFREE,
-	PGACTIVATE,
-	PGDEACTIVATE,
-	PGFAULT,
-	PGMAJFAULT,
-	PGINODESTEAL,
-	SLABS_SCANNED,
-	KSWAPD_STEAL,
-	KSWAPD_INODESTEAL,
-	PAGEOUTRUN,
-	ALLOCSTALL,
-	PGROTATED,
-	UNEVICTABLE_PGCULLED,
-	UNEVICTABLE_PGSCANNED,
-	UNEVICTABLE_PGRESCUED,
-	/* later kernels' names, counted for comparisons across eras */
-	PGSTEAL_DIRECT,
-	PGSTEAL_KSWAPD,
-	/* mmsim extras (mmtests derives them from tracepoints): file pages reclaim wrote */
-	MMSIM_KSWAPD_FILE_WRITES,
-	MMSIM_DIRECT_FILE_WRITES,
-	NR_VM_EVENT_ITEMS
-};
+enum vm_event_item { VMSTAT_ITEMS(VMSTAT_IGNORE, VMSTAT_IGNORE, VMSTAT_ENUM) NR_VM_EVENT_ITEMS };
+
+#undef VMSTAT_ENUM
 
 extern uint64_t vm_events[NR_VM_EVENT_ITEMS];
 

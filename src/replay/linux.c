@@ -20,7 +20,17 @@
  *   page_referenced() but does not save it).
  * Reclaim here takes one page at a time where the kernel works in batches of SWAP_CLUSTER_MAX
  * under a scan priority; docs/replay.md lists this and the other simplifications. */
-#include "replay/sim_impl.h"
+#include "replay/ops.h"
+
+struct linux_sim {
+	struct node *n; /* n[0] inactive head, n[1] active head; page id i is node i + 2 */
+	uint8_t *fl;
+	uint32_t ncap, nr_active, nr_inactive;
+	uint64_t cache, acc;
+	unsigned ratio;
+	int exec_protect;
+	struct replay_result st;
+};
 
 enum {
 	F_RES = 1,    /* in the cache */
@@ -33,26 +43,13 @@ enum {
 #define INACTIVE 0
 #define ACTIVE	 1
 
-static inline void unlink_node(struct node *n, uint32_t x)
+static void *linux_create_variant(uint64_t cache, const struct replay_linux_cfg *lc, int exec)
 {
-	n[n[x].prev].next = n[x].next;
-	n[n[x].next].prev = n[x].prev;
-}
-
-static inline void push_head(struct node *n, uint32_t h, uint32_t x)
-{
-	uint32_t f = n[h].next;
-	n[x].prev = h;
-	n[x].next = f;
-	n[f].prev = x;
-	n[h].next = x;
-}
-
-void linux_init(struct linux_sim *s, uint64_t cache, const struct replay_linux_cfg *lc, int exec)
-{
+	struct linux_sim *s = xcalloc(1, sizeof(*s));
 	s->cache = cache;
-	s->ratio = lc ? lc->inactive_ratio : 0;
+	s->ratio = lc->inactive_ratio;
 	s->exec_protect = exec;
+	return s;
 }
 
 /* page_referenced() for one page: PG_referenced, plus the young bit if mapped; both cleared. */
@@ -152,8 +149,10 @@ static inline void mark_page_accessed(struct linux_sim *s, uint32_t x)
 	}
 }
 
-int linux_access(struct linux_sim *s, uint32_t id, uint8_t kind)
+static int linux_access(void *st_, uint32_t id, uint8_t kind, uint32_t next_use)
 {
+	(void)next_use;
+	struct linux_sim *s = st_;
 	uint32_t x = id + 2;
 	if (__builtin_expect(x >= s->ncap, 0)) {
 		uint32_t c = s->ncap;
@@ -190,8 +189,9 @@ int linux_access(struct linux_sim *s, uint32_t id, uint8_t kind)
 	return 0;
 }
 
-int linux_check(const struct linux_sim *s)
+static int linux_check(const void *st_)
 {
+	const struct linux_sim *s = st_;
 	if (!s->ncap)
 		return 0;
 	for (uint32_t h = 0; h < 2; h++) {
@@ -211,3 +211,53 @@ int linux_check(const struct linux_sim *s)
 	}
 	return (uint64_t)s->nr_active + s->nr_inactive <= s->cache ? 0 : -1;
 }
+
+static void *linux_create(uint64_t cache, const struct replay_linux_cfg *lc)
+{
+	return linux_create_variant(cache, lc, 0);
+}
+
+static void *linux_exec_create(uint64_t cache, const struct replay_linux_cfg *lc)
+{
+	return linux_create_variant(cache, lc, 1);
+}
+
+static void linux_destroy(void *st_)
+{
+	struct linux_sim *s = st_;
+	free(s->n);
+	free(s->fl);
+	free(s);
+}
+
+static size_t linux_bytes(const void *st_)
+{
+	const struct linux_sim *s = st_;
+	return (size_t)s->ncap * (sizeof(struct node) + 1);
+}
+
+static void linux_counters(const void *st_, struct replay_result *r)
+{
+	const struct linux_sim *s = st_;
+	*r = s->st;
+}
+
+const struct replay_ops replay_linux_ops = {
+    .name = "linux",
+    .create = linux_create,
+    .destroy = linux_destroy,
+    .access = linux_access,
+    .check = linux_check,
+    .bytes = linux_bytes,
+    .counters = linux_counters,
+};
+
+const struct replay_ops replay_linux_exec_ops = {
+    .name = "linux+exec",
+    .create = linux_exec_create,
+    .destroy = linux_destroy,
+    .access = linux_access,
+    .check = linux_check,
+    .bytes = linux_bytes,
+    .counters = linux_counters,
+};

@@ -6,7 +6,7 @@
  * O(log n). Slots are time, so they run out; when they do, the live marks (one per distinct
  * page) are renumbered 1..live in order and the tree is rebuilt, which keeps the tree at most
  * twice the number of distinct pages and costs O(1) amortised per reference. */
-#include "replay/sim_impl.h"
+#include "replay/ops.h"
 #include "sim/xalloc.h"
 
 #include <stdio.h>

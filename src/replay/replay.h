@@ -101,6 +101,10 @@ size_t lru_mrc_bytes(const struct lru_mrc *m);
 /* One-pass OPT (Belady MIN) stack distances with next-use priorities (Mattson et al. 1970). */
 int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
 	    struct mrc *out);
+/* The same, checking its internal structure against a recount after every check_every
+ * references (0: never); -2 when a check fails. For tests. */
+int opt_mrc_checked(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
+		    struct mrc *out, uint64_t check_every);
 
 /* Whole-trace drivers for the mrc command. limit as in replay_run. */
 int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy p, uint64_t limit,

@@ -1,5 +1,5 @@
 /* Whole-trace drivers: every job of a replay in one pass over the trace. */
-#include "replay/sim_impl.h"
+#include "replay/ops.h"
 #include "sim/xalloc.h"
 
 #include <stdio.h>

@@ -14,19 +14,6 @@
 #include "sim/types.h"
 
 struct task;
-struct mm_struct;
-
-/* Task flags, kernel names where the kernel has them. */
-#define PF_EXITING    0x00000004u
-#define PF_MEMALLOC   0x00000800u
-#define PF_KSWAPD     0x00040000u
-#define PF_SWAPWRITE  0x00800000u
-#define PF_KTHREAD    0x00200000u
-#define PF_RECLAIMING 0x80000000u /* KOSAKI's throttle: this task holds a reclaim ticket */
-
-/* Thread-info flags. */
-#define TIF_MEMDIE  0x1u
-#define TIF_SIGKILL 0x2u
 
 enum task_state { TASK_NEW, TASK_RUNNABLE, TASK_RUNNING, TASK_BLOCKED, TASK_DEAD };
 
@@ -42,8 +29,6 @@ struct task {
 	int pid;
 	char comm[16];
 	enum task_state state;
-	unsigned flags;
-	unsigned tif;
 	int cpu;		 /* CPU running it, -1 if none */
 	sim_time_t pending;	 /* CPU time consumed ahead of the clock */
 	sim_time_t slice_used;	 /* CPU time since it last got the CPU */
@@ -62,14 +47,16 @@ struct task {
 	uint32_t weight;     /* CFS load weight of its nice level (1024 at nice 0) */
 	bool timed_out;
 	bool killable_sleep; /* a fatal signal ends this sleep */
+	/* A fatal signal is pending: it ends a killable sleep and keeps the task from starting
+	 * one, as signal_pending_state() does for TASK_KILLABLE in schedule(). */
+	bool fatal_signal;
 
 	void (*fn)(void *arg);
 	void *arg;
 	void (*on_exit)(struct task *t); /* higher layers free what the task held */
-
-	struct mm_struct *mm; /* NULL for kernel threads */
-	void *proc;	      /* the kernel layer's process state */
-	bool is_kthread;
+	/* Frees the object the task is embedded in, when the machine is torn down (NULL: the
+	 * owner frees it). */
+	void (*release)(struct task *t);
 	struct task *next_all;
 };
 
@@ -98,24 +85,28 @@ void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
  * rule: 2.6.26's feature, and a 2.6.25 development version; docs/model.md). */
 void sched_set_normalized_sleeper(bool on);
 
-/* Creates a task that will run fn(arg) from `at` onward. */
-struct task *task_create(const char *comm, void (*fn)(void *), void *arg, bool kthread);
+/* Prepares t, embedded in an owner's object, to run fn(arg) once started; it joins the list
+ * of every task in creation order. Aborts if the host cannot map its stack. */
+void task_init(struct task *t, const char *comm, void (*fn)(void *), void *arg);
+/* A task of its own allocation, freed with the machine. */
+struct task *task_create(const char *comm, void (*fn)(void *), void *arg);
 void task_start(struct task *t);
 /* set_user_nice: the CFS weight of nice -20..19 (the kernel's prio_to_weight). */
 void set_user_nice(struct task *t, int nice);
 
-extern struct task *current;
+/* The task running now (NULL in scheduler context); layers above wrap it as `current`. */
+extern struct task *sim_current;
 extern sim_time_t sim_clock;
 
 /* smp_processor_id: the CPU the running task is on (0 outside any task). */
 static inline int this_cpu(void)
 {
-	return current && current->cpu >= 0 ? current->cpu : 0;
+	return sim_current && sim_current->cpu >= 0 ? sim_current->cpu : 0;
 }
 
 static inline sim_time_t local_now(void)
 {
-	return sim_clock + (current ? current->pending : 0);
+	return sim_clock + (sim_current ? sim_current->pending : 0);
 }
 
 /* CPU consumption by the running task. User work yields when the task has run a quantum
@@ -160,6 +151,9 @@ void sched_callback_at(sim_time_t when, void (*fn)(void *, uint64_t), void *arg,
  * requested. Returns the clock at the end. */
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void));
 void sched_request_stop(void);
+/* Calls fn(t) at t = 0, every, 2*every, ... as the run passes those times, before any event
+ * due at t runs; fn only reads state (a monitor must not change the run). 0 turns it off. */
+void sched_set_observer(void (*fn)(sim_time_t when), sim_time_t every);
 
 /* Hook run between events (the invariant checker); may be NULL. Called every `every` events. */
 void sched_set_check_hook(void (*fn)(void), uint64_t every);

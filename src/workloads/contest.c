@@ -12,6 +12,7 @@
  * is stopped. The real loop is not known (benchmarks.md, open gap 2): the cyclic scan is a
  * [model assumption], as is counting Loads as page references / 1000. */
 #include "workloads/contest.h"
+#include "mm/policy/swap_token.h"
 
 #include "kernel/process.h"
 #include "workloads/kbuild.h"
@@ -75,7 +76,7 @@ static void mem_load_main(void *arg)
 		}
 	}
 	C.load_end = local_now();
-	C.load_cpu = current->utime + current->stime + current->pending;
+	C.load_cpu = current->task.utime + current->task.stime + current->task.pending;
 	sys_exit(0);
 }
 

@@ -38,12 +38,13 @@ static const struct param_desc params[] = {
     {"hackbench.fds", P_INT, HP(fds), 1, 1000, NULL, "receivers (and senders) per group"},
     {"hackbench.msg_size", P_INT, HP(msg_size), 1, 4096, NULL, "bytes per message"},
     {"hackbench.task_slab", P_SIZE, HP(task_slab), 0, 1 << 20, NULL,
-     "slab objects per task (task_struct, files, mm_struct, VMAs...)"},
-    {"hackbench.cow_pages", P_INT, HP(cow_pages), 1, 100000, NULL,
-     "private pages each child dirties after fork"},
-    {"hackbench.hot_pages", P_INT, HP(hot_pages), 1, 100000, NULL,
+     "slab objects per task (task_struct, files, mm_struct, VMAs, its share of the "
+     "sockets); 0 = measured, mapped to the profile's word size"},
+    {"hackbench.cow_pages", P_INT, HP(cow_pages), 0, 100000, NULL,
+     "private pages each child dirties after fork; 0 = measured, mapped to the page size"},
+    {"hackbench.hot_pages", P_INT, HP(hot_pages), 0, 100000, NULL,
      "of the private pages, how many every message uses (the stack buffer and the data it "
-     "reads); the rest are written once at start-up"},
+     "reads); the rest are written once at start-up; 0 = measured, mapped to the page size"},
     {"hackbench.text", P_SIZE, HP(text), 4096, 1LL << 30, NULL, "shared program text touched"},
     {"hackbench.thread_stack", P_SIZE, HP(thread_stack), 4096, 1LL << 30, NULL,
      "user stack per thread (thread mode)"},
@@ -65,14 +66,12 @@ void hackbench_defaults(struct hackbench_params *p)
 	    .loops = 100, /* hackbench's default */
 	    .mode = HACKBENCH_PROCESS,
 	    .ipc = HACKBENCH_SOCKETS,
-	    .fds = 20,		  /* num_fds */
-	    .msg_size = 100,	  /* DATASIZE */
-	    .task_slab = 6 << 10, /* benchmarks.md: ~4-8 KiB [estimate] */
-	    .cow_pages = 6,	  /* benchmarks.md: ~2-10 pages [estimate] */
-	    /* the stack buffer, the program's data and GOT, libc's data, the TLS block
-	     * [estimate]; start-up's other writes (argv/env, relocations, stdio and malloc
-	     * state) are not touched again */
-	    .hot_pages = 4,
+	    .fds = 20,	     /* num_fds */
+	    .msg_size = 100, /* DATASIZE */
+	    /* 0: from the measurement and the profile (hackbench_footprint) */
+	    .task_slab = 0,
+	    .cow_pages = 0,
+	    .hot_pages = 0,
 	    .text = 160 << 10,	      /* hackbench + the libc/ld.so pages it runs [estimate] */
 	    .thread_stack = 16 << 10, /* PTHREAD_STACK_MIN, x86 */
 	    .sndbuf = 0,
@@ -132,8 +131,8 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 		sys_touch(H.vpn[R_STACK], TOUCH_WRITE);
 	else
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
-	if (current->nr_switched_in != w->seen_run) {
-		w->seen_run = current->nr_switched_in;
+	if (current->task.nr_switched_in != w->seen_run) {
+		w->seen_run = current->task.nr_switched_in;
 		int left = H.p.hot_pages - 1;
 		for (int r = R_DATA; r <= R_STACK && left > 0; r++)
 			for (uint64_t i = r == R_STACK ? 1 : 0; i < H.npages[r] && left > 0;
@@ -259,7 +258,7 @@ static void create_worker(struct worker *w)
 		worker_free_kmem();
 		parent_barf(call, sys_errno);
 	}
-	map_pid(w->proc->task->pid, (int)(w - H.workers));
+	map_pid(w->proc->task->task.pid, (int)(w - H.workers));
 	H.nr_created++;
 }
 
@@ -390,6 +389,7 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 	(void)seed;
 	memset(&H, 0, sizeof(H));
 	H.p = cfg->hackbench;
+	hackbench_footprint(MM->hw, MM->page_size, &H.p);
 	if (!H.p.sndbuf) /* (sizeof(struct sk_buff) + 256) * 256, 2.6.25 [estimate of the size] */
 		H.p.sndbuf =
 		    MM->hw->struct_page_bytes <= 32 ? (180 + 256) * 256 : (232 + 256) * 256;
@@ -442,6 +442,10 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 	    "hackbench: peak socket buffers %u pages, task slab %u pages; %llu context switches\n",
 	    (unsigned)skb_caches_peak_pages(), H.task_pool.peak_pages,
 	    (unsigned long long)sched_get_stats()->context_switches);
+	result_printf(r,
+		      "hackbench: per worker: %d private pages (%d used by every message), "
+		      "%llu bytes of task slab\n",
+		      H.p.cow_pages, H.p.hot_pages, (unsigned long long)H.p.task_slab);
 	if (H.p.ipc == HACKBENCH_SOCKETS && H.conns)
 		result_printf(
 		    r,

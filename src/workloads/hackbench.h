@@ -30,6 +30,11 @@ struct hackbench_params {
 };
 
 void hackbench_defaults(struct hackbench_params *p);
+struct hw_profile;
+/* Fills the footprint fields left at 0 from the measurement, mapped to the profile's page
+ * and word size (hackbench_footprint.c). */
+void hackbench_footprint(const struct hw_profile *hw, uint32_t page_size,
+			 struct hackbench_params *p);
 extern const struct workload hackbench_workload;
 
 #endif

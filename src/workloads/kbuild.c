@@ -19,6 +19,7 @@
  * Every job's sizes and reference stream come from its own generator (seed, job number), so
  * they do not depend on scheduling. */
 #include "workloads/kbuild.h"
+#include "mm/policy/swap_token.h"
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"
@@ -223,7 +224,7 @@ static void make_main(void *arg)
 	b->end = local_now();
 	b->cpu_ns = 0;
 	for (size_t i = 0; i < K.nr_procs; i++)
-		b->cpu_ns += K.procs[i]->task->utime + K.procs[i]->task->stime;
+		b->cpu_ns += K.procs[i]->task->task.utime + K.procs[i]->task->task.stime;
 	b->done = true;
 	sys_exit(0);
 }

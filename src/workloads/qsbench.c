@@ -11,6 +11,7 @@
  * at n·log2(n)·elem_ns. Every child draws its split points from the same seed, so, as with
  * the real program, all children make the same accesses. */
 #include "workloads/qsbench.h"
+#include "mm/policy/swap_token.h"
 
 #include "kernel/process.h"
 #include "workloads/scenario.h"

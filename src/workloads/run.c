@@ -79,17 +79,23 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	check_failed = false;
 	if (check && cfg->check_every)
 		sched_set_check_hook(check_hook, cfg->check_every);
+	if (cfg->sample_every)
+		vmstat_sample_start(&res->samples, cfg->sample_every);
 	sched_run(cfg->time_limit, keep_going);
+	if (cfg->sample_every)
+		vmstat_sample_stop(sim_clock);
 	int ret = 0;
 	if (check_failed || (check && check() != 0))
 		ret = -1;
 
 	res->completed = running->finished();
 	if (!res->completed && getenv("MMSIM_DEBUG")) {
-		for (struct task *t = sched_first_task(); t; t = t->next_all)
-			fprintf(stderr, "task %d %s state %d wq %p tif %#x flags %#x code %d\n",
-				t->pid, t->comm, t->state, (void *)t->wq, t->tif, t->flags,
-				t->proc ? ((struct process *)t->proc)->exit_code : 0);
+		for_each_task(t)
+			fprintf(stderr,
+				"task %d %s state %d wq %p tif %#x sigkill %d flags %#x code %d\n",
+				t->task.pid, t->task.comm, t->task.state, (void *)t->task.wq,
+				t->tif, t->task.fatal_signal, t->flags,
+				t->proc ? t->proc->exit_code : 0);
 		for (pfn_t pfn = 0; pfn < MM->nr_frames; pfn++)
 			if (MM->pages[pfn].flags & (PG_locked | PG_writeback))
 				fprintf(stderr, "pfn %u flags %#x wq %p\n", pfn,
@@ -103,11 +109,11 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	}
 	res->panicked = MM->oom_stop_requested;
 	res->elapsed = sim_clock;
-	for (struct task *t = sched_first_task(); t; t = t->next_all) {
+	for_each_task(t) {
 		if (t->is_kthread)
 			continue;
-		res->user_ns += t->utime;
-		res->sys_ns += t->stime;
+		res->user_ns += t->task.utime;
+		res->sys_ns += t->task.stime;
 	}
 	res->major_faults = vm_events[PGMAJFAULT];
 	res->minor_faults = vm_events[PGFAULT] - vm_events[PGMAJFAULT];
@@ -142,4 +148,5 @@ void run_result_free(struct run_result *res)
 {
 	free(res->vmstat);
 	res->vmstat = NULL;
+	sample_series_free(&res->samples);
 }

@@ -3,6 +3,8 @@
 
 #include "hw/profile.h"
 #include "kernel/process.h"
+#include "mm/era/era.h"
+#include "mm/policy/policy.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -14,8 +16,6 @@
 #define GiB   (1LL << 30)
 #define TiB   (1LL << 40)
 
-static const char *const swap_token_variants[] = {"off", "original", "fault", "priority", NULL};
-static const char *const reclaim_lru_variants[] = {"2.6.28", "2.6.25", NULL};
 static const char *const reclaim_progress_variants[] = {"auto", "2.6.25", "2.6.26", NULL};
 
 static const struct param_desc base_params[] = {
@@ -31,6 +31,9 @@ static const struct param_desc base_params[] = {
      "swap partition size (0 = no swap); at most 2^27-1 slots (a swap PTE's 27 bits) and "
      "half the profile's disk"},
     {"machine.cpus", P_INT, SP(cpus), 1, 256, NULL, "CPUs"},
+    {"kernel.version", P_STRING, SP(kernel_version), 0, 0, NULL,
+     "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
+     "by name takes that kernel's value, its reclaim rules and mainline policies included"},
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
      "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25), 1 scaled down by the run "
      "queue's load (NORMALIZED_SLEEPER)"},
@@ -64,58 +67,103 @@ static const struct param_desc base_params[] = {
     {"vm.oom_kill_allocating_task", P_INT, VM(oom_kill_allocating_task), 0, 1, NULL,
      "kill the allocating task"},
     {"vm.panic_on_oom", P_INT, VM(panic_on_oom), 0, 2, NULL, "stop the run at the first OOM"},
-    {"vm.max_reclaiming_tasks_per_zone", P_INT, VM(max_reclaiming_tasks_per_zone), 0, 100000, NULL,
-     "KOSAKI's reclaim throttle: tasks per zone in shrink_zone (0 = off)"},
-    {"vm.too_many_isolated", P_INT, VM(too_many_isolated), 0, 1, NULL,
-     "2.6.32 throttle: wait while isolated > inactive"},
-    {"vm.reclaim_throttle", P_INT, VM(reclaim_throttle), 0, 1, NULL,
-     "5.16 reclaim_throttle(): ISOLATED and NOPROGRESS"},
-    {"vm.reclaim_exec_protect", P_INT, VM(reclaim_exec_protect), 0, 1, NULL,
-     "keep referenced mapped executable file pages active (Wu Fengguang, 2.6.31)"},
-    {"vm.reclaim_inactive_file_is_low", P_INT, VM(reclaim_inactive_file_is_low), 0, 1, NULL,
-     "scan active file pages only while they outnumber inactive ones (Rik van Riel, 2.6.31)"},
-    {"vm.reclaim_direct_file_writeback", P_INT, VM(reclaim_direct_file_writeback), 0, 1, NULL,
-     "direct reclaim may write dirty file pages (0 = Mel Gorman 2011 patch 1)"},
-    {"vm.reclaim_kswapd_file_writeback", P_INT, VM(reclaim_kswapd_file_writeback), 0, 2, NULL,
-     "kswapd writes dirty file pages: 2 always, 1 only at priority < 10, 0 never"},
-    {"vm.reclaim_immediate", P_INT, VM(reclaim_immediate), 0, 1, NULL,
-     "skipped dirty file pages get PG_reclaim for immediate reclaim after writeback"},
-    {"vm.reclaim_throttle_writeback", P_INT, VM(reclaim_throttle_writeback), 0, 1, NULL,
-     "throttle reclaimers when isolated pages are under writeback"},
-    {"vm.reclaim_lru", P_ENUM, VM(reclaim_lru), 0, 0, reclaim_lru_variants,
+};
+
+/* Then the reclaim policies' keys (src/mm/policy/), then these. */
+static const struct param_desc vm_rule_params[] = {
+    {"vm.reclaim_lru", P_ENUM, VM(reclaim_lru), 0, 0, NULL, /* choices: the rule variants */
      "global reclaim: 2.6.28 split LRU, or 2.6.25 one active and one inactive list"},
     {"vm.reclaim_progress", P_ENUM, VM(reclaim_progress), 0, 0, reclaim_progress_variants,
      "what direct reclaim reports: 2.6.25 progress unless all zones are unreclaimable, "
      "2.6.26 (and 2.6.25-mm) the pages reclaimed; auto follows vm.reclaim_lru"},
     {"vm.kswapd_nice", P_INT, VM(kswapd_nice), -20, 19, NULL,
      "kswapd's nice level (-5: kthreadd's KTHREAD_NICE_LEVEL, 2.6.22 to 2.6.35)"},
-    {"vm.swap_token", P_ENUM, VM(swap_token), 0, 0, swap_token_variants,
-     "swap token variant (Rik van Riel 2004, 2005 fault-only, 2.6.20 priority)"},
-    {"vm.swap_token_timeout", P_INT, VM(swap_token_timeout), 0, 1000000, NULL,
-     "seconds a holder keeps the token (original and fault variants; 0 disables)"},
-    {"vm.swap_token_exec_inherit", P_INT, VM(swap_token_exec_inherit), 0, 1, NULL,
-     "the token follows exec and returns to the parent at exit (Andrew Morton)"},
-    {"vm.swap_token_refractory", P_INT, VM(swap_token_refractory), 0, 1, NULL,
-     "a task that got the token skips its next turn (Con Kolivas)"},
-    {"vm.swap_token_aging", P_INT, VM(swap_token_aging), 0, 1, NULL,
-     "halve the holder's priority every 255 faults (KOSAKI, priority variant)"},
+};
+
+/* Then the thrashing-control policies' keys, then the workload. */
+static const struct param_desc tail_params[] = {
     {"workload", P_STRING, SP(workload), 0, 0, NULL, "usemem or filestream"},
 };
+
+static void add_params(struct param_desc *table, size_t *count, size_t cap,
+		       const struct param_desc *p, size_t n)
+{
+	for (size_t i = 0; i < n && *count < cap; i++)
+		table[(*count)++] = p[i];
+}
+
+/* A policy's keys are offsets into struct vm_sysctl: rebased onto the scenario's. */
+static void add_policy_params(struct param_desc *table, size_t *count, size_t cap,
+			      enum policy_group g)
+{
+	const struct param_desc *p[64];
+	size_t n = mm_policy_params(g, p, ARRAY_SIZE(p));
+	for (size_t i = 0; i < n && *count < cap; i++) {
+		table[*count] = *p[i];
+		table[(*count)++].offset += offsetof(struct scenario_config, vm);
+	}
+}
 
 const struct param_desc *scenario_params(size_t *n)
 {
 	static struct param_desc table[SCENARIO_MAX_KEYS];
 	static size_t count;
 	if (!count) {
-		for (size_t i = 0; i < ARRAY_SIZE(base_params); i++)
-			table[count++] = base_params[i];
+		size_t cap = ARRAY_SIZE(table);
+		add_params(table, &count, cap, base_params, ARRAY_SIZE(base_params));
+		add_policy_params(table, &count, cap, POLICY_GROUP_RECLAIM);
+		size_t rules = count;
+		add_params(table, &count, cap, vm_rule_params, ARRAY_SIZE(vm_rule_params));
+		table[rules].choices = reclaim_rules_names();
+		add_policy_params(table, &count, cap, POLICY_GROUP_THRASHING);
+		add_params(table, &count, cap, tail_params, ARRAY_SIZE(tail_params));
 		const struct workload *const *w = workload_all();
 		for (int i = 0; w[i]; i++)
-			for (size_t j = 0; j < w[i]->nparams && count < ARRAY_SIZE(table); j++)
-				table[count++] = w[i]->params[j];
+			add_params(table, &count, cap, w[i]->params, w[i]->nparams);
 	}
 	*n = count;
 	return table;
+}
+
+/* The vm.* keys set by name keep their values; every other sysctl takes kernel v's. */
+static void apply_kernel_version(struct scenario_config *c, kernel_version_t v)
+{
+	struct vm_sysctl fresh;
+	kernel_version_defaults(v, &fresh);
+	size_t n;
+	const struct param_desc *t = scenario_params(&n);
+	size_t lo = offsetof(struct scenario_config, vm), hi = lo + sizeof(c->vm);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].offset < lo || t[i].offset >= hi || !(c->key_set[i / 8] & (1u << (i % 8))))
+			continue;
+		/* every vm.* key is an int (P_INT or P_ENUM) */
+		memcpy((char *)&fresh + (t[i].offset - lo), (char *)c + t[i].offset, sizeof(int));
+	}
+	c->vm = fresh;
+}
+
+int scenario_set(struct scenario_config *c, const struct param_desc *d, const char *text, char *err,
+		 size_t errlen)
+{
+	size_t n;
+	const struct param_desc *t = scenario_params(&n);
+	bool version = d->offset == offsetof(struct scenario_config, kernel_version);
+	kernel_version_t v = 0;
+	if (version && kernel_version_parse(text, &v) != 0) {
+		snprintf(err, errlen,
+			 "bad value '%.80s' for %s: expected a kernel version such as 2.6.28, "
+			 "2.6.25-rc1, 2.6.25-mm1 or 3.0-rc",
+			 text, d->name);
+		return -1;
+	}
+	if (param_parse(d, c, text, err, errlen) != 0)
+		return -1;
+	size_t i = (size_t)(d - t);
+	if (i < n)
+		c->key_set[i / 8] |= (uint8_t)(1u << (i % 8));
+	if (version)
+		apply_kernel_version(c, v);
+	return 0;
 }
 
 void scenario_defaults(struct scenario_config *c)
@@ -129,6 +177,7 @@ void scenario_defaults(struct scenario_config *c)
 	c->cpus = 1;
 	c->time_limit = 3600ULL * NSEC_PER_SEC;
 	c->host_memory_limit = 4 * GiB;
+	snprintf(c->kernel_version, sizeof(c->kernel_version), "%s", KERNEL_VERSION_DEFAULT);
 	vm_sysctl_defaults(&c->vm);
 	snprintf(c->workload, sizeof(c->workload), "usemem");
 	c->usemem = (struct usemem_params){

@@ -6,6 +6,7 @@
 
 #include "hw/profile.h"
 #include "mm/mm.h"
+#include "mm/vmstat_sample.h"
 #include "sim/param.h"
 #include "workloads/contest.h"
 #include "workloads/desktop.h"
@@ -39,11 +40,14 @@ struct scenario_config {
 	uint64_t ram;
 	uint64_t swap;
 	int cpus;
-	int sched_normalized_sleeper; /* kernel.sched_normalized_sleeper */
-	struct hw_cost_overrides hw;  /* hw.* */
+	char kernel_version[PARAM_STRING_MAX]; /* kernel.version: the vm.* defaults follow it */
+	int sched_normalized_sleeper;	       /* kernel.sched_normalized_sleeper */
+	struct hw_cost_overrides hw;	       /* hw.* */
 	uint64_t time_limit;
 	uint64_t check_every;	    /* run the invariant checker every N events (0 = never) */
 	uint64_t host_memory_limit; /* run.host_memory_limit: refuse a run needing more */
+	/* not scenario keys (they change no result): set by the command line */
+	sim_time_t sample_every; /* --sample: vmstat monitor interval (0 = none) */
 	struct vm_sysctl vm;
 	char workload[PARAM_STRING_MAX];
 	struct usemem_params usemem;
@@ -57,6 +61,9 @@ struct scenario_config {
 	struct kbuild_params kbuild;
 	struct contest_params contest;
 	struct tracewl_params trace;
+	/* the keys set by name (scenario_set), by index in scenario_params(): kernel.version
+	 * gives its defaults to every vm.* key not among them */
+	uint8_t key_set[SCENARIO_MAX_KEYS / 8];
 	/* Where each key (by its index in scenario_params) was last set: 0 its default, > 0
 	 * the line of the scenario file, < 0 a --set. Only for error messages. */
 	int32_t origin[SCENARIO_MAX_KEYS];
@@ -79,6 +86,11 @@ uint64_t scenario_task_host_bytes(uint64_t tasks);
  * profile. */
 uint64_t scenario_file_host_bytes(const struct scenario_config *c, uint64_t bytes);
 const struct param_desc *scenario_params(size_t *n);
+/* Sets key d (from scenario_params) to text, as a scenario file or --set does: the key
+ * counts as set by name from then on, and kernel.version rewrites every vm.* key not set
+ * by name to that kernel's value. 0, or -1 with a message in err. */
+int scenario_set(struct scenario_config *c, const struct param_desc *d, const char *text, char *err,
+		 size_t errlen);
 /* Checks what single parameters cannot (the profile exists, the workload exists, RAM is
  * large enough and within the model's limit, keys that must agree do, the host can hold
  * the run). Returns 0 or -1 with a message in err; *key (if key is not NULL) names the key
@@ -104,6 +116,7 @@ struct run_result {
 		uint64_t value;
 	} * vmstat;
 	int nr_vmstat;
+	struct sample_series samples; /* --sample */
 	/* host-side figures for benchmarks */
 	uint64_t events, context_switches;
 	uint64_t touches;

@@ -40,6 +40,9 @@ expect bad-profile 2 "unknown machine.profile 'vax'" -- run "$tmp/profile.conf"
 printf 'machine.profile = arm926-2008\nhw.rmap_pte_ns = 1000\n' >"$tmp/hw.conf"
 expect hw-in-file 2 "hw.conf:2: 'hw.rmap_pte_ns' may not be set in a scenario file: costs come from machine.profile" -- run "$tmp/hw.conf"
 
+printf 'machine.ram = 64M\nkernel.version = 2.6.x\n' >"$tmp/version.conf"
+expect bad-kernel-version 2 "version.conf:2: bad value '2.6.x' for kernel.version: expected a kernel version" -- run "$tmp/version.conf"
+
 expect missing-file 2 "$tmp/nope.conf:0: cannot open scenario file" -- run "$tmp/nope.conf"
 
 printf 'machine.ram = 64M\n' >"$tmp/ok.conf"

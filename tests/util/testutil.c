@@ -59,14 +59,15 @@ uint64_t test_vmstat_zones(const struct run_result *res, const char *name)
 	return sum;
 }
 
-struct task *test_oom_killed[8];
+struct task_struct *test_oom_killed[8];
 int test_nr_oom_killed;
 
-static void test_kill(struct task *victim)
+static void test_kill(struct task_struct *victim)
 {
 	if (test_nr_oom_killed < 8)
 		test_oom_killed[test_nr_oom_killed++] = victim;
-	victim->tif |= TIF_MEMDIE | TIF_SIGKILL;
+	victim->tif |= TIF_MEMDIE;
+	victim->task.fatal_signal = true;
 }
 
 static const struct mm_task_ops test_ops = {.kill = test_kill};

@@ -33,7 +33,7 @@ uint64_t test_vmstat_zones(const struct run_result *res, const char *name);
 void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long min_free_kbytes);
 void test_machine_shutdown(void);
 /* Victims the OOM killer chose on the bare machine (its kill op records them). */
-extern struct task *test_oom_killed[8];
+extern struct task_struct *test_oom_killed[8];
 extern int test_nr_oom_killed;
 /* A fresh page cache page of f at idx, on the inactive file list. */
 pfn_t test_file_page(struct address_space *f, uint64_t idx);

@@ -1,5 +1,6 @@
-/* Token-based thrashing control, the swap token (kernel-reclaim.md §4), in the variants the
- * threads discussed, chosen by vm.swap_token:
+/* Token-based thrashing control, the swap token (kernel-reclaim.md §4; seed thread 003), in
+ * the variants the threads discussed, chosen by vm.swap_token (the policy is swap_token.c;
+ * this header is what the workloads' reports and the tests call):
  *   off       no token (mmsim's vanilla; note that real 2.6.28 ran the priority scheme)
  *   original  Rik van Riel's 2004 patch: handoff checked every 2 s, the holder keeps it
  *             until it stops paging in or vm.swap_token_timeout expires, and the holder's
@@ -13,10 +14,10 @@
  * token follows exec and returns to the parent at exit), vm.swap_token_refractory (Con
  * Kolivas: a task that got the token skips its next turn), vm.swap_token_aging (KOSAKI's
  * 2.6.3x priority aging). */
-#ifndef MMSIM_MM_THRASH_H
-#define MMSIM_MM_THRASH_H
+#ifndef MMSIM_MM_POLICY_SWAP_TOKEN_H
+#define MMSIM_MM_POLICY_SWAP_TOKEN_H
 
-#include "mm/mm.h"
+#include "mm/policy/policy.h"
 
 enum swap_token_variant {
 	SWAP_TOKEN_OFF,
@@ -25,10 +26,8 @@ enum swap_token_variant {
 	SWAP_TOKEN_PRIORITY
 };
 
-/* Resets the token and installs the reclaim hooks for MM->sysctl. Called by mm_init. */
-void swap_token_setup(void);
-
-/* The fault paths call these; they do nothing for variants that do not use that site. */
+/* The policy's hooks, exported for its tests; they do nothing for variants that do not use
+ * that site. */
 void grab_swap_token_swapin_major(struct mm_struct *mm);  /* after a major swap-in (2004/5) */
 void grab_swap_token_file_major(struct mm_struct *mm);	  /* after a file page read (2004/5) */
 void grab_swap_token_before_swapin(struct mm_struct *mm); /* before swap-in I/O (2.6.20) */

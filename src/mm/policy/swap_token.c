@@ -1,8 +1,11 @@
-/* The swap token: see thrash.h for the variants. One global token, as in the kernel; its
- * lock is never contended here (one coroutine runs at a time), so every trylock succeeds. */
-#include "mm/thrash.h"
+/* The swap token as a reclaim policy: see swap_token.h for the variants. One global token, as in
+ * the kernel; its lock is never contended here (one coroutine runs at a time), so every trylock
+ * succeeds. */
+#include "mm/policy/swap_token.h"
 
-#include "mm/vmscan.h"
+#include <string.h>
+
+#define VM(f) offsetof(struct vm_sysctl, f)
 
 #define SWAP_TOKEN_CHECK_INTERVAL (2 * NSEC_PER_SEC) /* 2*HZ (§4.1) */
 #define TOKEN_AGING_INTERVAL	  0xFF		     /* global faults (§4.6) */
@@ -48,6 +51,11 @@ static bool may_take(struct mm_struct *mm)
 
 static void give_token(struct mm_struct *mm)
 {
+	/* mm_struct pointers printed as the mm's id */
+	trace_event(replace_swap_token,
+		    "old_token_mm=%08x old_prio=%u new_token_mm=%08x new_prio=%u",
+		    T.holder ? T.holder->id : 0, T.holder ? T.holder->token_priority : 0, mm->id,
+		    mm->token_priority);
 	T.holder = mm;
 	T.handoffs++;
 	if (MM->sysctl.swap_token_refractory)
@@ -184,20 +192,79 @@ static bool token_referenced(struct mm_struct *mm)
 	return mm->in_fault; /* 2005 and later: only while it handles a fault */
 }
 
+/* __put_swap_token at reclaim priority 0 (2.6.20+) */
 static void disable_swap_token(void)
 {
-	T.holder = NULL; /* __put_swap_token at reclaim priority 0 (2.6.20+) */
+	if (variant() == SWAP_TOKEN_PRIORITY)
+		T.holder = NULL;
 }
 
-void swap_token_setup(void)
+static void swap_token_boot(void)
 {
-	T.holder = NULL;
-	T.check = 0;
-	T.timeout = 0;
-	T.global_faults = 0;
-	T.last_aging = 0;
-	T.handoffs = 0;
-	bool on = variant() != SWAP_TOKEN_OFF;
-	swap_token_referenced_hook = on ? token_referenced : NULL;
-	disable_swap_token_hook = variant() == SWAP_TOKEN_PRIORITY ? disable_swap_token : NULL;
+	memset(&T, 0, sizeof(T));
 }
+
+static const char *const swap_token_variants[] = {"off", "original", "fault", "priority", NULL};
+
+static const struct param_desc params[] = {
+    {"vm.swap_token", P_ENUM, VM(swap_token), 0, 0, swap_token_variants,
+     "swap token variant (Rik van Riel 2004, 2005 fault-only, 2.6.20 priority)"},
+    {"vm.swap_token_timeout", P_INT, VM(swap_token_timeout), 0, 1000000, NULL,
+     "seconds a holder keeps the token (original and fault variants; 0 disables)"},
+    {"vm.swap_token_exec_inherit", P_INT, VM(swap_token_exec_inherit), 0, 1, NULL,
+     "the token follows exec and returns to the parent at exit (Andrew Morton)"},
+    {"vm.swap_token_refractory", P_INT, VM(swap_token_refractory), 0, 1, NULL,
+     "a task that got the token skips its next turn (Con Kolivas)"},
+    {"vm.swap_token_aging", P_INT, VM(swap_token_aging), 0, 1, NULL,
+     "halve the holder's priority every 255 faults (KOSAKI, priority variant)"},
+};
+
+static void defaults(struct vm_sysctl *s)
+{
+	s->swap_token = SWAP_TOKEN_OFF;
+	s->swap_token_timeout = 300; /* SWAP_TOKEN_TIMEOUT, sysctl default (§4.4) */
+	s->swap_token_exec_inherit = 0;
+	s->swap_token_refractory = 0;
+	s->swap_token_aging = 0;
+}
+
+static bool active(const struct vm_sysctl *s)
+{
+	return s->swap_token != SWAP_TOKEN_OFF;
+}
+
+/* Always on while it existed (§4): Rik van Riel's token from 2.6.9 (the 2005 fault-only
+ * tuning and 2.6.11's timeout 0 are not told apart here), Ashwin Chaugule's priority scheme
+ * from 2.6.20 (7602bdf2fd14), removed for 3.5. KOSAKI's priority aging is absent from
+ * mm/thrash.c at v2.6.33 and present in the 3.4 removal diff (§4.6); 2.6.34 is the
+ * earliest release it can have been in. */
+static const struct policy_release mainline[] = {
+    {KERNEL_VERSION(2, 6, 9), KERNEL_VERSION(2, 6, 19), VM(swap_token), SWAP_TOKEN_ORIGINAL},
+    {KERNEL_VERSION(2, 6, 20), KERNEL_VERSION(3, 4, 255), VM(swap_token), SWAP_TOKEN_PRIORITY},
+    {KERNEL_VERSION(2, 6, 34), KERNEL_VERSION(3, 4, 255), VM(swap_token_aging), 1},
+};
+
+const struct reclaim_policy policy_swap_token = {
+    .name = "swap-token",
+    .summary = "token-based thrashing control: Rik van Riel 2004 (2.6.9), the 2005 fault-only "
+	       "tuning, Ashwin Chaugule's priority scheme (2.6.20); removed in 3.5",
+    .group = POLICY_GROUP_THRASHING,
+    .params = params,
+    .nparams = ARRAY_SIZE(params),
+    .defaults = defaults,
+    .active = active,
+    .boot = swap_token_boot,
+    .mainline = mainline,
+    .nmainline = ARRAY_SIZE(mainline),
+    .ops =
+	{
+	    .priority_zero = disable_swap_token,
+	    .page_referenced = token_referenced,
+	    .swapin_major = grab_swap_token_swapin_major,
+	    .file_major = grab_swap_token_file_major,
+	    .before_swapin = grab_swap_token_before_swapin,
+	    .mm_exit = put_swap_token,
+	    .mm_exec = swap_token_exec,
+	    .mm_fork = swap_token_fork,
+	},
+};

@@ -1,0 +1,78 @@
+/* The /proc/vmstat counters, listed once in the kernel's print order (vmstat_text[] in
+ * mm/vmstat.c, 2.6.28; kernel-reclaim.md §1.20). Each entry names its enum constant and its
+ * /proc/vmstat name; the kind of entry says where the value lives:
+ *   S(ID, name)  zone gauge (zone->stat[], summed over zones when printed)
+ *   Z(ID, name)  per-zone event (zone->event[], printed as name_<zone> for each zone)
+ *   E(ID, name)  machine-wide event (vm_events[])
+ * The enums, the names, the /proc/vmstat dump (and from it the run's text report, its JSON
+ * and the harness's tables) are all generated from this list.
+ *
+ * All zone gauges come first, as in the kernel, and the four evictable LRU lists follow
+ * NR_FREE_PAGES in enum lru_list order, so NR_LRU_BASE + lru is the list's counter. */
+#ifndef MMSIM_MM_VMSTAT_ITEMS_H
+#define MMSIM_MM_VMSTAT_ITEMS_H
+
+#define VMSTAT_ITEMS(S, Z, E)                                                                      \
+	S(NR_FREE_PAGES, "nr_free_pages")                                                          \
+	S(NR_INACTIVE_ANON, "nr_inactive_anon")                                                    \
+	S(NR_ACTIVE_ANON, "nr_active_anon")                                                        \
+	S(NR_INACTIVE_FILE, "nr_inactive_file")                                                    \
+	S(NR_ACTIVE_FILE, "nr_active_file")                                                        \
+	S(NR_UNEVICTABLE, "nr_unevictable")                                                        \
+	S(NR_MLOCK, "nr_mlock")                                                                    \
+	S(NR_ANON_PAGES, "nr_anon_pages")                                                          \
+	S(NR_FILE_MAPPED, "nr_mapped")                                                             \
+	S(NR_FILE_PAGES, "nr_file_pages")                                                          \
+	S(NR_FILE_DIRTY, "nr_dirty")                                                               \
+	S(NR_WRITEBACK, "nr_writeback")                                                            \
+	S(NR_SLAB_RECLAIMABLE, "nr_slab_reclaimable")                                              \
+	S(NR_SLAB_UNRECLAIMABLE, "nr_slab_unreclaimable")                                          \
+	S(NR_PAGETABLE, "nr_page_table_pages")                                                     \
+	S(NR_KERNEL_STACK, "nr_kernel_stack")                                                      \
+	S(NR_UNSTABLE_NFS, "nr_unstable")                                                          \
+	S(NR_BOUNCE, "nr_bounce")                                                                  \
+	S(NR_VMSCAN_WRITE, "nr_vmscan_write")                                                      \
+	/* 2011 writeback series v1: dirty file pages reclaim did not write */                     \
+	S(NR_VMSCAN_WRITE_SKIP, "nr_vmscan_write_skip")                                            \
+	/* v3: ...and marked for immediate reclaim */                                              \
+	S(NR_VMSCAN_IMMEDIATE, "nr_vmscan_immediate_reclaim")                                      \
+	/* v1: reclaimers throttled on writeback */                                                \
+	S(NR_VMSCAN_THROTTLED, "nr_vmscan_throttled")                                              \
+	S(NR_WRITEBACK_TEMP, "nr_writeback_temp")                                                  \
+	S(NR_ISOLATED_ANON, "nr_isolated_anon")                                                    \
+	S(NR_ISOLATED_FILE, "nr_isolated_file")                                                    \
+	E(PGPGIN, "pgpgin")                                                                        \
+	E(PGPGOUT, "pgpgout")                                                                      \
+	E(PSWPIN, "pswpin")                                                                        \
+	E(PSWPOUT, "pswpout")                                                                      \
+	Z(PGALLOC, "pgalloc")                                                                      \
+	E(PGFREE, "pgfree")                                                                        \
+	E(PGACTIVATE, "pgactivate")                                                                \
+	E(PGDEACTIVATE, "pgdeactivate")                                                            \
+	E(PGFAULT, "pgfault")                                                                      \
+	E(PGMAJFAULT, "pgmajfault")                                                                \
+	Z(PGREFILL, "pgrefill")                                                                    \
+	Z(PGSTEAL, "pgsteal")                                                                      \
+	Z(PGSCAN_KSWAPD, "pgscan_kswapd")                                                          \
+	Z(PGSCAN_DIRECT, "pgscan_direct")                                                          \
+	E(PGINODESTEAL, "pginodesteal")                                                            \
+	E(SLABS_SCANNED, "slabs_scanned")                                                          \
+	E(KSWAPD_STEAL, "kswapd_steal")                                                            \
+	E(KSWAPD_INODESTEAL, "kswapd_inodesteal")                                                  \
+	E(PAGEOUTRUN, "pageoutrun")                                                                \
+	E(ALLOCSTALL, "allocstall")                                                                \
+	E(PGROTATED, "pgrotated")                                                                  \
+	E(UNEVICTABLE_PGCULLED, "unevictable_pgs_culled")                                          \
+	E(UNEVICTABLE_PGSCANNED, "unevictable_pgs_scanned")                                        \
+	E(UNEVICTABLE_PGRESCUED, "unevictable_pgs_rescued")                                        \
+	/* later kernels' names, counted for comparisons across eras */                            \
+	E(PGSTEAL_DIRECT, "pgsteal_direct")                                                        \
+	E(PGSTEAL_KSWAPD, "pgsteal_kswapd")                                                        \
+	/* mmsim extras (mmtests derives them from tracepoints): file pages reclaim wrote */       \
+	E(MMSIM_KSWAPD_FILE_WRITES, "mmsim_kswapd_file_writes")                                    \
+	E(MMSIM_DIRECT_FILE_WRITES, "mmsim_direct_file_writes")
+
+/* Expanders for the entry kinds an expansion ignores. */
+#define VMSTAT_IGNORE(id, name)
+
+#endif

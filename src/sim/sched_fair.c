@@ -1,0 +1,274 @@
+/* CFS on N CPUs sharing one run queue (sched_fair.c of 2.6.24-2.6.26): tasks ordered by
+ * virtual runtime, the sleeper credit of place_entity, START_DEBIT and child-runs-first for
+ * new tasks, wakeup preemption with the wakeup granularity, and what a CPU does when its
+ * scheduling event comes (put_prev_task / pick_next_task and the context switch). */
+#include "sim/sched_impl.h"
+#include "sim/xalloc.h"
+
+/* ---- run queue: CFS order ---- */
+
+/* The key lives in the heap, not in the task: with thousands of tasks runnable, a sift
+ * then touches one array instead of a task per level. A queued task's vruntime does not
+ * change until it is popped. */
+static bool rq_less(const struct rq_entry *a, const struct rq_entry *b)
+{
+	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->seq < b->seq);
+}
+
+static void rq_push(struct task *t)
+{
+	if (sched.nr_rq == sched.rq_cap) {
+		sched.rq_cap = sched.rq_cap ? sched.rq_cap * 2 : 64;
+		sched.rq = xrealloc(sched.rq, (size_t)sched.rq_cap * sizeof(*sched.rq));
+	}
+	struct rq_entry e = {.vruntime = t->vruntime, .seq = sched.rq_seq++, .task = t};
+	sched.rq_weight += t->weight;
+	int i = sched.nr_rq++;
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!rq_less(&e, &sched.rq[p]))
+			break;
+		sched.rq[i] = sched.rq[p];
+		i = p;
+	}
+	sched.rq[i] = e;
+}
+
+static struct task *rq_pop(void)
+{
+	if (!sched.nr_rq)
+		return NULL;
+	struct task *top = sched.rq[0].task;
+	sched.rq_weight -= top->weight;
+	struct rq_entry last = sched.rq[--sched.nr_rq];
+	int i = 0;
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		const struct rq_entry *mv = &last;
+		if (l < sched.nr_rq && rq_less(&sched.rq[l], mv)) {
+			m = l;
+			mv = &sched.rq[l];
+		}
+		if (r < sched.nr_rq && rq_less(&sched.rq[r], mv))
+			m = r;
+		if (m == i)
+			break;
+		sched.rq[i] = sched.rq[m];
+		i = m;
+	}
+	if (sched.nr_rq)
+		sched.rq[i] = last;
+	return top;
+}
+
+void set_curr(int c, struct task *t)
+{
+	sched.nr_idle += (t == NULL) - (sched.cpus[c].curr == NULL);
+	sched.cpus[c].curr = t;
+}
+
+/* The run queue's min_vruntime: monotonic, following the least vruntime among the tasks
+ * on a CPU or waiting for one. */
+static void update_min_vruntime(void)
+{
+	sim_time_t m = UINT64_MAX;
+	for (int c = 0; c < sched.ncpus; c++)
+		if (sched.cpus[c].curr && sched.cpus[c].curr->vruntime < m)
+			m = sched.cpus[c].curr->vruntime;
+	if (sched.nr_rq && sched.rq[0].vruntime < m)
+		m = sched.rq[0].vruntime;
+	if (m != UINT64_MAX && m > sched.min_vruntime)
+		sched.min_vruntime = m;
+}
+
+/* prio_to_weight (kernel/sched.c): each nice level is ~10% of CPU against its neighbour */
+static const uint32_t prio_to_weight[40] = {
+    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916, 9548, 7620, 6100, 4904,
+    3906,  3121,  2501,	 1991,	1586,  1277,  1024,  820,   655,   526,	  423,	335,  272,  215,
+    172,   137,	  110,	 87,	70,    56,    45,    36,    29,	   23,	  18,	15,
+};
+
+void set_user_nice(struct task *t, int nice)
+{
+	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+	uint32_t w = prio_to_weight[nice + 20];
+	if (t->state == TASK_RUNNABLE && t->cpu < 0)
+		sched.rq_weight = sched.rq_weight - t->weight + w; /* queued: keep the sum */
+	t->weight = w;
+}
+
+/* calc_delta_fair: ns of CPU as virtual runtime */
+sim_time_t vdelta(const struct task *t, sim_time_t ns)
+{
+	return t->weight == NICE_0_LOAD ? ns : ns * NICE_0_LOAD / t->weight;
+}
+
+/* sched_slice, with many tasks queued: the minimum granularity times the task's share of
+ * a nice-0 task's weight */
+sim_time_t task_slice(const struct task *t)
+{
+	return t->weight == NICE_0_LOAD ? sched.slice : sched.slice * t->weight / NICE_0_LOAD;
+}
+
+/* check_preempt_wakeup: the woken task preempts the CPU whose task is furthest ahead in
+ * virtual runtime, if that lead exceeds the wakeup granularity. The preemption happens at
+ * that task's next yield point (the end of its quantum or of its system call). */
+static void check_preempt_wakeup(struct task *t)
+{
+	int best = -1;
+	sim_time_t lead = 0;
+	for (int c = 0; c < sched.ncpus; c++) {
+		struct task *curr = sched.cpus[c].curr;
+		if (!curr)
+			continue;
+		sim_time_t v =
+		    curr->vruntime + (curr == sim_current ? vdelta(curr, curr->pending) : 0);
+		/* the granularity in the running task's virtual time */
+		sim_time_t gran = vdelta(curr, sched.wakeup_gran);
+		if (v > t->vruntime + gran && v - t->vruntime > lead) {
+			lead = v - t->vruntime;
+			best = c;
+		}
+	}
+	if (best >= 0)
+		sched.cpus[best].need_resched = true;
+}
+
+/* cfs_rq->load as place_entity sees it: the queued tasks, the running ones, and the waking
+ * task itself (2.6.25's enqueue_entity accounts it first; 2.6.24's after, which with
+ * hundreds of tasks queued differs by well under 1 %). One run queue for all CPUs here, so
+ * on more than one CPU this is the machine's load, not one CPU's. */
+static uint64_t rq_load(const struct task *waking)
+{
+	uint64_t load = waking->weight + sched.rq_weight;
+	for (int c = 0; c < sched.ncpus; c++)
+		if (sched.cpus[c].curr)
+			load += sched.cpus[c].curr->weight;
+	return load;
+}
+
+void sched_set_normalized_sleeper(bool on)
+{
+	sched.normalized_sleeper = on;
+}
+
+/* A task becomes runnable now: give it an idle CPU or queue it. A task woken from a sleep
+ * is placed at most one scheduling latency behind min_vruntime (the sleeper credit of
+ * place_entity); a new task starts one slice after it (START_DEBIT), so a fork storm
+ * cannot starve the tasks already queued. */
+void make_runnable_as(struct task *t, bool wakeup)
+{
+	t->state = TASK_RUNNABLE;
+	update_min_vruntime();
+	if (wakeup) {
+		sim_time_t floor = sched.min_vruntime, credit = sched.sched_latency;
+		if (sched.normalized_sleeper)
+			credit = credit * NICE_0_LOAD / rq_load(t);
+		floor = floor > credit ? floor - credit : 0;
+		if (t->vruntime < floor)
+			t->vruntime = floor;
+	}
+	for (int c = 0; sched.nr_idle && c < sched.ncpus; c++) {
+		if (!sched.cpus[c].curr) {
+			set_curr(c, t);
+			t->cpu = c;
+			t->slice_used = 0;
+			cpu_kick(c, sim_clock);
+			return;
+		}
+	}
+	rq_push(t);
+	if (wakeup)
+		check_preempt_wakeup(t);
+}
+
+/* task_new_fair: a new task starts one slice after min_vruntime (START_DEBIT); with
+ * child-runs-first (the 2.6.2x default), a child that would start behind its parent takes the
+ * parent's place instead, and the parent is asked to give it the CPU. */
+void task_start(struct task *t)
+{
+	struct task *parent_task = sim_current;
+	update_min_vruntime();
+	sim_time_t child = sched.min_vruntime + sched.slice;
+	if (t->vruntime > child)
+		child = t->vruntime;
+	t->vruntime = child;
+	if (parent_task && parent_task->cpu >= 0) {
+		sim_time_t parent =
+		    parent_task->vruntime + vdelta(parent_task, parent_task->pending);
+		if (parent < child) {
+			t->vruntime = parent;
+			parent_task->vruntime = child - vdelta(parent_task, parent_task->pending);
+		}
+		sched.cpus[parent_task->cpu].need_resched = true;
+	}
+	t->wake_gen++;
+	if (parent_task && parent_task->pending)
+		ev_push((struct event){
+		    .time = local_now(), .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
+	else
+		make_runnable_as(t, false);
+}
+
+/* put_prev_task + pick_next_task: a task that used its slice, or that a wakeup asked to
+ * preempt, goes back to the run queue and the least-run task takes the CPU (not a task
+ * that is catching up in sleep_on: it is about to block, and it sits on a wait queue). */
+static struct task *pick_next(int c, struct task *t)
+{
+	bool resched =
+	    sched.cpus[c].need_resched || (!sched.tick_cost && t->slice_used >= task_slice(t));
+	sched.cpus[c].need_resched = false;
+	if (t->state != TASK_RUNNING || t->wq || !sched.nr_rq || !resched)
+		return t;
+	t->state = TASK_RUNNABLE;
+	rq_push(t);
+	struct task *n = rq_pop();
+	if (n == t) {
+		t->state = TASK_RUNNING;
+		t->slice_used = 0;
+		return t;
+	}
+	set_curr(c, n);
+	n->cpu = c;
+	n->slice_used = 0;
+	t->cpu = -1;
+	return n;
+}
+
+/* CPU c's scheduling event: run its task until it yields, then, if it blocked or died, give
+ * the CPU to the next queued task. */
+void run_on_cpu(int c)
+{
+	struct task *t = sched.cpus[c].curr;
+	if (!t)
+		return;
+	t = pick_next(c, t);
+	if (t->state == TASK_RUNNABLE && t->co.sp) {
+		sched.stats.context_switches++;
+		t->nr_switched_in++;
+		t->pending += sched.ctxsw;
+		t->stime += sched.ctxsw;
+	}
+	t->state = TASK_RUNNING;
+	t->cpu = c;
+	sim_current = t;
+	coro_switch(&sched.sched_ctx, &t->co, 0);
+	sim_current = NULL;
+	if (t->state == TASK_DEAD)
+		coro_destroy(&t->co);
+	if (t->state == TASK_BLOCKED || t->state == TASK_DEAD) {
+		t->cpu = -1;
+		struct task *n = rq_pop();
+		set_curr(c, n);
+		if (n) {
+			n->cpu = c;
+			n->slice_used = 0;
+			cpu_kick(c, sim_clock);
+		}
+	}
+}
+
+int sched_nr_running(void)
+{
+	return sched.nr_rq + sched.ncpus - sched.nr_idle;
+}

@@ -1,0 +1,96 @@
+/* The scheduler's private state, shared by the files of src/sim that implement sched.h: the
+ * event queue (event.c), the CFS run queue and CPUs (sched_fair.c), tasks and their CPU time
+ * (task.c) and wait queues (wait.c). Nothing outside src/sim includes this. */
+#ifndef MMSIM_SIM_SCHED_IMPL_H
+#define MMSIM_SIM_SCHED_IMPL_H
+
+#include "sim/sched.h"
+
+enum ev_kind { EV_WAKE, EV_CALLBACK }; /* CPU events live in struct cpu */
+
+struct event {
+	sim_time_t time;
+	uint64_t seq;
+	uint8_t kind;
+	void *ptr;
+	void (*fn)(void *, uint64_t);
+	uint64_t arg;
+};
+
+struct cpu {
+	struct task *curr;
+	bool event_pending; /* an event for this CPU is due at (ev_time, ev_seq) */
+	sim_time_t ev_time;
+	uint64_t ev_seq;
+	int ev_slot;	       /* its place in the CPU-event heap while event_pending */
+	bool need_resched;     /* a woken task should preempt curr at its next yield point */
+	sim_time_t tick_phase; /* this CPU's timer interrupts come at phase + k * jiffy */
+};
+
+struct rq_entry {
+	sim_time_t vruntime;
+	uint64_t seq; /* ties in vruntime go first come, first served */
+	struct task *task;
+};
+
+struct sched_state {
+	struct event *heap;
+	size_t nr, cap;
+	uint64_t seq;
+	/* CPUs with event_pending, a min-heap on (ev_time, ev_seq): each CPU has at most one
+	 * event, and most events are these, so they stay out of the general heap */
+	int *cpu_heap;
+	int nr_cpu_events;
+	struct cpu *cpus;
+	int ncpus;
+	int nr_idle;	     /* CPUs with no curr */
+	struct rq_entry *rq; /* runnable tasks waiting for a CPU: a min-heap on (vruntime, seq) */
+	int nr_rq, rq_cap;
+	uint64_t rq_weight; /* sum of the queued tasks' weights */
+	uint64_t rq_seq;
+	sim_time_t min_vruntime;
+	sim_time_t sched_latency, wakeup_gran;
+	bool normalized_sleeper;
+	sim_time_t quantum, slice, ctxsw;
+	sim_time_t tick_cost;
+	struct coro sched_ctx;
+	struct task *all_head, *all_tail;
+	int next_pid;
+	bool stop;
+	void (*check)(void);
+	uint64_t check_every, check_count;
+	void (*observe)(sim_time_t when); /* a monitor reading state at fixed times */
+	sim_time_t observe_every, observe_next;
+	struct sched_stats stats;
+};
+
+extern struct sched_state sched;
+
+/* The order of everything that happens: time, then the order it was queued in. */
+static inline bool before(sim_time_t ta, uint64_t sa, sim_time_t tb, uint64_t sb)
+{
+	return ta < tb || (ta == tb && sa < sb);
+}
+
+/* event.c */
+void ev_push(struct event e);
+struct event ev_pop(void);
+void cpu_kick(int c, sim_time_t when);
+
+/* sched_fair.c */
+void make_runnable_as(struct task *t, bool wakeup);
+void run_on_cpu(int c);
+void set_curr(int c, struct task *t);
+sim_time_t vdelta(const struct task *t, sim_time_t ns);
+sim_time_t task_slice(const struct task *t);
+
+/* task.c */
+void switch_to_sched(int finishing);
+void yield_cpu(bool force);
+void flush_pending(void);
+
+/* wait.c */
+void wq_remove(struct waitqueue *wq, struct task *t);
+void run_wake_event(struct task *t, uint64_t gen);
+
+#endif

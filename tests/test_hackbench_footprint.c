@@ -1,0 +1,74 @@
+/* hackbench's measured footprint mapped to a profile (hackbench_footprint.c): the page
+ * counts follow the written rule (regions merge into larger pages; IA64 adds its register
+ * backing store), the task slab follows the word size and whether task_struct lives in
+ * the stack block, and a value given by the scenario is never replaced. */
+#include "hw/profile.h"
+#include "util/testutil.h"
+#include "workloads/hackbench.h"
+
+static struct hackbench_params mapped(const char *profile)
+{
+	const struct hw_profile *hw = hw_profile_find(profile);
+	assert_non_null(hw);
+	struct hackbench_params p;
+	hackbench_defaults(&p);
+	hackbench_footprint(hw, hw->page_size, &p);
+	return p;
+}
+
+/* 4 KiB pages keep the host's page counts: receiver 9 and sender 7 dirty pages (mean 8),
+ * receiver 4 and sender 5 referenced per message (mean 4.5, rounded up). */
+static void small_pages_keep_host_counts(void **state)
+{
+	(void)state;
+	struct hackbench_params arm = mapped("arm926-2008"), x86 = mapped("x86_64-2008");
+	assert_int_equal(arm.cow_pages, 8);
+	assert_int_equal(arm.hot_pages, 5);
+	assert_int_equal(x86.cow_pages, 8);
+	assert_int_equal(x86.hot_pages, 5);
+}
+
+/* 64 KiB pages: each of the 5 regions fits in one page, plus the register backing store. */
+static void large_pages_merge_regions(void **state)
+{
+	(void)state;
+	struct hackbench_params ia64 = mapped("ia64-2008");
+	assert_int_equal(ia64.cow_pages, 5 + 1);
+	assert_int_equal(ia64.hot_pages, 4 + 1);
+}
+
+/* Object sizes by word size: 32-bit 5,720 bytes of process objects + 1,168 for the worker's
+ * socket; 64-bit 9,440 + 1,912, less IA64's task_struct (2,112), which is in its stack. */
+static void slab_by_word_size(void **state)
+{
+	(void)state;
+	assert_int_equal(mapped("arm926-2008").task_slab, 5720 + 1168);
+	assert_int_equal(mapped("x86_64-2008").task_slab, 9440 + 1912);
+	assert_int_equal(mapped("ia64-2008").task_slab, 9440 + 1912 - 2112);
+}
+
+static void scenario_values_win(void **state)
+{
+	(void)state;
+	const struct hw_profile *hw = hw_profile_find("ia64-2008");
+	struct hackbench_params p;
+	hackbench_defaults(&p);
+	p.cow_pages = 9;
+	p.hot_pages = 12; /* more than cow_pages: clamped */
+	p.task_slab = 4096;
+	hackbench_footprint(hw, hw->page_size, &p);
+	assert_int_equal(p.cow_pages, 9);
+	assert_int_equal(p.hot_pages, 9);
+	assert_int_equal(p.task_slab, 4096);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(small_pages_keep_host_counts),
+	    cmocka_unit_test(large_pages_merge_regions),
+	    cmocka_unit_test(slab_by_word_size),
+	    cmocka_unit_test(scenario_values_win),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

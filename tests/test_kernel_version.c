@@ -1,0 +1,122 @@
+/* kernel.version (src/mm/era/): version strings parse as the kernel numbers them, each
+ * version boots its era's rule variant and the policies mainline in it (the swap token in
+ * that version's variant from 2.6.9 to 3.4, and only then), and a vm.* key set by name keeps
+ * its value whether it comes before or after kernel.version. */
+#include "cli/scenario_file.h"
+#include "mm/era/era.h"
+#include "mm/policy/swap_token.h"
+#include "util/testutil.h"
+
+#include <string.h>
+
+static void versions_parse(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		kernel_version_t want;
+	} ok[] = {
+	    {"2.6.25-rc1", KERNEL_VERSION(2, 6, 25)}, {"2.6.25-mm1", KERNEL_VERSION(2, 6, 25)},
+	    {"2.6.8-rc2", KERNEL_VERSION(2, 6, 8)},   {"3.0-rc", KERNEL_VERSION(3, 0, 0)},
+	    {"2.6.31", KERNEL_VERSION(2, 6, 31)},     {"5.16", KERNEL_VERSION(5, 16, 0)},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		kernel_version_t v = 0;
+		assert_int_equal(kernel_version_parse(ok[i].text, &v), 0);
+		assert_int_equal(v, ok[i].want);
+	}
+	static const char *const bad[] = {"2.6",	"2.6.",	   "2.4.20", "1.2.3",
+					  "2.6.28-foo", "2.6.28 ", "latest", "2.6.300"};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		kernel_version_t v;
+		assert_int_equal(kernel_version_parse(bad[i], &v), -1);
+	}
+}
+
+static struct vm_sysctl booted(const char *version)
+{
+	kernel_version_t v = 0;
+	assert_int_equal(kernel_version_parse(version, &v), 0);
+	struct vm_sysctl s;
+	kernel_version_defaults(v, &s);
+	return s;
+}
+
+/* Each version's era and mainline policies: the facts the era files and the policies'
+ * mainline tables state, one version on each side of every boundary. */
+static void versions_boot_their_kernel(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *version;
+		int lru, token, aging, tmi, exec, ifil, nice;
+	} cases[] = {
+	    {"2.6.8-rc2", RECLAIM_LRU_2625, SWAP_TOKEN_OFF, 0, 0, 0, 0, 0},
+	    {"2.6.9", RECLAIM_LRU_2625, SWAP_TOKEN_ORIGINAL, 0, 0, 0, 0, 0},
+	    {"2.6.19", RECLAIM_LRU_2625, SWAP_TOKEN_ORIGINAL, 0, 0, 0, 0, 0},
+	    {"2.6.20", RECLAIM_LRU_2625, SWAP_TOKEN_PRIORITY, 0, 0, 0, 0, 0},
+	    {"2.6.25-rc1", RECLAIM_LRU_2625, SWAP_TOKEN_PRIORITY, 0, 0, 0, 0, -5},
+	    {"2.6.27", RECLAIM_LRU_2625, SWAP_TOKEN_PRIORITY, 0, 0, 0, 0, -5},
+	    {"2.6.28", RECLAIM_LRU_2628, SWAP_TOKEN_PRIORITY, 0, 0, 0, 0, -5},
+	    {"2.6.31-rc", RECLAIM_LRU_2628, SWAP_TOKEN_PRIORITY, 0, 0, 1, 1, -5},
+	    {"2.6.32", RECLAIM_LRU_2628, SWAP_TOKEN_PRIORITY, 0, 1, 1, 1, -5},
+	    {"3.0-rc", RECLAIM_LRU_2628, SWAP_TOKEN_PRIORITY, 1, 1, 1, 1, 0},
+	    {"3.4", RECLAIM_LRU_2628, SWAP_TOKEN_PRIORITY, 1, 1, 1, 1, 0},
+	    {"3.5", RECLAIM_LRU_2628, SWAP_TOKEN_OFF, 0, 1, 1, 1, 0},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct vm_sysctl s = booted(cases[i].version);
+		print_message("%s\n", cases[i].version);
+		assert_int_equal(s.reclaim_lru, cases[i].lru);
+		assert_int_equal(s.swap_token, cases[i].token);
+		assert_int_equal(s.swap_token_aging, cases[i].aging);
+		assert_int_equal(s.too_many_isolated, cases[i].tmi);
+		assert_int_equal(s.reclaim_exec_protect, cases[i].exec);
+		assert_int_equal(s.reclaim_inactive_file_is_low, cases[i].ifil);
+		assert_int_equal(s.kswapd_nice, cases[i].nice);
+	}
+	/* the dirty limits of 2.6.8, 2.6.28 and 3.0 */
+	assert_int_equal(booted("2.6.8").dirty_ratio, 40);
+	assert_int_equal(booted("2.6.28").dirty_ratio, 10);
+	assert_int_equal(booted("3.0").dirty_background_ratio, 10);
+	/* the writeback series from 3.2 */
+	assert_int_equal(booted("3.1").reclaim_direct_file_writeback, 1);
+	assert_int_equal(booted("3.2").reclaim_direct_file_writeback, 0);
+	assert_int_equal(booted("3.2").reclaim_throttle_writeback, 1);
+}
+
+/* A key set by name wins over kernel.version in either order; the others follow it, also
+ * when --set changes the version after the file. */
+static void keys_set_by_name_win(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	test_scenario(&cfg, "vm.swap_token = off\nkernel.version = 2.6.25\n");
+	assert_int_equal(cfg.vm.swap_token, SWAP_TOKEN_OFF);
+	assert_int_equal(cfg.vm.reclaim_lru, RECLAIM_LRU_2625);
+	test_scenario(&cfg, "kernel.version = 2.6.25\nvm.swap_token = off\n");
+	assert_int_equal(cfg.vm.swap_token, SWAP_TOKEN_OFF);
+	test_scenario(&cfg, "kernel.version = 2.6.8-rc2\nvm.dirty_ratio = 15\n");
+	assert_int_equal(cfg.vm.swap_token, SWAP_TOKEN_OFF);
+	char err[256];
+	assert_int_equal(
+	    scenario_apply_override(&cfg, "kernel.version=3.0-rc", "--set", err, sizeof(err)), 0);
+	assert_int_equal(cfg.vm.swap_token, SWAP_TOKEN_PRIORITY);
+	assert_int_equal(cfg.vm.too_many_isolated, 1);
+	assert_int_equal(cfg.vm.dirty_ratio, 15); /* set by name in the file */
+	assert_int_equal(cfg.vm.reclaim_lru, RECLAIM_LRU_2628);
+	/* no version stated: the default kernel, 2.6.28 with its priority token */
+	test_scenario(&cfg, "machine.ram = 64M\n");
+	assert_string_equal(cfg.kernel_version, KERNEL_VERSION_DEFAULT);
+	assert_int_equal(cfg.vm.swap_token, SWAP_TOKEN_PRIORITY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(versions_parse),
+	    cmocka_unit_test(versions_boot_their_kernel),
+	    cmocka_unit_test(keys_set_by_name_win),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
