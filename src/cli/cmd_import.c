@@ -1,3 +1,5 @@
+/* mmsim import: `mmsim run --json` documents made elsewhere (an --emit-jobs line run by GNU
+ * parallel or a Slurm array) into the results store, under the key a local run would have. */
 #include "cli/commands.h"
 
 #include <getopt.h>

@@ -1,3 +1,5 @@
+/* mmsim report: tables, gnuplot graphs and the HTML page of stored experiments, from the
+ * results store alone (docs/harness.md). */
 #include "cli/commands.h"
 
 #include <cjson/cJSON.h>

@@ -1,3 +1,5 @@
+/* mmsim results: the runs or experiments of the results store, listed, or exported as CSV or
+ * as the complete run JSON documents (docs/harness.md). */
 #include "cli/commands.h"
 
 #include <cjson/cJSON.h>

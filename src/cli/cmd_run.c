@@ -1,4 +1,5 @@
-/* mmsim run SCENARIO [--set key=value]... [--seed N] [--json FILE] [--quiet] [--check N]
+/* mmsim run: one scenario in system mode, its text report and JSON (docs/run-json.md).
+ * mmsim run SCENARIO [--set key=value]... [--seed N] [--json FILE] [--quiet] [--check N]
  * [--sample INTERVAL] [--trace FILE [--trace-filter GLOBS]] */
 #include "cli/commands.h"
 #include "cli/run_output.h"

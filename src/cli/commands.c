@@ -1,3 +1,4 @@
+/* The table of subcommands `mmsim` dispatches to, in the order `mmsim --help` lists them. */
 #include "cli/commands.h"
 
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* The mmsim executable: --help, --version, and dispatch to a subcommand of commands.c. */
 #include "cli/commands.h"
 #include "version.h"
 

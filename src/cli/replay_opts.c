@@ -1,3 +1,4 @@
+/* Option parsing shared by the reference-string commands (see replay_opts.h). */
 #include "cli/replay_opts.h"
 
 #include <errno.h>

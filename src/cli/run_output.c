@@ -1,3 +1,5 @@
+/* A run's results as the text report of `mmsim run` and as the JSON document of
+ * docs/run-json.md. */
 #include "cli/run_output.h"
 #include "version.h"
 #include "sim/xalloc.h"

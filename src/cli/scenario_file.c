@@ -1,3 +1,5 @@
+/* Scenario files and --set overrides (see scenario_file.h): each line is parsed through the
+ * scenario's parameter table, and an error names the file and line. */
 #include "cli/scenario_file.h"
 #include "sim/xalloc.h"
 

@@ -1,3 +1,5 @@
+/* The trace workload's reference source: the readers of src/trace behind the ref_source hooks
+ * of workloads/refsource.h, so the simulation core links no trace format. */
 #include "cli/trace_source.h"
 
 #include "trace/trace.h"

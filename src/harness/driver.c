@@ -1,3 +1,6 @@
+/* compare and sweep end to end: parsing their options, expanding the experiment into runs,
+ * running what the store lacks (or emitting the lines for another job runner), loading the
+ * stored runs and printing or rendering their tables (docs/harness.md). */
 #include "harness/driver.h"
 
 #include <cjson/cJSON.h>

@@ -1,3 +1,5 @@
+/* Runs `mmsim run` child processes a bounded number at a time, with a progress bar, the host
+ * cost of each (wall, CPU, peak RSS), PR_SET_PDEATHSIG, and a clean stop on SIGINT/SIGTERM. */
 #include "harness/exec.h"
 #include "sim/xalloc.h"
 

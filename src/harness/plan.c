@@ -1,3 +1,5 @@
+/* Experiments and their runs: parsing --arm and --vary, expanding arms x points x seeds into
+ * jobs, the FNV-1a run key of docs/harness.md, and the experiment's JSON form for the store. */
 #include "harness/plan.h"
 #include "sim/xalloc.h"
 

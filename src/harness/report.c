@@ -1,3 +1,5 @@
+/* The experiment's tables in the shape of mmtests' compare-kernels.sh: per metric (Min, Amean
+ * or Hmean, Stddev, CoeffVar, %, Welch p), the duration and vmstat blocks, and the sweep table. */
 #include "harness/report.h"
 
 #include <math.h>

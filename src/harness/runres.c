@@ -1,3 +1,4 @@
+/* Reading one run's `mmsim run --json` document (docs/run-json.md) into a struct run_result. */
 #include "harness/runres.h"
 #include "sim/xalloc.h"
 

@@ -1,3 +1,5 @@
+/* mmtests' summary statistics (amean, hmean, sample stddev, pdiff) and Welch's t-test, its
+ * p-value through the regularised incomplete beta function (libm only). */
 #include "harness/stats.h"
 
 #include <float.h>

@@ -1,3 +1,5 @@
+/* The results store in SQLite (see store.h): WAL with synchronous=FULL, a quick_check before
+ * any write, a bounded wait on a locked file, one transaction per finished run. */
 #include "harness/store.h"
 #include "sim/xalloc.h"
 

@@ -1,3 +1,4 @@
+/* Text tables: cells set by row and column, printed aligned for a terminal or as HTML. */
 #include "harness/table.h"
 #include "sim/xalloc.h"
 

@@ -1,3 +1,5 @@
+/* mmtests' derived vmstat block (page ins/outs, scan and steal by kswapd and direct reclaim,
+ * efficiency, velocity) from /proc/vmstat names, zone forms summed (docs/harness.md). */
 #include "harness/vmstat.h"
 
 #include <math.h>

@@ -1,3 +1,6 @@
+/* The block device of blockdev.h: the request queue of the 2.6.2x block layer (request slots
+ * as get_request_wait, back and front merging, blk_queue_congestion_threshold), the one-way
+ * elevator, the service-time model, and md RAID-0 striping over member disks (raid0.c). */
 #include "hw/blockdev.h"
 #include "sim/int_sqrt.h"
 #include "sim/xalloc.h"

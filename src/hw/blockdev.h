@@ -5,6 +5,7 @@
 #ifndef MMSIM_HW_BLOCKDEV_H
 #define MMSIM_HW_BLOCKDEV_H
 
+#include "hw/frame.h"
 #include "hw/profile.h"
 #include "sim/rng.h"
 #include "sim/sched.h"

@@ -1,3 +1,4 @@
+/* The hardware profiles (see profile.h); docs/hardware.md gives the source of each figure. */
 #include "hw/profile.h"
 
 #include <string.h>
@@ -6,9 +7,10 @@
  * ---------------------
  * Disk figures are the vendors' data-sheet numbers for drives of the era (seek, rpm,
  * sustained rate); "[estimate]" marks a figure that is an order-of-magnitude judgement of
- * ours rather than a measurement. CPU costs scale with clock rate from the x86-64 2008
- * figures, which are themselves estimates from published lmbench-style measurements
- * (page fault ~1-2 us, context switch a few us, memory copy/clear bandwidth of the era). */
+ * ours rather than a measurement. Every CPU cost is such an estimate (docs/hardware.md, "CPU
+ * costs"): the x86-64 2008 figures are the orders of magnitude lmbench-style measurements give
+ * for that class (page fault ~1-2 us, context switch a few us, memory copy/clear bandwidth of
+ * the era), and the other profiles' are those scaled roughly by clock rate and architecture. */
 
 static const struct hw_profile profiles[] = {
     {

@@ -88,9 +88,18 @@ void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize)
 	}
 }
 
+/* Page sizes are powers of two: the shift is the division, without its cost on the path
+ * of every message. */
 static sim_time_t copy_cost(uint32_t len)
 {
-	return MM->hw->page_copy_ns * len / MM->page_size;
+	return (MM->hw->page_copy_ns * len) >> MM->page_shift;
+}
+
+/* (a + b) % cap for ring indices, a < cap and b <= cap: no division per message */
+static uint32_t ring_add(uint32_t a, uint32_t b, uint32_t cap)
+{
+	uint32_t s = a + b;
+	return s < cap ? s : s - cap < cap ? s - cap : s % cap;
 }
 
 sim_time_t kpipe_write_cost(uint32_t len)
@@ -155,7 +164,7 @@ static int socket_write(struct kpipe *p, uint32_t len)
 	skb_note_pages();
 	if (p->nr_msgs == p->skb_cap)
 		grow_skb_ring(p);
-	uint32_t slot = (p->skb_first + p->nr_msgs) % p->skb_cap;
+	uint32_t slot = ring_add(p->skb_first, p->nr_msgs, p->skb_cap);
 	p->skb[slot][0] = head;
 	p->skb[slot][1] = data;
 	p->wmem += p->truesize;
@@ -242,7 +251,7 @@ static void free_skbs(struct kpipe *p, uint32_t n)
 	for (uint32_t i = 0; i < n; i++) {
 		kmem_cache_free(&skb_data_cache, p->skb[p->skb_first][1]);
 		kmem_cache_free(&skbuff_head_cache, p->skb[p->skb_first][0]);
-		p->skb_first = (p->skb_first + 1) % p->skb_cap;
+		p->skb_first = ring_add(p->skb_first, 1, p->skb_cap);
 	}
 	p->nr_msgs -= n;
 	skb_note_pages();
@@ -264,8 +273,9 @@ int kpipe_read(struct kpipe *p, uint32_t len)
 		/* every write here is one skb of the same size, so a read of that size takes
 		 * exactly one; sock_wfree uncharges it and unix_write_space wakes writers once
 		 * the sender is writable again (wmem <= sndbuf / 4) */
-		uint64_t per = p->bytes / p->nr_msgs;
-		uint32_t n = (uint32_t)((len + per - 1) / per);
+		uint64_t per = p->nr_msgs == 1 ? p->bytes : p->bytes / p->nr_msgs;
+		/* ceil(len / per); one skb when len fits in one, the common case */
+		uint32_t n = len <= per ? (len > 0) : (uint32_t)((len + per - 1) / per);
 		if (n > p->nr_msgs)
 			n = p->nr_msgs;
 		p->bytes -= len;

@@ -1,3 +1,6 @@
+/* Processes and the system calls of kernel/process.h: fork, clone of a thread, exit and wait
+ * (kernel/fork.c, kernel/exit.c at the level the workloads need), mmap/munmap, touches,
+ * file read/write/fsync, sleeps, and the fatal signal the OOM killer sends. */
 #include "kernel/process.h"
 #include "sim/xalloc.h"
 
@@ -11,7 +14,7 @@
 
 int sys_errno;
 static unsigned long live_processes, nr_pids;
-static uint64_t touches;
+uint64_t nr_user_touches;
 static struct process **all_procs;
 static size_t nr_procs, cap_procs;
 
@@ -19,7 +22,7 @@ void kernel_reset(void)
 {
 	live_processes = 0;
 	nr_pids = 0;
-	touches = 0;
+	nr_user_touches = 0;
 	nr_procs = 0;
 }
 
@@ -34,7 +37,7 @@ void kernel_shutdown(void)
 
 uint64_t kernel_touches(void)
 {
-	return touches;
+	return nr_user_touches;
 }
 
 unsigned long nr_live_processes(void)
@@ -279,9 +282,9 @@ static _Noreturn void fault_kill(int result)
 	sys_exit(result == -2 ? 137 : 139);
 }
 
-void sys_touch(uint64_t vpn, int kind)
+void sys_touch_slow(uint64_t vpn, int kind)
 {
-	touches++;
+	nr_user_touches++;
 	int r = touch_page(current->mm, vpn, kind);
 	if (r < 0) {
 		if (fatal_signal_pending(current))

@@ -57,8 +57,20 @@ uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages,
 int sys_munmap(uint64_t start);
 
 /* A user-mode access to one page. Faults are handled; out of memory or a bad address
- * kills the task the way the kernel's fault handler does. */
-void sys_touch(uint64_t vpn, int kind);
+ * kills the task the way the kernel's fault handler does. Inline: the simulation's most
+ * frequent call; what is not a plain hit on a present PTE goes to sys_touch_slow. */
+void sys_touch_slow(uint64_t vpn, int kind);
+extern uint64_t nr_user_touches; /* user-mode page accesses (kernel_touches) */
+static inline void sys_touch(uint64_t vpn, int kind)
+{
+	if (!touch_page_fast(current->mm, vpn, kind)) {
+		sys_touch_slow(vpn, kind);
+		return;
+	}
+	nr_user_touches++;
+	if (fatal_signal_pending(current))
+		sys_exit(137);
+}
 void sys_compute(sim_time_t ns);
 void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages);
 void sys_write(struct address_space *f, uint64_t pgoff, uint64_t npages);

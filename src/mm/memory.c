@@ -90,8 +90,8 @@ static void vma_index_insert(struct mm_struct *mm, struct vm_area_struct *vma)
 	uint32_t i = vma_index_upper(mm, vma->start);
 	memmove(&mm->vma_index[i + 1], &mm->vma_index[i],
 		(mm->map_count - i) * sizeof(*mm->vma_index));
-	mm->vma_index[i] =
-	    (struct vma_range){.start = vma->start, .end = vma->start + vma->npages, .vma = vma};
+	mm->vma_index[i] = (struct vma_range){
+	    .start = vma->start, .end = vma->start + vma->npages, .vma = vma, .pte = vma->pte};
 	mm->map_count++;
 }
 
@@ -126,7 +126,8 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	vma->id = vma_id_alloc(vma);
 	if (file)
 		file->nr_mapped_vmas++;
-	/* keep the list sorted by start */
+	/* mm->mmap in address order, as the kernel keeps it: fork's copy and exit's unmap walk
+	 * it, so pages are copied and freed in the kernel's order. */
 	struct vm_area_struct **link = &mm->mmap;
 	while (*link && (*link)->start < start)
 		link = &(*link)->next;
@@ -135,6 +136,21 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	vma_index_insert(mm, vma);
 	mm->total_vm += npages;
 	return vma;
+}
+
+int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind)
+{
+	struct vm_area_struct *vma = find_vma(mm, vpn);
+	if (!vma)
+		return -1;
+	uint32_t *pte = &vma->pte[vpn - vma->start];
+	uint32_t v = *pte;
+	if ((v & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v & PTE_RDONLY))) {
+		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+		cpu_work(MM->hw->touch_ns);
+		return 0;
+	}
+	return handle_mm_fault(mm, vma, vpn, kind);
 }
 
 /* 2.6.28 find_vma: the mmap_cache, then the ordered structure, and the answer cached. Here
@@ -147,7 +163,7 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
 	uint32_t i = vma_index_upper(mm, vpn); /* the first VMA that starts past vpn */
 	if (i == 0 || vpn >= mm->vma_index[i - 1].end)
 		return NULL;
-	mm->mmap_cache[mm->mmap_cache_next++ % MMAP_CACHE_SIZE] = mm->vma_index[i - 1];
+	*mmap_cache_slot(mm, vpn) = mm->vma_index[i - 1];
 	return mm->vma_index[i - 1].vma;
 }
 

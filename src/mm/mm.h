@@ -333,37 +333,46 @@ int do_munmap(struct mm_struct *mm, uint64_t start);
 void vma_set_locked(struct vm_area_struct *vma, bool locked); /* mlock/munlock */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn);
 
-static inline struct vm_area_struct *mmap_cache_find(const struct mm_struct *mm, uint64_t vpn)
+/* The mmap_cache slot a lookup of vpn uses: one per page-table page's span, so the few
+ * VMAs a program cycles over (each mmap starts a span of its own) sit in different slots. */
+static inline struct vma_range *mmap_cache_slot(struct mm_struct *mm, uint64_t vpn)
 {
-	for (int i = 0; i < MMAP_CACHE_SIZE; i++) {
-		const struct vma_range *c = &mm->mmap_cache[i];
-		if (vpn - c->start < c->end - c->start) /* an empty slot has start == end */
-			return c->vma;
-	}
-	return NULL;
+	return &mm->mmap_cache[(vpn >> MM->pte_shift) % MMAP_CACHE_SIZE];
+}
+
+static inline struct vm_area_struct *mmap_cache_find(struct mm_struct *mm, uint64_t vpn)
+{
+	const struct vma_range *c = mmap_cache_slot(mm, vpn);
+	return vpn - c->start < c->end - c->start ? c->vma : NULL; /* empty: start == end */
 }
 enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
 /* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
 
 /* The hot path of every simulated memory access: a present PTE needs only its young (and
- * dirty) bit set; anything else is a fault. O(1), no allocation. */
+ * dirty) bit set; anything else is a fault. O(1), no allocation. True if the access is done
+ * (a VMA the mmap_cache holds, a PTE that allows it); false, with nothing changed, if it
+ * needs touch_page_slow. */
+static inline bool touch_page_fast(struct mm_struct *mm, uint64_t vpn, int kind)
+{
+	const struct vma_range *c = mmap_cache_slot(mm, vpn);
+	if (vpn - c->start >= c->end - c->start)
+		return false;
+	uint32_t *pte = &c->pte[vpn - c->start];
+	uint32_t v = *pte;
+	if (!(v & PTE_PRESENT) || (kind == TOUCH_WRITE && (v & PTE_RDONLY)))
+		return false;
+	*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+	cpu_work(MM->hw->touch_ns);
+	return true;
+}
+
+/* The rest of an access: find_vma, then the PTE or a fault. */
+int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind);
+
 static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
 {
-	struct vm_area_struct *vma = mmap_cache_find(mm, vpn);
-	if (!vma) {
-		vma = find_vma(mm, vpn);
-		if (!vma)
-			return -1;
-	}
-	uint32_t *pte = &vma->pte[vpn - vma->start];
-	uint32_t v = *pte;
-	if ((v & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v & PTE_RDONLY))) {
-		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
-		cpu_work(MM->hw->touch_ns);
-		return 0;
-	}
-	return handle_mm_fault(mm, vma, vpn, kind);
+	return touch_page_fast(mm, vpn, kind) ? 0 : touch_page_slow(mm, vpn, kind);
 }
 
 /* ---- filemap.c ---- */

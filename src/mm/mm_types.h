@@ -155,12 +155,13 @@ struct vm_area_struct {
 	bool dead;
 };
 
-#define MMAP_CACHE_SIZE 4
+#define MMAP_CACHE_SIZE 8
 
 /* One VMA in the address-ordered index of an mm. */
 struct vma_range {
 	uint64_t start, end; /* [start, end) in virtual page numbers */
 	struct vm_area_struct *vma;
+	uint32_t *pte; /* vma->pte, fixed for the VMA's life: a hit reads no VMA */
 };
 
 struct mm_struct {
@@ -170,13 +171,12 @@ struct mm_struct {
 	struct vma_range *vma_index;
 	uint32_t map_count, vma_index_cap;
 	/* find_vma's cache in front of it: 2.6.28's mmap_cache holds the last VMA found; this
-	 * holds the last MMAP_CACHE_SIZE, their ranges inline, as the per-thread vmacache of
+	 * holds MMAP_CACHE_SIZE, by address and with their ranges inline, as the vmacache of
 	 * 3.15 does, so a program that cycles over its stack, text and libc finds each without
 	 * a search. Which VMA a lookup finds never depends on it. */
 	struct vma_range mmap_cache[MMAP_CACHE_SIZE];
-	unsigned mmap_cache_next; /* the slot the next miss fills */
-	uint64_t next_vpn;	  /* where the next mmap without a fixed address goes */
-	unsigned long total_vm;	  /* pages */
+	uint64_t next_vpn;	/* where the next mmap without a fixed address goes */
+	unsigned long total_vm; /* pages */
 	unsigned long rss_anon, rss_file;
 	unsigned long nr_ptes;
 	pfn_t pgd;	   /* the pgd: 2^hw_profile.pgd_order pages, or NO_PFN */

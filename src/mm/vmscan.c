@@ -155,7 +155,8 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 			goto keep_locked;
 		if (!sc->may_swap && page_mapped(p))
 			goto keep_locked;
-		/* double slab pressure for mapped and swap-cache pages */
+		/* Counted twice, as 2.6.28 does ("double the slab pressure"): sc->nr_scanned drives
+		 * shrink_slab's pressure and the total_scanned that wakes pdflush (§1.6). */
 		if (page_mapped(p) || (p->flags & PG_swapcache))
 			sc->nr_scanned++;
 		bool may_enter_fs = (sc->gfp_mask & __GFP_FS) ||
@@ -242,7 +243,8 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 	keep:
 		pagelist_add(&ret, pfn);
 	}
-	/* hand the kept pages back in their original order */
+	/* list_splice(&ret_pages, page_list): the caller puts the kept pages back on the LRU in
+	 * the order the kernel's would, which decides what the next scan meets first. */
 	while (ret.nr)
 		pagelist_add(list, pagelist_pop_tail(&ret));
 	count_vm_events(PGACTIVATE, pgactivate);
@@ -458,7 +460,8 @@ static unsigned long shrink_zone_lists_2628(int priority, struct zone *z, struct
 			nr_reclaimed += shrink_list((enum lru_list)l, chunk, z, sc, priority);
 		}
 	}
-	/* age the anon list even if we did not try to evict anon */
+	/* §1.8 step 5: the anon lists are rebalanced even when get_scan_ratio gave anon no
+	 * share, so inactive anon pages are ready once swapping starts. */
 	if (inactive_anon_is_low(z))
 		shrink_active_list(SWAP_CLUSTER_MAX, z, sc, priority, 0);
 	return nr_reclaimed;

@@ -1,3 +1,4 @@
+/* int_sqrt as lib/int_sqrt.c computes it: the bit-by-bit method, floor(sqrt(x)). */
 #include "sim/int_sqrt.h"
 
 uint64_t int_sqrt(uint64_t x)

@@ -1,5 +1,5 @@
 /* Integer square root, floor(sqrt(x)), as the kernel's lib/int_sqrt.c computes it: the
- * watermark, inactive-ratio and OOM-badness rules are defined in these integer terms. */
+ * kernel's rules that use it (in the layers above) are defined by its integer answers. */
 #ifndef MMSIM_SIM_INT_SQRT_H
 #define MMSIM_SIM_INT_SQRT_H
 

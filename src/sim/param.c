@@ -1,3 +1,5 @@
+/* Parameter descriptors (see param.h): lookup, parsing with size and time suffixes and range
+ * checks, the "expected" text of an error, and formatting a value back. */
 #include "sim/param.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* xoshiro256** (Blackman and Vigna) seeded through splitmix64; one stream per (seed, consumer). */
 #include "sim/rng.h"
 
 static uint64_t splitmix64(uint64_t *x)

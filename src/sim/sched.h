@@ -1,6 +1,6 @@
 /* The machine's time and its CPUs: virtual clock, event queue, tasks as coroutines,
- * round-robin scheduling on N CPUs, wait queues with timeouts, and spinlocks whose waiters
- * burn CPU.
+ * CFS-like scheduling on N CPUs (sched_fair.c), wait queues with timeouts, and spinlocks
+ * whose waiters burn CPU.
  *
  * Time model: a running task accumulates the CPU time it consumes in `pending` and runs
  * ahead of the global clock by at most one quantum before it yields; its "local now" is
@@ -109,15 +109,44 @@ static inline sim_time_t local_now(void)
 	return sim_clock + (sim_current ? sim_current->pending : 0);
 }
 
-/* CPU consumption by the running task. User work yields when the task has run a quantum
- * ahead; system work never yields by itself (the simulated kernel is not preemptible):
- * kernel paths call cond_resched() at the points where the kernel does. */
-void cpu_work(sim_time_t ns);
-void cpu_work_sys(sim_time_t ns);
+/* CPU consumption by the running task (none in scheduler context: device callbacks, unit
+ * tests). User work yields when the task has run a quantum ahead; system work never yields
+ * by itself (the simulated kernel is not preemptible): kernel paths call cond_resched() at
+ * the points where the kernel does, so no simulated kernel path is interleaved at an
+ * arbitrary point. Both inline: one is charged for every simulated memory access, the
+ * other on every system call. */
+static inline void cpu_work_sys(sim_time_t ns)
+{
+	struct task *t = sim_current;
+	if (t) {
+		t->pending += ns;
+		t->stime += ns;
+	}
+}
+void cpu_work_yield(sim_time_t ns); /* cpu_work's path when the quantum is used up */
+extern sim_time_t sim_quantum;	    /* how far a task runs ahead before it yields */
+/* User work: inline, as it is charged for every simulated memory access. */
+static inline void cpu_work(sim_time_t ns)
+{
+	struct task *t = sim_current;
+	if (t && !t->in_kernel && t->pending + ns < sim_quantum) {
+		t->pending += ns;
+		t->utime += ns;
+		return;
+	}
+	cpu_work_yield(ns);
+}
 void sched_sync(void); /* bring the task's local time and the clock together */
 void cond_resched(void);
-/* Return to user mode: if a woken task asked to preempt this one, yield now. */
-void preempt_point(void);
+/* Return to user mode: if a woken task asked to preempt this one, yield now. Inline, as
+ * every system call ends here and a request to preempt is rare. */
+extern int sim_nr_need_resched; /* CPUs asked to preempt their task at its next yield */
+void preempt_point_slow(void);
+static inline void preempt_point(void)
+{
+	if (sim_nr_need_resched)
+		preempt_point_slow();
+}
 
 /* Blocking. All return after the clock has reached the wakeup time. */
 void schedule_timeout(sim_time_t ns); /* plain sleep */

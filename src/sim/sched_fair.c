@@ -61,6 +61,12 @@ static struct task *rq_pop(void)
 	return top;
 }
 
+void set_need_resched(int c, bool on)
+{
+	sim_nr_need_resched += on - sched.cpus[c].need_resched;
+	sched.cpus[c].need_resched = on;
+}
+
 void set_curr(int c, struct task *t)
 {
 	sched.nr_idle += (t == NULL) - (sched.cpus[c].curr == NULL);
@@ -131,7 +137,7 @@ static void check_preempt_wakeup(struct task *t)
 		}
 	}
 	if (best >= 0)
-		sched.cpus[best].need_resched = true;
+		set_need_resched(best, true);
 }
 
 /* cfs_rq->load as place_entity sees it: the queued tasks, the running ones, and the waking
@@ -200,7 +206,7 @@ void task_start(struct task *t)
 			t->vruntime = parent;
 			parent_task->vruntime = child - vdelta(parent_task, parent_task->pending);
 		}
-		sched.cpus[parent_task->cpu].need_resched = true;
+		set_need_resched(parent_task->cpu, true);
 	}
 	t->wake_gen++;
 	if (parent_task && parent_task->pending)
@@ -217,7 +223,7 @@ static struct task *pick_next(int c, struct task *t)
 {
 	bool resched =
 	    sched.cpus[c].need_resched || (!sched.tick_cost && t->slice_used >= task_slice(t));
-	sched.cpus[c].need_resched = false;
+	set_need_resched(c, false);
 	if (t->state != TASK_RUNNING || t->wq || !sched.nr_rq || !resched)
 		return t;
 	t->state = TASK_RUNNABLE;

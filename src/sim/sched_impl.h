@@ -51,7 +51,7 @@ struct sched_state {
 	sim_time_t min_vruntime;
 	sim_time_t sched_latency, wakeup_gran;
 	bool normalized_sleeper;
-	sim_time_t quantum, slice, ctxsw;
+	sim_time_t slice, ctxsw;
 	sim_time_t tick_cost;
 	struct coro sched_ctx;
 	struct task *all_head, *all_tail;
@@ -81,6 +81,7 @@ void cpu_kick(int c, sim_time_t when);
 void make_runnable_as(struct task *t, bool wakeup);
 void run_on_cpu(int c);
 void set_curr(int c, struct task *t);
+void set_need_resched(int c, bool on);
 sim_time_t vdelta(const struct task *t, sim_time_t ns);
 sim_time_t task_slice(const struct task *t);
 

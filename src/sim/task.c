@@ -19,6 +19,8 @@
 struct sched_state sched;
 struct task *sim_current;
 sim_time_t sim_clock;
+sim_time_t sim_quantum;
+int sim_nr_need_resched;
 
 /* ---- the machine ---- */
 
@@ -29,7 +31,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sched.nr_idle = ncpus;
 	sched.cpus = xcalloc((size_t)ncpus, sizeof(*sched.cpus));
 	sched.cpu_heap = xcalloc((size_t)ncpus, sizeof(*sched.cpu_heap));
-	sched.quantum = quantum_ns;
+	sim_quantum = quantum_ns;
 	sched.slice = slice_ns;
 	/* CFS tunables of the 2.6.24-era sched_fair.c, scaled by 1 + ilog2(ncpus) as
 	 * sched_init_granularity does: sched_latency 20 ms (the sleeper credit), wakeup
@@ -43,6 +45,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sched.next_pid = 1;
 	sim_current = NULL;
 	sim_clock = 0;
+	sim_nr_need_resched = 0;
 }
 
 void sched_set_ticks(sim_time_t tick_cost, uint64_t seed)
@@ -71,6 +74,8 @@ void sched_destroy(void)
 	memset(&sched, 0, sizeof(sched));
 	sim_current = NULL;
 	sim_clock = 0;
+	sim_quantum = 0;
+	sim_nr_need_resched = 0;
 }
 
 /* ---- creation ---- */
@@ -142,7 +147,7 @@ void yield_cpu(bool force)
 			sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
 			sim_time_t first = (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
 			if (first <= when)
-				sched.cpus[t->cpu].need_resched = true;
+				set_need_resched(t->cpu, true);
 		}
 		/* the timer interrupts that land in this stretch steal their cost from it */
 		uint64_t ticks =
@@ -161,7 +166,7 @@ void flush_pending(void)
 	yield_cpu(false);
 }
 
-void preempt_point(void)
+void preempt_point_slow(void)
 {
 	if (sim_current && sim_current->cpu >= 0 && sched.cpus[sim_current->cpu].need_resched)
 		yield_cpu(true);
@@ -173,36 +178,24 @@ void sched_sync(void)
 		flush_pending();
 }
 
-static inline void account(sim_time_t ns, bool sys)
+void cpu_work_yield(sim_time_t ns)
 {
 	struct task *t = sim_current;
 	if (!t)
 		return; /* scheduler context (device callbacks, unit tests): no task to charge */
-	t->pending += ns;
-	if (sys || t->in_kernel) {
-		/* Kernel code is not preemptible: it yields only where it calls cond_resched()
-		 * or blocks, so no simulated kernel path is interleaved at an arbitrary point. */
-		t->stime += ns;
+	if (t->in_kernel) {
+		cpu_work_sys(ns);
 		return;
 	}
+	t->pending += ns;
 	t->utime += ns;
-	if (t->pending >= sched.quantum)
+	if (t->pending >= sim_quantum)
 		flush_pending();
-}
-
-void cpu_work(sim_time_t ns)
-{
-	account(ns, false);
-}
-
-void cpu_work_sys(sim_time_t ns)
-{
-	account(ns, true);
 }
 
 void cond_resched(void)
 {
-	if (sim_current && sim_current->pending >= sched.quantum)
+	if (sim_current && sim_current->pending >= sim_quantum)
 		flush_pending();
 }
 

@@ -7,17 +7,14 @@
 #include <stdint.h>
 
 typedef uint64_t sim_time_t; /* virtual nanoseconds since boot */
-typedef uint32_t pfn_t;	     /* frame number: index into the frame array */
 
 #define NSEC_PER_USEC 1000ULL
 #define NSEC_PER_MSEC 1000000ULL
 #define NSEC_PER_SEC  1000000000ULL
 
-/* HZ of the modelled kernels: jiffies only matter for congestion_wait and the OOM killer. */
+/* HZ of the modelled kernels: the timer tick and the timeouts counted in jiffies. */
 #define HZ	 1000
 #define JIFFY_NS (NSEC_PER_SEC / HZ)
-
-#define NO_PFN UINT32_MAX
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b)     ((a) < (b) ? (a) : (b))

@@ -1,3 +1,5 @@
+/* The byte stream of input.h: raw reads from a descriptor or memory, zstd or gzip decoded in
+ * fixed-size buffers as they arrive, and line and block access for the readers. */
 #include "trace/input.h"
 #include "sim/xalloc.h"
 

@@ -3,7 +3,6 @@
  * a trace that parses wrongly gives wrong hit ratios silently, which is worse than an error. */
 #include "trace/trace_impl.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -21,15 +20,17 @@ static const char *skip_ws(const char *s)
 /* Parse a decimal uint64 at s; returns the end pointer or NULL (not a number, overflow). */
 static const char *parse_dec(const char *s, uint64_t *out)
 {
-	if (!isdigit((unsigned char)*s))
+	unsigned d = (unsigned)((unsigned char)*s - '0');
+	if (d > 9)
 		return NULL;
 	uint64_t v = 0;
-	for (; isdigit((unsigned char)*s); s++) {
-		unsigned d = (unsigned)(*s - '0');
-		if (v > (UINT64_MAX - d) / 10)
+	do {
+		/* below 10^18 no digit can overflow: skip the division */
+		if (v >= 100000000000000000ull && v > (UINT64_MAX - d) / 10)
 			return NULL;
 		v = v * 10 + d;
-	}
+		d = (unsigned)((unsigned char)*++s - '0');
+	} while (d <= 9);
 	*out = v;
 	return s;
 }

@@ -232,6 +232,11 @@ uint32_t trace_distinct(const struct trace *t)
 	return t->map.n;
 }
 
+size_t trace_map_bytes(const struct trace *t)
+{
+	return pagemap_bytes(&t->map);
+}
+
 uint64_t trace_page_of(const struct trace *t, uint32_t id)
 {
 	return id < t->map.n ? t->map.pages[id] : 0;
@@ -282,7 +287,7 @@ static int next_mmsim(struct trace *t, struct trace_ref *ref)
 		 * that lies only gets the page replayed under two ids */
 		id = pagemap_append(&t->map, page);
 		if (id == PAGEMAP_FAIL)
-			return trace_fail(t, "out of memory for page ids");
+			return trace_fail(t, "more distinct pages than ids (2^31)");
 		t->mmt_last_new = page;
 	} else {
 		int64_t nid = (int64_t)t->mmt_prev + unzigzag(v >> 3);
@@ -315,7 +320,7 @@ int trace_next(struct trace *t, struct trace_ref *ref)
 			int is_new;
 			uint32_t id = pagemap_get(&t->map, page, &is_new);
 			if (id == PAGEMAP_FAIL)
-				return trace_fail(t, "out of memory for page ids");
+				return trace_fail(t, "more distinct pages than ids (2^31)");
 			ref->page = page;
 			ref->id = id;
 			ref->kind = t->pend_kind;
@@ -376,6 +381,29 @@ static size_t mmt_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t m
 	return i;
 }
 
+/* The text formats' inner loop: a record's run of pages, mapped straight into the batch. */
+static size_t expand_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
+{
+	size_t k = t->pend_left < max ? (size_t)t->pend_left : max;
+	uint64_t page = t->pend_page;
+	for (size_t j = 0; j < k; j++) {
+		int is_new;
+		uint32_t id = pagemap_get(&t->map, page + j, &is_new);
+		if (id == PAGEMAP_FAIL) {
+			k = j;
+			trace_fail(t, "more distinct pages than ids (2^31)");
+			break;
+		}
+		ids[j] = id;
+	}
+	if (kinds)
+		memset(kinds, t->pend_kind, k);
+	t->pend_page = page + k;
+	t->pend_left -= k;
+	t->count += k;
+	return k;
+}
+
 long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
 {
 	size_t i = 0;
@@ -386,6 +414,12 @@ long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max
 			i += k;
 			if (i == max)
 				break;
+		}
+		if (t->pend_left && t->state > 0) {
+			size_t k = expand_batch(t, ids + i, kinds ? kinds + i : NULL, max - i);
+			i += k;
+			if (t->state > 0)
+				continue;
 		}
 		int rc = trace_next(t, &r);
 		if (rc < 0)

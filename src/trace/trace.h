@@ -73,6 +73,8 @@ const char *trace_error(const struct trace *t);
 enum trace_format trace_get_format(const struct trace *t);
 uint64_t trace_count(const struct trace *t);	/* references returned so far */
 uint32_t trace_distinct(const struct trace *t); /* distinct pages seen so far */
+/* Bytes the page-number -> id map holds now (memory per distinct page = this / distinct). */
+size_t trace_map_bytes(const struct trace *t);
 /* Page number of a dense id already returned. */
 uint64_t trace_page_of(const struct trace *t, uint32_t id);
 /* Page shift recorded in the trace (mmsim format, lackey); 0 if the trace has none. */

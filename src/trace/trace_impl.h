@@ -1,4 +1,5 @@
-/* Internal to src/trace. */
+/* Internal to src/trace: the state of an open trace (struct trace) shared by trace.c, readers.c
+ * and writer.c, and the layout of mmsim's binary trace format. */
 #ifndef MMSIM_TRACE_IMPL_H
 #define MMSIM_TRACE_IMPL_H
 

@@ -140,8 +140,10 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 				sys_touch(H.vpn[r] + i, TOUCH_READ);
 	}
 	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);
-	if (H.npages[R_LIBC]) /* a one-page hackbench.text is all binary (large pages) */
-		sys_touch(H.vpn[R_LIBC] + libc_off % H.npages[R_LIBC], TOUCH_EXEC);
+	uint64_t nlibc = H.npages[R_LIBC];
+	if (nlibc) /* a one-page hackbench.text is all binary (large pages) */
+		sys_touch(H.vpn[R_LIBC] + (libc_off < nlibc ? libc_off : libc_off % nlibc),
+			  TOUCH_EXEC);
 }
 
 /* Writes every private page once: the parent at start-up, each child after fork (COW). */

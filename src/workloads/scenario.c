@@ -82,7 +82,9 @@ static const struct param_desc vm_rule_params[] = {
 
 /* Then the thrashing-control policies' keys, then the workload. */
 static const struct param_desc tail_params[] = {
-    {"workload", P_STRING, SP(workload), 0, 0, NULL, "usemem or filestream"},
+    {"workload", P_STRING, SP(workload), 0, 0, NULL,
+     "usemem, filestream, hackbench, fsmark, mapstream, desktop, iotrace, qsbench, kbuild, "
+     "contest or trace"},
 };
 
 static void add_params(struct param_desc *table, size_t *count, size_t cap,

@@ -1,3 +1,5 @@
+/* The table of workloads a scenario's `workload` key names, and the figures of merit they
+ * report. */
 #include "workloads/workload.h"
 
 #include "workloads/desktop.h"
