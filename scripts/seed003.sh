@@ -4,6 +4,7 @@
 # about 30 s more on two cores)
 set -e
 MMSIM=${1:-build/mmsim}
+ALL=${2:-} # kept: the contest loop below reuses the positional parameters
 cd "$(dirname "$0")/.."
 DB=${MMSIM_DB:-seed003-results.db}
 C="--db $DB --no-progress"
@@ -47,7 +48,7 @@ echo "== make -j4 vmlinux, mem=64m (Andrew: no benefit, with or without exec/exi
 	--arm $ORIG --arm inherit:vm.swap_token=original,vm.swap_token_exec_inherit=1 |
 	sed -n '/^cpu_pct/,/^Runs/p'
 
-[ "$2" = all ] || exit 0
+[ "$ALL" = all ] || exit 0
 echo "== make -j10..-j60, 384 MB, 180 MB named (Rik: -j10..50 unchanged; -j60 1h20m 26% -> 42m 52%)"
 for m in elapsed cpu_pct; do
 	"$MMSIM" sweep scenarios/seed003-make-j60.conf --vary kbuild.parallel=10:60:10 --runs 1 $C \

@@ -4,6 +4,7 @@
  * neither the text (tens of bytes per memory access) nor anything proportional to it is ever
  * stored; only the binary trace is written. */
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/replay_opts.h"
 #include "trace/trace.h"
 #include "sim/xalloc.h"
@@ -26,6 +27,7 @@ static void usage(FILE *out)
 		     "  --out FILE       output (default CMD.mmt.zst); .zst compresses with zstd\n"
 		     "  --page-shift N   log2 of the page size (default 12)\n"
 		     "  --valgrind PATH  valgrind binary (default: valgrind from PATH)\n"
+		     "  --no-progress    no progress line even on a terminal\n"
 		     "CMD's standard input, output and error are left alone.\n");
 }
 
@@ -33,36 +35,51 @@ int cmd_capture(int argc, char **argv)
 {
 	const char *out = NULL, *vg = "valgrind";
 	uint64_t shift = 12;
-	int i;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	enum { O_OUT = 256, O_VALGRIND, O_SHIFT, O_NOPROG };
+	bool progress = true;
+	static const struct option lo[] = {
+	    {"out", required_argument, 0, O_OUT},
+	    {"valgrind", required_argument, 0, O_VALGRIND},
+	    {"page-shift", required_argument, 0, O_SHIFT},
+	    {"no-progress", no_argument, 0, O_NOPROG},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	/* "+": the first non-option is CMD, whose own options are not ours */
+	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--out") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(a, "--valgrind") && i + 1 < argc) {
-			vg = argv[++i];
-		} else if (!strcmp(a, "--page-shift") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &shift, 0) || shift > 40) {
+		case O_OUT:
+			out = optarg;
+			break;
+		case O_VALGRIND:
+			vg = optarg;
+			break;
+		case O_NOPROG:
+			progress = false;
+			break;
+		case O_SHIFT:
+			if (ropt_u64(optarg, &shift, 0) || shift > 40) {
 				fprintf(stderr,
-					"mmsim capture: --page-shift: expected 1..40, got "
-					"'%s'\n",
-					argv[i]);
+					"mmsim capture: --page-shift: expected 1..40, got '%s'\n",
+					optarg);
 				return 2;
 			}
-		} else {
-			fprintf(
-			    stderr,
-			    "mmsim capture: unknown option '%s' (the command goes after --; try "
-			    "mmsim capture --help)\n",
-			    a);
+			break;
+		default:
+			fprintf(stderr,
+				"mmsim capture: unknown option '%s' (the command goes after --; "
+				"try mmsim capture --help)\n",
+				argv[optind - 1]);
 			return 2;
 		}
 	}
+	int i = optind;
 	if (i >= argc) {
 		fprintf(stderr, "mmsim capture: no command given (mmsim capture -- CMD ARGS...)\n");
 		return 2;
@@ -127,12 +144,14 @@ int cmd_capture(int argc, char **argv)
 	} else {
 		struct trace_ref r;
 		int n = 0;
+		cli_progress_start("capture", progress); /* lackey's output read, and its rate */
 		while ((n = trace_next(t, &r)) > 0)
 			if (trace_writer_put(w, r.page, (enum trace_kind)r.kind)) {
 				fprintf(stderr, "mmsim capture: %s\n", trace_writer_error(w));
 				rc = 1;
 				break;
 			}
+		cli_progress_end();
 		if (n < 0) {
 			fprintf(stderr, "mmsim capture: %s\n", trace_error(t));
 			rc = 2;

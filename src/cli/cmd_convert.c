@@ -1,5 +1,6 @@
 /* mmsim convert: any supported trace to mmsim's compact binary format. */
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/replay_opts.h"
 #include "trace/trace.h"
 
@@ -12,7 +13,8 @@ static void usage(FILE *out)
 		     "Converts a trace to mmsim's binary format (a varint per reference, pages\n"
 		     "numbered by first appearance). OUT ending in .zst is zstd-compressed, .gz\n"
 		     "gzip; '-' writes standard output.\n\n"
-		     "  --limit N        only the first N references\n");
+		     "  --limit N        only the first N references\n"
+		     "  --no-progress    no progress line even on a terminal\n");
 	ropt_trace_help(out);
 }
 
@@ -21,23 +23,30 @@ int cmd_convert(int argc, char **argv)
 	struct trace_opts to = {0};
 	const char *in = NULL, *out = NULL;
 	uint64_t limit = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = ropt_input_option("convert", argc, argv, &i, &to, &limit);
+	bool progress = true;
+	static const struct option lo[] = {
+	    ROPT_INPUT_OPTIONS,
+	    {"no-progress", no_argument, 0, 'P'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "-h", lo, NULL)) != -1) {
+		int r = ropt_input_option("convert", c, optarg, &to, &limit);
 		if (r < 0)
 			return 2;
 		if (r)
 			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		const char *a = optarg;
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(
-			    stderr,
-			    "mmsim convert: unknown or incomplete option '%s' (try mmsim convert "
-			    "--help)\n",
-			    a);
-			return 2;
+		} else if (c == 'P') {
+			progress = false;
+		} else if (c != 1) {
+			return cli_unknown_option("convert", argv);
 		} else if (!in) {
 			in = a;
 		} else if (!out) {
@@ -65,9 +74,11 @@ int cmd_convert(int argc, char **argv)
 	}
 	struct trace_ref r;
 	int k = 0, rc = 0;
+	cli_progress_start("convert", progress);
 	while ((!limit || trace_count(t) < limit) && (k = trace_next(t, &r)) > 0)
 		if (trace_writer_put(w, r.page, (enum trace_kind)r.kind))
 			break;
+	cli_progress_end();
 	if (k < 0) {
 		fprintf(stderr, "mmsim convert: %s\n", trace_error(t));
 		rc = 2;

@@ -27,23 +27,6 @@ static const char usage[] =
     "  --replace        overwrite runs already stored (default: keep them)\n"
     "  -h, --help       this text\n";
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		fwrite(chunk, 1, n, m);
-	fclose(f);
-	fclose(m);
-	return buf;
-}
-
 int cmd_import(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -72,11 +55,7 @@ int cmd_import(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr,
-				"mmsim import: unknown or incomplete option '%s' (try mmsim "
-				"import --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return cli_unknown_option("import", argv);
 		}
 	}
 	if (optind >= argc) {
@@ -104,7 +83,7 @@ int cmd_import(int argc, char **argv)
 	}
 	size_t added = 0, present = 0, bad = 0;
 	for (int i = optind; i < argc; i++) {
-		char *text = slurp(argv[i]);
+		char *text = cli_slurp(argv[i]);
 		struct run_result r;
 		if (!text) {
 			fprintf(stderr, "mmsim import: cannot read %s\n", argv[i]);

@@ -1,5 +1,6 @@
 /* mmsim mrc: the exact miss-ratio curve of LRU or OPT over all cache sizes, in one pass. */
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/replay_opts.h"
 #include "replay/replay.h"
 #include "sim/xalloc.h"
@@ -24,6 +25,7 @@ static void usage(FILE *out)
 		"  --plot FILE      draw the curve with gnuplot (.svg or .png); skipped with a\n"
 		"                   note if gnuplot is not installed\n"
 		"  --json           one JSON object instead of the table\n"
+		"  --no-progress    no progress line even on a terminal\n"
 		"  --limit N        only the first N references\n");
 	ropt_trace_help(out);
 }
@@ -90,7 +92,7 @@ struct mrc_args {
 	const char *path, *out, *png;
 	char *sizes_arg;
 	enum replay_policy pol;
-	int json;
+	int json, no_progress;
 	uint64_t limit, points;
 };
 
@@ -100,45 +102,59 @@ static int parse_args(int argc, char **argv, struct mrc_args *a)
 	memset(a, 0, sizeof(*a));
 	a->pol = REPLAY_LRU;
 	a->points = 40;
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		int r = ropt_input_option("mrc", argc, argv, &i, &a->to, &a->limit);
+	enum { O_POLICY = 256, O_SIZES, O_POINTS, O_OUT, O_PLOT, O_JSON, O_NOPROG };
+	static const struct option lo[] = {
+	    ROPT_INPUT_OPTIONS,
+	    {"policy", required_argument, 0, O_POLICY},
+	    {"sizes", required_argument, 0, O_SIZES},
+	    {"points", required_argument, 0, O_POINTS},
+	    {"out", required_argument, 0, O_OUT},
+	    {"plot", required_argument, 0, O_PLOT},
+	    {"json", no_argument, 0, O_JSON},
+	    {"no-progress", no_argument, 0, O_NOPROG},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "-h", lo, NULL)) != -1) {
+		int r = ropt_input_option("mrc", c, optarg, &a->to, &a->limit);
 		if (r < 0)
 			return 2;
 		if (r)
 			continue;
-		if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+		const char *o = optarg;
+		if (c == 'h') {
 			usage(stdout);
 			return 1;
-		} else if (!strcmp(o, "--policy") && i + 1 < argc) {
-			if (replay_policy_parse(argv[++i], &a->pol) ||
+		} else if (c == O_POLICY) {
+			if (replay_policy_parse(optarg, &a->pol) ||
 			    (a->pol != REPLAY_LRU && a->pol != REPLAY_OPT)) {
 				fprintf(stderr,
 					"mmsim mrc: --policy: expected lru or opt, got '%s'\n",
-					argv[i]);
+					optarg);
 				return 2;
 			}
-		} else if (!strcmp(o, "--sizes") && i + 1 < argc) {
-			a->sizes_arg = argv[++i];
-		} else if (!strcmp(o, "--points") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &a->points, 0) || a->points > 100000) {
+		} else if (c == O_SIZES) {
+			a->sizes_arg = optarg;
+		} else if (c == O_POINTS) {
+			if (ropt_u64(optarg, &a->points, 0) || a->points > 100000) {
 				fprintf(stderr,
 					"mmsim mrc: --points: expected 1..100000, got '%s'\n",
-					argv[i]);
+					optarg);
 				return 2;
 			}
-		} else if (!strcmp(o, "--out") && i + 1 < argc) {
-			a->out = argv[++i];
-		} else if (!strcmp(o, "--plot") && i + 1 < argc) {
-			a->png = argv[++i];
-		} else if (!strcmp(o, "--json")) {
+		} else if (c == O_OUT) {
+			a->out = optarg;
+		} else if (c == O_PLOT) {
+			a->png = optarg;
+		} else if (c == O_JSON) {
 			a->json = 1;
-		} else if (o[0] == '-' && o[1]) {
-			fprintf(
-			    stderr,
-			    "mmsim mrc: unknown or incomplete option '%s' (try mmsim mrc --help)\n",
-			    o);
-			return 2;
+		} else if (c == O_NOPROG) {
+			a->no_progress = 1;
+		} else if (c != 1) {
+			return cli_unknown_option("mrc", argv);
 		} else if (!a->path) {
 			a->path = o;
 		} else {
@@ -267,7 +283,10 @@ int cmd_mrc(int argc, char **argv)
 	struct mrc m;
 	struct replay_info info;
 	char err[1024];
-	if (mrc_run(a.path, &a.to, a.pol, a.limit, &m, &info, err, sizeof(err))) {
+	cli_progress_start("mrc", !a.no_progress);
+	int mrc_rc = mrc_run(a.path, &a.to, a.pol, a.limit, &m, &info, err, sizeof(err));
+	cli_progress_end();
+	if (mrc_rc) {
 		fprintf(stderr, "mmsim mrc: %s\n", err);
 		free(sizes);
 		return 2;

@@ -1,5 +1,6 @@
 /* mmsim replay: hits and misses of replacement policies over a page-reference trace. */
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/replay_opts.h"
 #include "replay/replay.h"
 #include "sim/xalloc.h"
@@ -18,6 +19,7 @@ static void usage(FILE *out)
 		"                   active/inactive LRU), linux+exec (with VM_EXEC protection)\n"
 		"  --cache LIST     cache sizes in pages, e.g. 1000,10000\n"
 		"  --json           one JSON object instead of the table\n"
+		"  --no-progress    no progress line even on a terminal\n"
 		"  --limit N        replay only the first N references\n"
 		"  --inactive-ratio N  linux: deactivate while inactive*N < active instead of\n"
 		"                   2.6.28's proportional scan of the file lists (0, default)\n");
@@ -43,6 +45,51 @@ static double ratio(uint64_t a, uint64_t b)
 	return b ? (double)a / (double)b : 0.0;
 }
 
+static void print_json(const char *path, const struct replay_info *ip,
+		       const struct replay_job *jobs, size_t nj)
+{
+	printf("{\"trace\": ");
+	ropt_json_str(stdout, path);
+	printf(", \"format\": \"%s\", \"refs\": %llu, \"distinct\": %u, "
+	       "\"results\": [",
+	       trace_format_name(ip->format), (unsigned long long)ip->refs, ip->distinct);
+	for (size_t j = 0; j < nj; j++) {
+		const struct replay_result *r = &jobs[j].res;
+		printf("%s\n  {\"policy\": \"%s\", \"cache\": %llu, \"refs\": %llu, "
+		       "\"hits\": %llu, \"misses\": %llu, \"hit_ratio\": %.6f",
+		       j ? "," : "", replay_policy_name(jobs[j].policy),
+		       (unsigned long long)jobs[j].cache, (unsigned long long)r->refs,
+		       (unsigned long long)r->hits, (unsigned long long)r->misses,
+		       ratio(r->hits, r->refs));
+		if (jobs[j].policy == REPLAY_LINUX || jobs[j].policy == REPLAY_LINUX_EXEC)
+			printf(", \"pgactivate\": %llu, \"pgdeactivate\": %llu, "
+			       "\"pgrefill\": %llu, \"pgscan\": %llu, \"pgsteal\": %llu, "
+			       "\"rotated\": %llu",
+			       (unsigned long long)r->pgactivate,
+			       (unsigned long long)r->pgdeactivate, (unsigned long long)r->pgrefill,
+			       (unsigned long long)r->pgscan, (unsigned long long)r->pgsteal,
+			       (unsigned long long)r->rotated);
+		printf("}");
+	}
+	printf("\n]}\n");
+}
+
+static void print_table(const char *path, const struct replay_info *ip,
+			const struct replay_job *jobs, size_t nj)
+{
+	printf("# %s: %s format, %llu references, %u distinct pages\n", path,
+	       trace_format_name(ip->format), (unsigned long long)ip->refs, ip->distinct);
+	printf("%-11s %12s %12s %12s %12s %9s\n", "policy", "cache", "refs", "hits", "misses",
+	       "hit_ratio");
+	for (size_t j = 0; j < nj; j++) {
+		const struct replay_result *r = &jobs[j].res;
+		printf("%-11s %12llu %12llu %12llu %12llu %9.6f\n",
+		       replay_policy_name(jobs[j].policy), (unsigned long long)jobs[j].cache,
+		       (unsigned long long)r->refs, (unsigned long long)r->hits,
+		       (unsigned long long)r->misses, ratio(r->hits, r->refs));
+	}
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	enum { MAXL = 64 };
@@ -52,37 +99,50 @@ int cmd_replay(int argc, char **argv)
 	char *pol_arg = NULL, *cache_arg = NULL;
 	int json = 0;
 	uint64_t limit = 0, v;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int r = ropt_input_option("replay", argc, argv, &i, &to, &limit);
+	enum { O_POLICY = 256, O_CACHE, O_JSON, O_INACTIVE, O_NOPROG };
+	bool progress = true;
+	static const struct option lo[] = {
+	    ROPT_INPUT_OPTIONS,
+	    {"policy", required_argument, 0, O_POLICY},
+	    {"cache", required_argument, 0, O_CACHE},
+	    {"json", no_argument, 0, O_JSON},
+	    {"inactive-ratio", required_argument, 0, O_INACTIVE},
+	    {"no-progress", no_argument, 0, O_NOPROG},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	optind = 1;
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, "-h", lo, NULL)) != -1) {
+		int r = ropt_input_option("replay", c, optarg, &to, &limit);
 		if (r < 0)
 			return 2;
 		if (r)
 			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		const char *a = optarg;
+		if (c == 'h') {
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--policy") && i + 1 < argc) {
-			pol_arg = argv[++i];
-		} else if (!strcmp(a, "--cache") && i + 1 < argc) {
-			cache_arg = argv[++i];
-		} else if (!strcmp(a, "--json")) {
+		} else if (c == O_POLICY) {
+			pol_arg = optarg;
+		} else if (c == O_CACHE) {
+			cache_arg = optarg;
+		} else if (c == O_JSON) {
 			json = 1;
-		} else if (!strcmp(a, "--inactive-ratio") && i + 1 < argc) {
-			if (ropt_u64(argv[++i], &v, 1) || v > 1000) {
+		} else if (c == O_NOPROG) {
+			progress = false;
+		} else if (c == O_INACTIVE) {
+			if (ropt_u64(optarg, &v, 1) || v > 1000) {
 				fprintf(stderr,
 					"mmsim replay: --inactive-ratio: expected 0..1000, got "
 					"'%s'\n",
-					argv[i]);
+					optarg);
 				return 2;
 			}
 			lc.inactive_ratio = (unsigned)v;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr,
-				"mmsim replay: unknown or incomplete option '%s' (try mmsim replay "
-				"--help)\n",
-				a);
-			return 2;
+		} else if (c != 1) {
+			return cli_unknown_option("replay", argv);
 		} else if (!path) {
 			path = a;
 		} else {
@@ -133,53 +193,18 @@ int cmd_replay(int argc, char **argv)
 	}
 	char err[1024];
 	struct replay_info info;
-	if (replay_run(path, &to, &lc, jobs, nj, limit, &info, err, sizeof(err))) {
+	cli_progress_start("replay", progress);
+	int rrc = replay_run(path, &to, &lc, jobs, nj, limit, &info, err, sizeof(err));
+	cli_progress_end();
+	if (rrc) {
 		fprintf(stderr, "mmsim replay: %s\n", err);
 		free(jobs);
 		return 2;
 	}
-	if (json) {
-		printf("{\"trace\": ");
-		ropt_json_str(stdout, path);
-		printf(", \"format\": \"%s\", \"refs\": %llu, \"distinct\": %u, "
-		       "\"results\": [",
-		       trace_format_name(info.format), (unsigned long long)info.refs,
-		       info.distinct);
-		for (size_t j = 0; j < nj; j++) {
-			const struct replay_result *r = &jobs[j].res;
-			printf("%s\n  {\"policy\": \"%s\", \"cache\": %llu, \"refs\": %llu, "
-			       "\"hits\": %llu, \"misses\": %llu, \"hit_ratio\": %.6f",
-			       j ? "," : "", replay_policy_name(jobs[j].policy),
-			       (unsigned long long)jobs[j].cache, (unsigned long long)r->refs,
-			       (unsigned long long)r->hits, (unsigned long long)r->misses,
-			       ratio(r->hits, r->refs));
-			if (jobs[j].policy == REPLAY_LINUX || jobs[j].policy == REPLAY_LINUX_EXEC)
-				printf(
-				    ", \"pgactivate\": %llu, \"pgdeactivate\": %llu, "
-				    "\"pgrefill\": %llu, \"pgscan\": %llu, \"pgsteal\": %llu, "
-				    "\"rotated\": %llu",
-				    (unsigned long long)r->pgactivate,
-				    (unsigned long long)r->pgdeactivate,
-				    (unsigned long long)r->pgrefill, (unsigned long long)r->pgscan,
-				    (unsigned long long)r->pgsteal, (unsigned long long)r->rotated);
-			printf("}");
-		}
-		printf("\n]}\n");
-	} else {
-		printf("# %s: %s format, %llu references, %u distinct pages\n", path,
-		       trace_format_name(info.format), (unsigned long long)info.refs,
-		       info.distinct);
-		printf("%-11s %12s %12s %12s %12s %9s\n", "policy", "cache", "refs", "hits",
-		       "misses", "hit_ratio");
-		for (size_t j = 0; j < nj; j++) {
-			const struct replay_result *r = &jobs[j].res;
-			printf("%-11s %12llu %12llu %12llu %12llu %9.6f\n",
-			       replay_policy_name(jobs[j].policy),
-			       (unsigned long long)jobs[j].cache, (unsigned long long)r->refs,
-			       (unsigned long long)r->hits, (unsigned long long)r->misses,
-			       ratio(r->hits, r->refs));
-		}
-	}
+	if (json)
+		print_json(path, &info, jobs, nj);
+	else
+		print_table(path, &info, jobs, nj);
 	free(jobs);
 	return 0;
 }

@@ -47,11 +47,7 @@ int cmd_report(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr,
-				"mmsim report: unknown or incomplete option '%s' (try mmsim "
-				"report --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return cli_unknown_option("report", argv);
 		}
 	}
 	size_t n = argc - optind ? (size_t)(argc - optind) : 1;

@@ -234,11 +234,7 @@ int cmd_results(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr,
-				"mmsim results: unknown or incomplete option '%s' (try mmsim "
-				"results --help)\n",
-				argv[optind - 1]);
-			return 2;
+			return cli_unknown_option("results", argv);
 		}
 	}
 	/* "list" reads naturally after the command; accept it as the default action. */

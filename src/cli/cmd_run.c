@@ -205,10 +205,7 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "mmsim run: more than one scenario file ('%s')\n", optarg);
 			goto out;
 		default:
-			fprintf(
-			    stderr,
-			    "mmsim run: unknown or incomplete option '%s' (try mmsim run --help)\n",
-			    argv[optind - 1]);
+			cli_unknown_option("run", argv);
 			goto out;
 		}
 	}

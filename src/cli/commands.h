@@ -18,6 +18,12 @@ int cmd_sweep(int argc, char **argv);
 int cmd_results(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+/* getopt_long's '?' in every subcommand: the message naming the option, exit status 2. */
+int cli_unknown_option(const char *cmd, char **argv);
+/* A whole file, malloc'd and NUL-terminated; NULL when it cannot be read (errno set). */
+char *cli_slurp(const char *path);
 int cmd_replay(int argc, char **argv);
 int cmd_mrc(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

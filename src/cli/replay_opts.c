@@ -31,64 +31,55 @@ void ropt_trace_help(FILE *out)
 		"  zstd and gzip compression are detected from the content.\n");
 }
 
-int ropt_trace_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o)
+/* The value of option c, checked, into o or *limit. */
+int ropt_input_option(const char *cmd, int c, const char *val, struct trace_opts *o,
+		      uint64_t *limit)
 {
-	const char *a = argv[*i];
-	const char *val = *i + 1 < argc ? argv[*i + 1] : NULL;
 	uint64_t v;
-	if (!strcmp(a, "--format")) {
-		if (!val || trace_format_parse(val, &o->format)) {
+	switch (c) {
+	case ROPT_FORMAT:
+		if (trace_format_parse(val, &o->format)) {
 			fprintf(stderr,
 				"mmsim %s: --format: expected arc, lirs, txt, csv, oracleGeneral, "
 				"lackey or mmsim, got '%s'\n",
-				cmd, val ? val : "");
+				cmd, val);
 			return -1;
 		}
-	} else if (!strcmp(a, "--page-shift")) {
-		if (!val || ropt_u64(val, &v, 0) || v > 40) {
+		return 1;
+	case ROPT_PAGE_SHIFT:
+		if (ropt_u64(val, &v, 0) || v > 40) {
 			fprintf(stderr, "mmsim %s: --page-shift: expected 1..40, got '%s'\n", cmd,
-				val ? val : "");
+				val);
 			return -1;
 		}
 		o->page_shift = (unsigned)v;
-	} else if (!strcmp(a, "--csv-col")) {
-		if (!val || ropt_u64(val, &v, 0) || v > 64) {
+		return 1;
+	case ROPT_CSV_COL:
+		if (ropt_u64(val, &v, 0) || v > 64) {
 			fprintf(stderr, "mmsim %s: --csv-col: expected 1..64, got '%s'\n", cmd,
-				val ? val : "");
+				val);
 			return -1;
 		}
 		o->csv_col = (unsigned)v;
-	} else if (!strcmp(a, "--csv-delim")) {
-		if (!val || strlen(val) != 1) {
+		return 1;
+	case ROPT_CSV_DELIM:
+		if (strlen(val) != 1) {
 			fprintf(stderr, "mmsim %s: --csv-delim: expected one character\n", cmd);
 			return -1;
 		}
 		o->csv_delim = val[0];
-	} else {
+		return 1;
+	case ROPT_LIMIT:
+		if (ropt_u64(val, limit, 0)) {
+			fprintf(stderr,
+				"mmsim %s: --limit: expected a positive integer, got '%s'\n", cmd,
+				val);
+			return -1;
+		}
+		return 1;
+	default:
 		return 0;
 	}
-	(*i)++;
-	return 1;
-}
-
-int ropt_limit(const char *cmd, int argc, char **argv, int *i, uint64_t *limit)
-{
-	if (strcmp(argv[*i], "--limit") || *i + 1 >= argc)
-		return 0;
-	if (ropt_u64(argv[*i + 1], limit, 0)) {
-		fprintf(stderr, "mmsim %s: --limit: expected a positive integer, got '%s'\n", cmd,
-			argv[*i + 1]);
-		return -1;
-	}
-	(*i)++;
-	return 1;
-}
-
-int ropt_input_option(const char *cmd, int argc, char **argv, int *i, struct trace_opts *o,
-		      uint64_t *limit)
-{
-	int r = ropt_trace_option(cmd, argc, argv, i, o);
-	return r ? r : ropt_limit(cmd, argc, argv, i, limit);
 }
 
 void ropt_json_str(FILE *out, const char *s)

@@ -61,8 +61,13 @@ void run_print_text(FILE *out, const struct run_meta *meta, const struct scenari
 		(unsigned long long)r->minor_faults);
 
 	fprintf(out, "\n== reclaim ==\n");
-	fprintf(out, "max parallel reclaim tasks: %d (direct reclaimers; %d counting kswapd)\n",
-		r->rstats.max_direct_reclaimers, r->rstats.max_reclaimers_incl_kswapd);
+	/* three different "most reclaimers at once": say which is which */
+	fprintf(out,
+		"max concurrent reclaimers: %d direct (in try_to_free_pages), %d counting kswapd; "
+		"%d in shrink_zone, kswapd included (the seed-000 patch's \"max parallel reclaim "
+		"tasks\")\n",
+		r->rstats.max_direct_reclaimers, r->rstats.max_reclaimers_incl_kswapd,
+		r->rstats.max_shrinking);
 	fprintf(out, "max consumption time of try_to_free_pages(): %.6f s\n",
 		secs(r->rstats.max_ttfp_ns));
 	uint64_t allocstall = 0;

@@ -603,6 +603,24 @@ static int execute_missing(struct exp_opts *o, struct store *st, struct job *job
 	return rc < 0 ? 2 : (c.failed ? 1 : 0);
 }
 
+/* Legend: the arm, and for a sweep the point's values. */
+static void add_timeseries(const struct experiment *e, const struct job *j, const char *json,
+			   struct loaded *l)
+{
+	char label[256];
+	size_t o = (size_t)snprintf(label, sizeof(label), "%s", e->arms[j->arm].name);
+	for (size_t d = 0; d < e->nvary; d++)
+		for (size_t k = 0; k < j->ov.n && o < sizeof(label); k++)
+			if (!strcmp(j->ov.v[k].key, e->vary[d].key))
+				o += (size_t)snprintf(label + o, sizeof(label) - o, " %s=%s",
+						      j->ov.v[k].key, j->ov.v[k].val);
+	struct timeseries ts;
+	if (ts_parse(json, label, &ts) != 1)
+		return;
+	l->ts = xreallocarray(l->ts, l->nts + 1, sizeof(*l->ts));
+	l->ts[l->nts++] = ts;
+}
+
 int driver_load(const struct experiment *e, struct store *st, struct loaded *l)
 {
 	char err[512];
@@ -620,9 +638,11 @@ int driver_load(const struct experiment *e, struct store *st, struct loaded *l)
 			fprintf(stderr, "mmsim: %s\n", store_error(st));
 			return 2;
 		}
-		if (rc && !runres_parse(json, &l->runs[i], err, sizeof(err)))
+		if (rc && !runres_parse(json, &l->runs[i], err, sizeof(err))) {
 			l->have[i] = true;
-		else if (rc)
+			if (l->jobs[i].seed == e->seeds[0])
+				add_timeseries(e, &l->jobs[i], json, l);
+		} else if (rc)
 			fprintf(stderr, "mmsim: warning: stored run %s is unreadable: %s\n",
 				l->jobs[i].key, err);
 		free(json);
@@ -639,6 +659,9 @@ void driver_loaded_free(struct loaded *l)
 			runres_free(&l->runs[i]);
 	free(l->runs);
 	free(l->have);
+	for (size_t i = 0; i < l->nts; i++)
+		ts_free(&l->ts[i]);
+	free(l->ts);
 	plan_jobs_free(l->jobs, l->njobs);
 	memset(l, 0, sizeof(*l));
 }
@@ -667,6 +690,9 @@ int driver_render(const char *dir, struct loaded *const *ls, const int64_t *ids,
 		s[i].r = ls[i]->r;
 		s[i].id = ids[i];
 		if (plot_experiment(ls[i]->r, dir, prefix, &s[i].svgs, &s[i].nsvgs) < 0)
+			rc = 1;
+		if (plot_timeseries(ls[i]->ts, ls[i]->nts, ls[i]->r->e->scenario_name, dir, prefix,
+				    &s[i].svgs, &s[i].nsvgs) < 0)
 			rc = 1;
 	}
 	char *path;
@@ -724,7 +750,12 @@ int driver_main(struct exp_opts *o)
 		plan_jobs_free(jobs, n);
 		return 2;
 	}
+	/* The experiment is what was run, not how it is tabulated: another --metric over the
+	 * same runs keeps the experiment's id. */
+	char *metric = o->e.metric;
+	o->e.metric = NULL;
 	cJSON *spec = plan_to_json(&o->e);
+	o->e.metric = metric;
 	char *spec_text = cJSON_PrintUnformatted(spec);
 	cJSON_Delete(spec);
 	int64_t id = 0;

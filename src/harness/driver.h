@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "harness/plan.h"
+#include "harness/timeseries.h"
 #include "harness/report.h"
 #include "harness/store.h"
 
@@ -44,6 +45,9 @@ struct loaded {
 	struct run_result *runs;
 	bool *have;
 	struct exp_results *r;
+	/* the sampled runs of the first seed, one per arm and point (mmsim run --sample) */
+	struct timeseries *ts;
+	size_t nts;
 };
 int driver_load(const struct experiment *e, struct store *st, struct loaded *l);
 void driver_loaded_free(struct loaded *l);

@@ -51,7 +51,7 @@ static const char *png_terminal(void)
 }
 
 /* gnuplot strings are single-quoted; a quote inside is doubled. */
-static void gp_quote(FILE *f, const char *s)
+void gp_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -60,6 +60,12 @@ static void gp_quote(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('\'', f);
+}
+
+/* An error bar: none where the spread is undefined (one run). */
+static double bar(double stddev)
+{
+	return isnan(stddev) ? 0 : stddev;
 }
 
 static int all_numeric(const struct vary *v)
@@ -97,8 +103,9 @@ static void gp_header(FILE *f, const struct exp_results *r, const char *title)
 
 /* x is the first varied key with numeric values (else the first varied key); one line per
  * arm and combination of the other varied keys. */
-static int sweep_graph(const struct exp_results *r, FILE *gp, FILE *dat)
+static int sweep_graph(const void *ctx, FILE *gp, FILE *dat)
 {
+	const struct exp_results *r = ctx;
 	const struct experiment *e = r->e;
 	size_t xd = 0;
 	for (size_t d = 0; d < e->nvary; d++)
@@ -136,10 +143,10 @@ static int sweep_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 					continue;
 				if (numeric)
 					fprintf(dat, "%s %.10g %.10g\n", xv->values[x], s.mean,
-						s.stddev);
+						bar(s.stddev));
 				else
 					fprintf(dat, "%zu %.10g %.10g \"%s\"\n", x, s.mean,
-						s.stddev, xv->values[x]);
+						bar(s.stddev), xv->values[x]);
 			}
 			fputs("\n\n", dat);
 			char label[512];
@@ -160,8 +167,9 @@ static int sweep_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 }
 
 /* Bars: the figure of merit per arm with its stddev. */
-static int compare_graph(const struct exp_results *r, FILE *gp, FILE *dat)
+static int compare_graph(const void *ctx, FILE *gp, FILE *dat)
 {
+	const struct exp_results *r = ctx;
 	const struct experiment *e = r->e;
 	double *v = xcalloc(e->nseeds + 1, sizeof(double));
 	for (size_t a = 0; a < e->narms; a++) {
@@ -169,7 +177,7 @@ static int compare_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 		size_t n = cell_values(results_cell(r, 0, a), r->metric, v);
 		stats_summarise(v, n, r->better, &s);
 		fprintf(dat, "\"%s\" %.10g %.10g\n", e->arms[a].name, n ? s.mean : 0,
-			n ? s.stddev : 0);
+			n ? bar(s.stddev) : 0);
 	}
 	free(v);
 	gp_header(gp, r, "compare");
@@ -181,8 +189,9 @@ static int compare_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 }
 
 /* Clustered bars: pages scanned by direct reclaim and by kswapd, per arm. */
-static int scan_graph(const struct exp_results *r, FILE *gp, FILE *dat)
+static int scan_graph(const void *ctx, FILE *gp, FILE *dat)
 {
+	const struct exp_results *r = ctx;
 	const struct experiment *e = r->e;
 	for (size_t a = 0; a < e->narms; a++) {
 		struct vmstat_summary vs;
@@ -206,8 +215,8 @@ static int scan_graph(const struct exp_results *r, FILE *gp, FILE *dat)
 	return 0;
 }
 
-static int draw(const struct exp_results *r, const char *dir, const char *name,
-		int (*fn)(const struct exp_results *, FILE *, FILE *))
+int plot_draw(const void *ctx, const char *dir, const char *name,
+	      int (*fn)(const void *ctx, FILE *gp, FILE *dat))
 {
 	char path[4096];
 	/* The data goes in a separate file too, but the script carries its own copy as a
@@ -224,7 +233,7 @@ static int draw(const struct exp_results *r, const char *dir, const char *name,
 			fclose(body);
 		return -1;
 	}
-	fn(r, body, dat);
+	fn(ctx, body, dat);
 	snprintf(path, sizeof(path), "%s/%s.gp", dir, name);
 	FILE *gp = fopen(path, "w");
 	if (!gp) {
@@ -274,7 +283,7 @@ static int draw(const struct exp_results *r, const char *dir, const char *name,
 	return 0;
 }
 
-static void add_svg(char ***svgs, size_t *n, const char *dir, const char *name)
+void plot_add_svg(char ***svgs, size_t *n, const char *dir, const char *name)
 {
 	char **nv = xrealloc(*svgs, (*n + 1) * sizeof(*nv));
 	*svgs = nv;
@@ -293,19 +302,19 @@ int plot_experiment(const struct exp_results *r, const char *dir, const char *pr
 		return 0;
 	if (r->e->kind == EXP_SWEEP) {
 		snprintf(name, sizeof(name), "%s-sweep", prefix);
-		if (draw(r, dir, name, sweep_graph))
+		if (plot_draw(r, dir, name, sweep_graph))
 			return -1;
-		add_svg(svgs, nsvgs, dir, name);
+		plot_add_svg(svgs, nsvgs, dir, name);
 		return 1;
 	}
 	snprintf(name, sizeof(name), "%s-metric", prefix);
-	if (draw(r, dir, name, compare_graph))
+	if (plot_draw(r, dir, name, compare_graph))
 		return -1;
-	add_svg(svgs, nsvgs, dir, name);
+	plot_add_svg(svgs, nsvgs, dir, name);
 	drawn++;
 	snprintf(name, sizeof(name), "%s-scanned", prefix);
-	if (draw(r, dir, name, scan_graph))
+	if (plot_draw(r, dir, name, scan_graph))
 		return -1;
-	add_svg(svgs, nsvgs, dir, name);
+	plot_add_svg(svgs, nsvgs, dir, name);
 	return drawn + 1;
 }

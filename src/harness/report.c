@@ -190,7 +190,9 @@ static struct table *compare_metric_table(const struct exp_results *r, const cha
 		double base = *(double *)((char *)&s[0] + rows[k].off);
 		for (size_t a = 0; a < e->narms; a++) {
 			double v = *(double *)((char *)&s[a] + rows[k].off);
-			if (!nv[a]) {
+			/* no runs, or a figure that does not apply: one run's stddev, the
+			 * harmonic mean of values that include 0 */
+			if (!nv[a] || isnan(v)) {
 				table_set(t, row, 2 + a, "-");
 				continue;
 			}
@@ -335,11 +337,11 @@ static struct table *sweep_table(const struct exp_results *r)
 {
 	const struct experiment *e = r->e;
 	char title[512];
-	snprintf(title, sizeof(title), "%s%s%s%s: %s of %zu run(s) per cell, ± sample stddev",
-		 r->metric, *r->unit ? " [" : "", r->unit, *r->unit ? "]" : "",
+	snprintf(title, sizeof(title), "%s%s%s%s: %s of %zu run(s) per cell%s", r->metric,
+		 *r->unit ? " [" : "", r->unit, *r->unit ? "]" : "",
 		 r->better == BETTER_HIGHER ? "Hmean (higher is better)"
 					    : "Amean (lower is better)",
-		 e->nseeds);
+		 e->nseeds, e->nseeds > 1 ? ", ± sample stddev" : "");
 	size_t ncols = e->nvary + e->narms + (e->narms - 1);
 	struct table *t = table_new(title, ncols, e->nvary);
 	size_t row = table_add_row(t, ROW_HEADER);
@@ -378,8 +380,14 @@ static struct table *sweep_table(const struct exp_results *r)
 				table_set(t, row, e->nvary + a, c->n ? "no result" : "-");
 				continue;
 			}
-			table_set(t, row, e->nvary + a, "%.*f ± %.*f%s", dec, s.mean, dec, s.stddev,
-				  n < e->nseeds ? " (partial)" : "");
+			if (isnan(s.mean))
+				table_set(t, row, e->nvary + a, "-");
+			else if (isnan(s.stddev)) /* one run: no spread to show */
+				table_set(t, row, e->nvary + a, "%.*f%s", dec, s.mean,
+					  n < e->nseeds ? " (partial)" : "");
+			else
+				table_set(t, row, e->nvary + a, "%.*f ± %.*f%s", dec, s.mean, dec,
+					  s.stddev, n < e->nseeds ? " (partial)" : "");
 			if (!a)
 				continue;
 			size_t col = e->nvary + e->narms + a - 1;

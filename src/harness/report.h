@@ -46,6 +46,15 @@ void report_describe(FILE *out, const struct exp_results *r);
 int plot_experiment(const struct exp_results *r, const char *dir, const char *prefix, char ***svgs,
 		    size_t *nsvgs);
 
+/* One graph: fn writes the gnuplot commands (plotting $data) into gp and the data into dat;
+ * DIR/NAME.{dat,gp,svg,png} are written. 0, or -1 (message on stderr). */
+int plot_draw(const void *ctx, const char *dir, const char *name,
+	      int (*fn)(const void *ctx, FILE *gp, FILE *dat));
+/* Appends DIR/NAME.svg to a list of graph files. */
+void plot_add_svg(char ***svgs, size_t *n, const char *dir, const char *name);
+/* A gnuplot single-quoted string. */
+void gp_quote(FILE *f, const char *s);
+
 /* One self-contained HTML page. */
 struct report_section {
 	const struct exp_results *r;

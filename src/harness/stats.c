@@ -32,7 +32,7 @@ double stats_hmean(const double *x, size_t n)
 double stats_stddev(const double *x, size_t n)
 {
 	if (n < 2)
-		return 0;
+		return NAN; /* the sample stddev of one value is undefined, not 0 */
 	double m = stats_amean(x, n), ss = 0;
 	for (size_t i = 0; i < n; i++)
 		ss += (x[i] - m) * (x[i] - m);
@@ -54,7 +54,8 @@ void stats_summarise(const double *x, size_t n, enum better better, struct summa
 	s->hmean = stats_hmean(x, n);
 	s->mean = better == BETTER_HIGHER ? s->hmean : s->amean;
 	s->stddev = stats_stddev(x, n);
-	s->coeffvar = (n && s->amean != 0) ? s->stddev * 100.0 / fabs(s->amean) : 0;
+	s->coeffvar =
+	    (!isnan(s->stddev) && s->amean != 0) ? s->stddev * 100.0 / fabs(s->amean) : NAN;
 }
 
 double stats_pct_vs(double base, double val, enum better better)

@@ -36,7 +36,8 @@ struct optstack {
 	} * e;			  /* nb * OPT_BLOCK slots, addressed through head[] */
 	uint32_t *head;		  /* per block: physical slot of logical index 0 */
 	uint32_t *desc;		  /* per block: i with val[i + 1] <= val[i] */
-	uint32_t *bmax;		  /* per block: the largest val */
+	uint32_t *bmax;		  /* per block: at least the largest val; exact after a full
+				   * scan of the block or an increasing whole-block rotation */
 	uint32_t *blk;		  /* per page: its block */
 	uint32_t *tree;		  /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
 	uint32_t nb, cap, depth;
@@ -78,34 +79,25 @@ static inline uint32_t lval(const struct optstack *s, uint32_t b, uint32_t i)
 }
 
 /* The block's page at logical i leaves and page value v arrives somewhere: keep bmax. */
-/* The largest next use in block b: over the physical slots when the block is full (order does
- * not matter for a maximum, and a plain loop over contiguous words vectorises). */
-static void recompute_bmax(struct optstack *s, uint32_t b)
+/* The largest next use in full block b, over the physical slots (order does not matter for a
+ * maximum, and a plain loop over contiguous words vectorises). */
+static uint32_t exact_bmax(const struct optstack *s, uint32_t b)
 {
-	uint32_t n = block_len(s, b), m = 0;
-	if (n == OPT_BLOCK) {
-		const struct ent *v = s->e + (size_t)b * OPT_BLOCK;
-		for (uint32_t i = 0; i < OPT_BLOCK; i++)
-			m = v[i].val > m ? v[i].val : m;
-	} else {
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t v = lval(s, b, i);
-			m = v > m ? v : m;
-		}
-	}
-	set_bmax(s, b, m);
+	const struct ent *v = s->e + (size_t)b * OPT_BLOCK;
+	uint32_t m = 0;
+	for (uint32_t i = 0; i < OPT_BLOCK; i++)
+		m = v[i].val > m ? v[i].val : m;
+	return m;
 }
 
+/* A page with next use gone leaves block b and one with v arrives. bmax only has to stay an
+ * upper bound, so a departure never makes the block be rescanned here: a bound that turns
+ * out too high is lowered by first_greater when it scans the whole block and finds nothing. */
 static inline void bmax_replace(struct optstack *s, uint32_t b, uint32_t gone, uint32_t v)
 {
-	if (gone < s->bmax[b]) {
-		if (v > s->bmax[b])
-			set_bmax(s, b, v);
-	} else if (v >= gone) {
+	(void)gone;
+	if (v > s->bmax[b])
 		set_bmax(s, b, v);
-	} else {
-		recompute_bmax(s, b);
-	}
 }
 
 /* Move logical a..b of a block (head h) to a+1..b+1, b + 1 < OPT_BLOCK; nothing if a > b. In
@@ -259,11 +251,26 @@ static uint32_t run_end(const struct optstack *s, uint32_t a, uint32_t lim)
 			v = s->e[slot(s, b, OPT_BLOCK - 1)].val;
 			continue;
 		}
-		uint32_t w = val_at(s, p + 1);
-		if (w <= v)
-			break;
-		p++;
-		v = w;
+		/* the rest of this block up to lim, in contiguous pieces, eight at a time */
+		uint32_t end = b * OPT_BLOCK + OPT_MASK < lim ? b * OPT_BLOCK + OPT_MASK : lim;
+		uint32_t off = (s->head[b] + ((p + 1) & OPT_MASK)) & OPT_MASK, len = end - p;
+		if (len > OPT_BLOCK - off)
+			len = OPT_BLOCK - off;
+		const struct ent *q = s->e + (size_t)b * OPT_BLOCK + off;
+		if (q[0].val <= v)
+			return p;
+		uint32_t j = 1;
+		for (; j + 8 <= len; j += 8)
+			if ((q[j].val <= q[j - 1].val) | (q[j + 1].val <= q[j].val) |
+			    (q[j + 2].val <= q[j + 1].val) | (q[j + 3].val <= q[j + 2].val) |
+			    (q[j + 4].val <= q[j + 3].val) | (q[j + 5].val <= q[j + 4].val) |
+			    (q[j + 6].val <= q[j + 5].val) | (q[j + 7].val <= q[j + 6].val))
+				break;
+		for (; j < len; j++)
+			if (q[j].val <= q[j - 1].val)
+				return p + j;
+		p += len;
+		v = q[len - 1].val;
 	}
 	return p;
 }
@@ -274,9 +281,24 @@ static uint32_t scan_greater(const struct optstack *s, uint32_t b, uint32_t i0, 
 {
 	const struct ent *base = s->e + (size_t)b * OPT_BLOCK;
 	uint32_t h = s->head[b];
-	for (uint32_t i = i0; i <= i1; i++)
-		if (base[(h + i) & OPT_MASK].val > v)
-			return i;
+	/* over the one or two contiguous pieces of the circular buffer, eight slots tested
+	 * with a single branch */
+	for (uint32_t i = i0; i <= i1;) {
+		uint32_t ph = (h + i) & OPT_MASK, len = i1 - i + 1;
+		if (len > OPT_BLOCK - ph)
+			len = OPT_BLOCK - ph;
+		const struct ent *p = base + ph;
+		uint32_t j = 0;
+		for (; j + 8 <= len; j += 8)
+			if ((p[j].val > v) | (p[j + 1].val > v) | (p[j + 2].val > v) |
+			    (p[j + 3].val > v) | (p[j + 4].val > v) | (p[j + 5].val > v) |
+			    (p[j + 6].val > v) | (p[j + 7].val > v))
+				break;
+		for (; j < len; j++)
+			if (p[j].val > v)
+				return i + j;
+		i += len;
+	}
 	return UINT32_MAX;
 }
 
@@ -310,24 +332,32 @@ static uint32_t tree_first_greater(const struct optstack *s, uint32_t lo, uint32
 }
 
 /* First position in lo..hi whose next use exceeds v, or UINT32_MAX. */
-static uint32_t first_greater(const struct optstack *s, uint32_t lo, uint32_t hi, uint32_t v)
+static uint32_t first_greater(struct optstack *s, uint32_t lo, uint32_t hi, uint32_t v)
 {
 	uint32_t bl = lo / OPT_BLOCK, bh = hi / OPT_BLOCK, i;
 	if (bl == bh) {
-		i = scan_greater(s, bl, lo & OPT_MASK, hi & OPT_MASK, v);
+		i = s->bmax[bl] > v ? scan_greater(s, bl, lo & OPT_MASK, hi & OPT_MASK, v)
+				    : UINT32_MAX;
 		return i == UINT32_MAX ? i : bl * OPT_BLOCK + i;
 	}
-	i = scan_greater(s, bl, lo & OPT_MASK, OPT_MASK, v);
+	/* a block whose bound is not above v cannot hold the answer */
+	i = s->bmax[bl] > v ? scan_greater(s, bl, lo & OPT_MASK, OPT_MASK, v) : UINT32_MAX;
 	if (i != UINT32_MAX)
 		return bl * OPT_BLOCK + i;
-	uint32_t b = bh > bl + 1 ? tree_first_greater(s, bl + 1, bh - 1, v) : UINT32_MAX;
-	if (b == UINT32_MAX) {
-		b = bh;
-		i = scan_greater(s, bh, 0, hi & OPT_MASK, v);
-	} else {
+	/* whole blocks: the tree names the first whose bound is above v; a bound that was too
+	 * high is made exact and the search goes on */
+	for (uint32_t from = bl + 1; from + 1 <= bh;) {
+		uint32_t b = tree_first_greater(s, from, bh - 1, v);
+		if (b == UINT32_MAX)
+			break;
 		i = scan_greater(s, b, 0, OPT_MASK, v);
+		if (i != UINT32_MAX)
+			return b * OPT_BLOCK + i;
+		set_bmax(s, b, exact_bmax(s, b));
+		from = b + 1;
 	}
-	return i == UINT32_MAX ? i : b * OPT_BLOCK + i;
+	i = s->bmax[bh] > v ? scan_greater(s, bh, 0, hi & OPT_MASK, v) : UINT32_MAX;
+	return i == UINT32_MAX ? i : bh * OPT_BLOCK + i;
 }
 
 static uint32_t depth_of(const struct optstack *s, uint32_t x)
@@ -447,7 +477,7 @@ static int optstack_check(const struct optstack *s, uint32_t nd)
 			if (x > nd || s->blk[x] != b)
 				return -1;
 		}
-		if (s->desc[b] != dsc || s->bmax[b] != m || s->tree[s->cap + b] != m)
+		if (s->desc[b] != dsc || s->bmax[b] < m || s->tree[s->cap + b] != s->bmax[b])
 			return -1;
 	}
 	for (uint32_t i = 1; i < s->cap; i++) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -20,6 +21,15 @@ static int fail(struct tin *t, const char *msg)
 		snprintf(t->err, sizeof(t->err), "%s", msg);
 	t->failed = 1;
 	return -1;
+}
+
+static void (*progress_fn)(uint64_t done, uint64_t total, void *arg);
+static void *progress_arg;
+
+void trace_set_progress(void (*fn)(uint64_t done, uint64_t total, void *arg), void *arg)
+{
+	progress_fn = fn;
+	progress_arg = arg;
 }
 
 /* Refill the raw buffer; returns bytes now available, 0 at EOF, -1 on error. */
@@ -53,6 +63,9 @@ static long raw_fill(struct tin *t)
 		if (!n)
 			t->raw_eof = 1;
 		t->rawend = (size_t)n;
+		t->raw_read += (uint64_t)n;
+		if (progress_fn)
+			progress_fn(t->raw_read, t->raw_total, progress_arg);
 		return n;
 	}
 }
@@ -164,6 +177,9 @@ int tin_open_fd(struct tin *t, int fd)
 {
 	memset(t, 0, sizeof(*t));
 	t->fd = fd;
+	struct stat st;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		t->raw_total = (uint64_t)st.st_size;
 	return start(t);
 }
 

@@ -25,7 +25,8 @@ struct tin {
 	size_t cap, pos, end;
 	int eof; /* no more bytes will come */
 	int failed;
-	uint64_t consumed; /* decompressed bytes before buf[0] */
+	uint64_t consumed;	      /* decompressed bytes before buf[0] */
+	uint64_t raw_read, raw_total; /* bytes read from fd, and its size (0: not a file) */
 	char err[200];
 };
 

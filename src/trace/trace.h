@@ -80,6 +80,9 @@ uint64_t trace_page_of(const struct trace *t, uint32_t id);
 /* Page shift recorded in the trace (mmsim format, lackey); 0 if the trace has none. */
 unsigned trace_page_shift(const struct trace *t);
 void trace_close(struct trace *t);
+/* Calls fn after every read from a trace file: bytes read so far and the file's size (0 when
+ * it is a pipe). Process-wide; NULL turns it off. For progress lines. */
+void trace_set_progress(void (*fn)(uint64_t done, uint64_t total, void *arg), void *arg);
 
 const char *trace_format_name(enum trace_format f);
 /* Returns 0 and sets *f for a known name (arc, lis, lirs, txt, csv, oracleGeneral, lackey,

@@ -21,4 +21,19 @@ run pipe.db >/dev/null 2>pipe.err || fail "compare, stderr not a terminal"
 script -qec "$(printf '%q ' "$bin" compare s.conf --arm a --arm b:vm.swappiness=10 --runs 4 -j 2 --db np.db --no-progress) >/dev/null" /dev/null >np.out 2>&1 ||
 	fail "compare --no-progress"
 ! grep -aq 'runs/s' np.out || fail "progress drawn with --no-progress"
-echo "ok   progress: rate and time left on a terminal only"
+echo "ok   compare's progress: rate and time left on a terminal only"
+
+# the trace commands: bytes read of the file, the rate and the time left
+for i in $(seq 1 5000); do echo $((i * 7 % 1009)); done >t.txt
+for cmd in "mrc t.txt --format txt" "replay t.txt --format txt --policy lru --cache 64" \
+	"convert t.txt --format txt t.mmt"; do
+	name=${cmd%% *}
+	script -qec "$bin $cmd >/dev/null" /dev/null >tty.out 2>&1 || fail "$name on a terminal"
+	grep -aqE "mmsim $name: [0-9.]+ MiB of [0-9.]+ MiB \([0-9]+%\), [0-9.]+ MiB/s, [0-9]+:[0-9]{2} left" tty.out ||
+		fail "$name: no progress line on a terminal: $(tr '\r' '\n' <tty.out | head -3)"
+	script -qec "$bin $cmd --no-progress >/dev/null" /dev/null >np.out 2>&1 || fail "$name --no-progress"
+	! grep -aq 'MiB/s' np.out || fail "$name: progress drawn with --no-progress"
+	$bin $cmd >/dev/null 2>pipe.err || fail "$name, stderr not a terminal"
+	! grep -q 'MiB/s' pipe.err || fail "$name: progress drawn when stderr is not a terminal"
+done
+echo "ok   replay, mrc, convert: progress on a terminal only"

@@ -43,11 +43,13 @@ unsigned long throttle_shrink_zone_enter(struct zone *z, struct scan_control *sc
 	 * for the ticket; the queue is LIFO as the kernel's, so the latest waiter is woken,
 	 * and runs, first. */
 	sim_time_t wait_start = local_now();
+	bool waited = z->reclaimers >= max;
 	while (z->reclaimers >= max)
 		sleep_on(&z->reclaim_wait, 0, false);
-	trace_event(mmsim_reclaim_ticket_wait, "zid=%d usec_delayed=%lu reclaimers=%d",
-		    (int)(z - MM->zones), (unsigned long)((local_now() - wait_start) / 1000),
-		    z->reclaimers + 1);
+	if (waited) /* only the waits: a free ticket is no event */
+		trace_event(mmsim_reclaim_ticket_wait, "zid=%d usec_delayed=%lu reclaimers=%d",
+			    (int)(z - MM->zones),
+			    (unsigned long)((local_now() - wait_start) / 1000), z->reclaimers + 1);
 	z->reclaimers++;
 	if (throttle_may_cut_off(z, sc)) {
 		sc->cut_off = 1; /* -EAGAIN: shrink_zones stops, the caller reports progress */
