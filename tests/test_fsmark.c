@@ -71,6 +71,33 @@ static void fsmark_reports_like_the_tool(void **state)
 	run_result_free(&r);
 }
 
+/* Two writers throttled in balance_dirty_pages at once, and the flusher: each pass over
+ * the dirty inodes may sleep for a request slot while another runs (issue 15's crash). */
+static void fsmark_two_threads_share_the_dirty_list(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	test_scenario(&cfg, "machine.profile = amd-2011\n"
+			    "machine.ram = 512M\n"
+			    "machine.swap = 1G\n"
+			    "machine.cpus = 1\n"
+			    "vm.dirty_ratio = 20\n"
+			    "vm.dirty_background_ratio = 10\n"
+			    "workload = fsmark\n"
+			    "fsmark.threads = 2\n"
+			    "fsmark.subdirs = 100\n"
+			    "fsmark.files_per_subdir = 150\n"
+			    "fsmark.files = 150\n"
+			    "fsmark.loops = 1\n"
+			    "fsmark.size = 10M\n");
+	struct run_result r;
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	/* 300 files of 10 MiB: past the dirty limit, most of it written */
+	assert_true(test_vmstat(&r, "pgpgout") >= 300ull * 10240 / 2);
+	run_result_free(&r);
+}
+
 /* The micro benchmark: dirty pages reach reclaim through the mapping's PTEs. It needs the
  * thread's 512 MiB: on smaller machines kswapd's scan targets at DEF_PRIORITY are so small
  * that it mostly writes at low priorities, where patch 2 allows it, and skipping at high
@@ -153,6 +180,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(fsmark_small_is_deterministic),
 	    cmocka_unit_test(fsmark_reports_like_the_tool),
+	    cmocka_unit_test(fsmark_two_threads_share_the_dirty_list),
 	    cmocka_unit_test(series_switches_do_what_the_thread_says),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,6 +59,22 @@ static void mark_page_accessed_states(void **state)
 	test_machine_shutdown();
 }
 
+/* 2.6.28's write() (generic_perform_write) does not mark the page accessed (2.6.31 added
+ * it): a page written twice stays inactive and unreferenced. */
+static void write_does_not_mark_accessed(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	assert_int_equal(file_write(f, 0, 1), 0);
+	assert_int_equal(file_write(f, 0, 1), 0);
+	struct page *p = pfn_to_page(f->pages[0]);
+	assert_true(p->flags & PG_dirty);
+	assert_false(p->flags & (PG_referenced | PG_active));
+	assert_int_equal(page_lru(p), LRU_INACTIVE_FILE);
+	test_machine_shutdown();
+}
+
 static void rotate_to_tail(void **state)
 {
 	(void)state;
@@ -94,7 +110,8 @@ static void isolate_and_putback(void **state)
 	struct pagelist list;
 	pagelist_init(&list);
 	unsigned long scanned;
-	unsigned long taken = isolate_lru_pages(3, z, LRU_INACTIVE_FILE, &list, &scanned);
+	unsigned long taken =
+	    isolate_lru_pages(3, z, LRU_INACTIVE_FILE, &list, &scanned, 0, ISOLATE_INACTIVE);
 	assert_int_equal(taken, 3);
 	assert_int_equal(scanned, 3);
 	/* taken from the tail: the three oldest */
@@ -167,6 +184,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(file_pages_enter_inactive),
 	    cmocka_unit_test(mark_page_accessed_states),
+	    cmocka_unit_test(write_does_not_mark_accessed),
 	    cmocka_unit_test(rotate_to_tail),
 	    cmocka_unit_test(isolate_and_putback),
 	    cmocka_unit_test(orphan_freed_at_putback),

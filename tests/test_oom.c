@@ -45,6 +45,49 @@ static void badness_arithmetic(void **state)
 	test_machine_shutdown();
 }
 
+static uint32_t test_caps;
+static bool test_has_capability(struct task_struct *p, int cap)
+{
+	(void)p;
+	return test_caps >> cap & 1;
+}
+
+/* The terms 2.6.28 adds after the square roots: nice > 0 doubles, CAP_SYS_ADMIN (or
+ * CAP_SYS_RESOURCE) and CAP_SYS_RAWIO divide by 4 each; time counts in whole jiffies and
+ * seconds. */
+static void badness_nice_capabilities_and_units(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	const struct mm_task_ops ops = {.has_capability = test_has_capability};
+	const struct mm_task_ops *saved = MM->task_ops;
+	MM->task_ops = &ops;
+	struct task_struct *t = fake("a", 10000, 0);
+	set_user_nice(&t->task, 5);
+	assert_int_equal(badness(t, 0), 20000);
+	set_user_nice(&t->task, -5);
+	assert_int_equal(badness(t, 0), 10000);
+	set_user_nice(&t->task, 0);
+	test_caps = 1u << 21; /* CAP_SYS_ADMIN */
+	assert_int_equal(badness(t, 0), 2500);
+	test_caps = 1u << 24; /* CAP_SYS_RESOURCE */
+	assert_int_equal(badness(t, 0), 2500);
+	test_caps |= 1u << 17; /* and CAP_SYS_RAWIO */
+	assert_int_equal(badness(t, 0), 625);
+	test_caps = 0;
+	/* 16384.5 + 16383.5 jiffies: 16384 + 16383 whole ones, >> 13 = 3, isqrt 1 */
+	t->task.utime = 16384ULL * JIFFY_NS + JIFFY_NS / 2;
+	t->task.stime = 16383ULL * JIFFY_NS + JIFFY_NS / 2;
+	assert_int_equal(badness(t, 0), 10000);
+	t->task.utime = t->task.stime = 0;
+	/* started at 0.6 s, now 16384.4 s: 16384 - 0 whole seconds >> 10 = 16, isqrt isqrt 2 */
+	t->task.start_time = 600 * NSEC_PER_MSEC;
+	assert_int_equal(badness(t, 16384ULL * NSEC_PER_SEC + 400 * NSEC_PER_MSEC), 5000);
+	MM->task_ops = saved;
+	release(&t, 1);
+	test_machine_shutdown();
+}
+
 static void biggest_is_chosen(void **state)
 {
 	(void)state;
@@ -98,6 +141,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(badness_arithmetic),
+	    cmocka_unit_test(badness_nice_capabilities_and_units),
 	    cmocka_unit_test(biggest_is_chosen),
 	    cmocka_unit_test(cpu_time_and_oom_disable),
 	    cmocka_unit_test(kernel_threads_and_dead_are_skipped),

@@ -238,6 +238,40 @@ static void congestion_stops_file_writes_not_swap(void **state)
 	finish(&fx, &list);
 }
 
+/* A referenced swap-cache page goes back to the active list; with swap more than half full
+ * 2.6.28 frees its slot there (remove_exclusive_swap_page_ref), 2.6.25 does not. 4 slots,
+ * the first the header: two in use leave 1 free, 1 * 2 < 4. */
+static void activate_frees_swap_when_full(void **state)
+{
+	(void)state;
+	for (int era = 0; era < 2; era++) {
+		test_machine_boot("x86_64-2008", 64ULL << 20, 4 * 4096, 0);
+		MM->sysctl.reclaim_lru = era; /* 0: 2.6.28's lists, 1: 2.6.25's */
+		struct mm_struct *mm = mm_alloc();
+		struct vm_area_struct *v =
+		    find_vma(mm, do_mmap(mm, 4, VM_READ | VM_WRITE, NULL, 0));
+		pfn_t filler = test_anon_page(v, 0, false, true);
+		pfn_t pfn = test_anon_page(v, 1, true, true);
+		assert_true(add_to_swap(filler) && add_to_swap(pfn));
+		assert_true(vm_swap_full());
+		struct pagelist list;
+		pagelist_init(&list);
+		test_isolate(pfn, &list);
+		struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+		assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
+		struct page *p = pfn_to_page(pfn);
+		assert_true(p->flags & PG_active);
+		if (era == 0)
+			assert_false(p->flags & PG_swapcache);
+		else
+			assert_true(p->flags & PG_swapcache);
+		while (list.nr)
+			putback_lru_page(pagelist_pop_tail(&list));
+		exit_mmap(mm);
+		test_machine_shutdown();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +282,7 @@ int main(void)
 	    cmocka_unit_test(locked_page_is_kept_unscanned),
 	    cmocka_unit_test(dirty_referenced_is_kept_not_written),
 	    cmocka_unit_test(no_swap_space_activates),
+	    cmocka_unit_test(activate_frees_swap_when_full),
 	    cmocka_unit_test(congestion_stops_file_writes_not_swap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

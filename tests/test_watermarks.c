@@ -185,6 +185,29 @@ static void per_cpu_lists(void **state)
 /* A zone under 8192 pages (the 32 MiB board: 8128 present) gets batch 0 from
  * zone_batchsize: high 0, batch 1, so each free reaches the buddy lists at once and resets
  * the zone's scan state. */
+/* buffered_rmqueue: a hot allocation takes the page freed last (the list's head), a cold
+ * one (page cache reads) the list's other end. */
+static void per_cpu_hot_and_cold(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 512ULL << 20, 0, 0);
+	struct zone *z = &MM->zones[ZONE_DMA32];
+	pfn_t a = __alloc_pages(GFP_KERNEL | __GFP_DMA32, 0);
+	pfn_t b = __alloc_pages(GFP_KERNEL | __GFP_DMA32, 0);
+	__free_page(a);
+	__free_page(b);
+	assert_int_equal(z->pcp[0].list.head, b);
+	assert_int_equal(__alloc_pages(GFP_KERNEL | __GFP_DMA32, 0), b);
+	pfn_t coldest = z->pcp[0].list.tail;
+	assert_int_not_equal(coldest, a);
+	assert_int_equal(__alloc_pages(GFP_KERNEL | __GFP_DMA32 | __GFP_COLD, 0), coldest);
+	assert_int_equal(__alloc_pages(GFP_KERNEL | __GFP_DMA32, 0), a);
+	__free_page(a);
+	__free_page(coldest);
+	__free_page(b);
+	test_machine_shutdown();
+}
+
 static void per_cpu_lists_small_zone(void **state)
 {
 	(void)state;
@@ -220,6 +243,7 @@ int main(void)
 	    cmocka_unit_test(inactive_ratio_large_zone),
 	    cmocka_unit_test(per_cpu_lists),
 	    cmocka_unit_test(per_cpu_lists_small_zone),
+	    cmocka_unit_test(per_cpu_hot_and_cold),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

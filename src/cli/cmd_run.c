@@ -43,7 +43,8 @@ static void run_usage(FILE *out)
 	for (const char *const *n = hw_profile_names(); *n; n++)
 		fprintf(out, " %s", *n);
 	fprintf(out, "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
-		     "             1 failed run (the workload failed, or an invariant was violated),\n"
+		     "             1 failed run (the workload's input was unusable, or an invariant was\n"
+		     "             violated); a benchmark that ran and failed (OOM kills) exits 0\n"
 		     "             2 bad usage or bad input\n");
 }
 
@@ -284,7 +285,7 @@ int cmd_run(int argc, char **argv)
 	if (!quiet)
 		run_print_text(stdout, &meta, &cfg, &res);
 	ret = 0;
-	if (res.failed) { /* the workload ran but failed: no measurement (the JSON says why) */
+	if (res.wl.input_error) { /* the workload's input was unusable: no measurement */
 		fprintf(stderr, "mmsim run: the workload failed: %s\n", why_failed(res.wl.text));
 		ret = 1;
 	}

@@ -88,6 +88,14 @@ void run_print_text(FILE *out, const struct run_meta *meta, const struct scenari
 	for (int i = 0; i < r->nr_vmstat; i++)
 		fprintf(out, "%s %llu\n", r->vmstat[i].name,
 			(unsigned long long)r->vmstat[i].value);
+
+	fprintf(out, "\n== /proc/buddyinfo ==\n");
+	for (int i = 0; i < r->nr_buddyinfo; i++) {
+		fprintf(out, "Node 0, zone %8s ", r->buddyinfo[i].zone);
+		for (int o = 0; o < MAX_ORDER; o++)
+			fprintf(out, "%6lu ", r->buddyinfo[i].nr_free[o]);
+		fprintf(out, "\n");
+	}
 }
 
 static void add_u64(cJSON *o, const char *k, uint64_t v)
@@ -188,6 +196,15 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	cJSON *vm = cJSON_AddObjectToObject(root, "vmstat");
 	for (int i = 0; i < r->nr_vmstat; i++)
 		add_u64(vm, r->vmstat[i].name, r->vmstat[i].value);
+	cJSON *bi = cJSON_AddObjectToObject(root, "buddyinfo");
+	for (int i = 0; i < r->nr_buddyinfo; i++) {
+		char key[40];
+		snprintf(key, sizeof(key), "Node 0, zone %s", r->buddyinfo[i].zone);
+		cJSON *orders = cJSON_AddArrayToObject(bi, key);
+		for (int o = 0; o < MAX_ORDER; o++)
+			cJSON_AddItemToArray(
+			    orders, cJSON_CreateNumber((double)r->buddyinfo[i].nr_free[o]));
+	}
 	cJSON *rc = cJSON_AddObjectToObject(root, "reclaim");
 	add_u64(rc, "max_parallel_reclaimers", (uint64_t)r->rstats.max_direct_reclaimers);
 	add_u64(rc, "max_parallel_reclaimers_incl_kswapd",

@@ -35,8 +35,8 @@ void blockdev_init(struct blockdev *bd, const char *name, const struct disk_para
 	bd->nr_sectors = p->capacity_bytes >> SECTOR_SHIFT;
 }
 
-/* A member leaving congestion wakes congestion_wait through the striped device's callback,
- * as every queue's clear_bdi_congested wakes the one global wait queue. */
+/* A member's clear_bdi_congested wakes congestion_wait through the striped device's
+ * callback: every queue's clear_bdi_congested wakes the one global wait queue. */
 static void member_uncongested(struct blockdev *m, int rw)
 {
 	if (m->parent->uncongested)
@@ -156,6 +156,46 @@ sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_
 	return t;
 }
 
+/* elv_rqhash: hash_long of the sector in blocks of 8 (ELV_HASH_BLOCK) */
+static unsigned elv_hash(uint64_t sector)
+{
+	return (unsigned)(((sector >> 3) * 0x9e37fffffffc0001ULL) >> (64 - ELV_HASH_SHIFT));
+}
+
+static void rqhash_add_end(struct blockdev *bd, struct request *r)
+{
+	struct request **bucket = &bd->hash_end[elv_hash(r->sector + r->nr_sectors)];
+	r->hnext_end = *bucket;
+	if (*bucket)
+		(*bucket)->hpprev_end = &r->hnext_end;
+	*bucket = r;
+	r->hpprev_end = bucket;
+}
+
+static void rqhash_add_start(struct blockdev *bd, struct request *r)
+{
+	struct request **bucket = &bd->hash_start[elv_hash(r->sector)];
+	r->hnext_start = *bucket;
+	if (*bucket)
+		(*bucket)->hpprev_start = &r->hnext_start;
+	*bucket = r;
+	r->hpprev_start = bucket;
+}
+
+static void rqhash_del_end(struct request *r)
+{
+	*r->hpprev_end = r->hnext_end;
+	if (r->hnext_end)
+		r->hnext_end->hpprev_end = r->hpprev_end;
+}
+
+static void rqhash_del_start(struct request *r)
+{
+	*r->hpprev_start = r->hnext_start;
+	if (r->hnext_start)
+		r->hnext_start->hpprev_start = r->hpprev_start;
+}
+
 static void queue_insert(struct blockdev *bd, struct request *r)
 {
 	struct request *prev = NULL, *cur = bd->queue;
@@ -171,6 +211,8 @@ static void queue_insert(struct blockdev *bd, struct request *r)
 		bd->queue = r;
 	if (cur)
 		cur->prev = r;
+	rqhash_add_end(bd, r);
+	rqhash_add_start(bd, r);
 }
 
 static void queue_remove(struct blockdev *bd, struct request *r)
@@ -182,6 +224,8 @@ static void queue_remove(struct blockdev *bd, struct request *r)
 	if (r->next)
 		r->next->prev = r->prev;
 	r->next = r->prev = NULL;
+	rqhash_del_end(r);
+	rqhash_del_start(r);
 }
 
 static void dispatch(void *arg, uint64_t unused);
@@ -214,7 +258,11 @@ static void complete(void *arg, uint64_t unused)
 	}
 	r->next = bd->free_rq;
 	bd->free_rq = r;
-	if (bd->congested[rw] && bd->nr_queued[rw] < congestion_off(bd)) {
+	/* __freed_request: below the off threshold every freed request clears the queue's
+	 * congestion (blk_clear_queue_congested), and clear_bdi_congested wakes
+	 * congestion_wqh[rw] whether or not the queue was congested (kernel-reclaim.md
+	 * §1.17) */
+	if (bd->nr_queued[rw] < congestion_off(bd)) {
 		bd->congested[rw] = false;
 		if (bd->uncongested)
 			bd->uncongested(bd, rw);
@@ -247,43 +295,74 @@ static void dispatch(void *arg, uint64_t unused)
 	sched_callback_at(sim_clock + t, complete, bd, 0);
 }
 
+/* Whether a comes before b in the sorted queue: by sector, and among equal sectors by
+ * position (a request inserted or front-merged goes after the others at its sector). */
+static bool queue_before(const struct request *a, const struct request *b)
+{
+	if (a->sector != b->sector)
+		return a->sector < b->sector;
+	for (const struct request *p = a->next; p && p->sector == a->sector; p = p->next)
+		if (p == b)
+			return true;
+	return false;
+}
+
+static bool mergeable(const struct request *r, const struct bio *bio, uint32_t max)
+{
+	return r->rw == bio->rw && r->nr_sectors + bio->nr_sectors <= max;
+}
+
+/* elv_merge: a back merge onto a request ending where the bio starts (elv_rqhash_find),
+ * else a front merge onto one starting where it ends. Every back candidate lies before
+ * every front candidate in the sorted queue, and among several candidates the first in
+ * queue order is taken, so the choice is that of a walk of the queue from its start. */
 static bool try_merge(struct blockdev *bd, struct bio *bio)
 {
 	uint32_t max = bd->p.max_request_bytes >> SECTOR_SHIFT;
-	for (struct request *r = bd->queue; r; r = r->next) {
-		if (r->rw != bio->rw || r->nr_sectors + bio->nr_sectors > max)
-			continue;
-		if (r->sector + r->nr_sectors == bio->sector) { /* back merge */
-			r->nr_sectors += bio->nr_sectors;
-			r->bio_tail->next = bio;
-			r->bio_tail = bio;
-			bd->stats.merges[bio->rw]++;
-			return true;
-		}
-		if (bio->sector + bio->nr_sectors == r->sector) { /* front merge */
-			r->sector = bio->sector;
-			r->nr_sectors += bio->nr_sectors;
-			bio->next = r->bio_head;
-			r->bio_head = bio;
-			bd->stats.merges[bio->rw]++;
-			/* keep the queue sorted: the request only moved down, toward its prev */
-			while (r->prev && r->prev->sector > r->sector) {
-				struct request *p = r->prev;
-				queue_remove(bd, r);
-				r->next = p;
-				r->prev = p->prev;
-				if (p->prev)
-					p->prev->next = r;
-				else
-					bd->queue = r;
-				p->prev = r;
-			}
-			return true;
-		}
-		if (r->sector > bio->sector + bio->nr_sectors)
-			break;
+	uint64_t end = bio->sector + bio->nr_sectors;
+	struct request *best = NULL;
+	for (struct request *r = bd->hash_end[elv_hash(bio->sector)]; r; r = r->hnext_end)
+		if (r->sector + r->nr_sectors == bio->sector && mergeable(r, bio, max) &&
+		    (!best || queue_before(r, best)))
+			best = r;
+	if (best) {
+		struct request *r = best;
+		rqhash_del_end(r);
+		r->nr_sectors += bio->nr_sectors;
+		r->bio_tail->next = bio;
+		r->bio_tail = bio;
+		rqhash_add_end(bd, r);
+		bd->stats.merges[bio->rw]++;
+		return true;
 	}
-	return false;
+	for (struct request *r = bd->hash_start[elv_hash(end)]; r; r = r->hnext_start)
+		if (r->sector == end && mergeable(r, bio, max) && (!best || queue_before(r, best)))
+			best = r;
+	if (!best)
+		return false;
+	struct request *r = best;
+	rqhash_del_start(r);
+	r->sector = bio->sector;
+	r->nr_sectors += bio->nr_sectors;
+	bio->next = r->bio_head;
+	r->bio_head = bio;
+	rqhash_add_start(bd, r);
+	bd->stats.merges[bio->rw]++;
+	/* keep the queue sorted: the request only moved down, toward its prev */
+	while (r->prev && r->prev->sector > r->sector) {
+		struct request *p = r->prev;
+		if (p->prev)
+			p->prev->next = r;
+		else
+			bd->queue = r;
+		r->prev = p->prev;
+		p->next = r->next;
+		if (r->next)
+			r->next->prev = p;
+		r->next = p;
+		p->prev = r;
+	}
+	return true;
 }
 
 void submit_bio(struct blockdev *bd, struct bio *bio)

@@ -14,6 +14,10 @@
 
 enum { READ = 0, WRITE = 1 };
 
+/* elevator.c's ELV_HASH_SHIFT: 64 buckets, sectors hashed in blocks of 8 */
+#define ELV_HASH_SHIFT	 6
+#define ELV_HASH_ENTRIES (1u << ELV_HASH_SHIFT)
+
 struct bio {
 	struct bio *next;
 	uint64_t sector;
@@ -28,6 +32,10 @@ struct bio {
 
 struct request {
 	struct request *next, *prev; /* sorted by sector within the queue */
+	/* chains of the merge hashes (elv_rqhash by end sector for back merges; by start
+	 * sector for front merges, where the kernel's elevators keep an rbtree) */
+	struct request *hnext_end, **hpprev_end;
+	struct request *hnext_start, **hpprev_start;
 	uint64_t sector;
 	uint32_t nr_sectors;
 	uint8_t rw;
@@ -51,7 +59,9 @@ struct blockdev {
 	struct request *queue;	/* pending, sorted by sector */
 	unsigned nr_queued[2];	/* queued + in flight, per direction (request slots used) */
 	struct request *active; /* being serviced */
-	uint64_t head;		/* sector after the last one transferred */
+	struct request *hash_end[ELV_HASH_ENTRIES];   /* queued requests by end sector */
+	struct request *hash_start[ELV_HASH_ENTRIES]; /* queued requests by start sector */
+	uint64_t head;				      /* sector after the last one transferred */
 	bool congested[2];
 	bool dispatch_scheduled;
 	struct waitqueue slot_wait[2];
@@ -61,7 +71,8 @@ struct blockdev {
 	 * held by a task asleep before submitting it), and each is freed once from here. */
 	struct request *all_rq;
 	struct bio *all_bio;
-	/* called (in scheduler context) when a direction leaves the congested state */
+	/* clear_bdi_congested: called (in scheduler context) for every request of a direction
+	 * freed while that direction is below the congestion off threshold */
 	void (*uncongested)(struct blockdev *bd, int rw);
 	struct blockdev_stats stats;
 	/* where the platter is when a seek ends: uniform over one rotation, so runs with

@@ -34,6 +34,8 @@ struct hw_profile {
 	uint32_t kernel_reserved_kb; /* kernel image, bootmem and early allocations never freed */
 	uint32_t struct_page_bytes;  /* mem_map cost per frame, taken from present pages */
 	uint32_t thread_size;	     /* THREAD_SIZE: kernel stack (+ thread_info) per task */
+	uint32_t dentry_bytes;	     /* sizeof(struct dentry): the dentry cache's object */
+	uint32_t inode_bytes;	     /* sizeof(struct inode): the inode cache's object */
 	/* Page-table pages above the PTE level an address space holds: the pgd plus the
 	 * pud/pmd pages a process's text, heap, mmap area and stack reach (the PTE pages
 	 * themselves are allocated by the mm model as mappings are touched). */

@@ -23,6 +23,8 @@ static const struct hw_profile profiles[] = {
 	.kernel_reserved_kb = 12 * 1024, /* x86-64 kernel image + bootmem [estimate] */
 	.struct_page_bytes = 56,	 /* sizeof(struct page), 64-bit 2.6.2x */
 	.thread_size = 8192,		 /* THREAD_SIZE, x86-64: order-1 */
+	.dentry_bytes = 208,		 /* struct dentry, 2.6.28 64-bit (docs/model.md) */
+	.inode_bytes = 568,		 /* struct inode, 2.6.28 64-bit (docs/model.md) */
 	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
 	 * half (libraries, stack) [estimate from the x86-64 layout] */
 	.pt_upper_pages = 5,
@@ -68,6 +70,8 @@ static const struct hw_profile profiles[] = {
 	.kernel_reserved_kb = 6 * 1024,	     /* i386 kernel image + bootmem [estimate] */
 	.struct_page_bytes = 32,	     /* sizeof(struct page), 32-bit */
 	.thread_size = 8192,		     /* THREAD_SIZE, i386 without CONFIG_4KSTACKS */
+	.dentry_bytes = 132,		     /* struct dentry, 2.6.28 32-bit SMP (docs/model.md) */
+	.inode_bytes = 340,		     /* struct inode, 2.6.28 32-bit SMP (docs/model.md) */
 	.pt_upper_pages = 1,		     /* 2 levels without PAE: the pgd page */
 	.timeslice_ns = 100 * NSEC_PER_MSEC, /* O(1) scheduler default timeslice */
 	.quantum_ns = 100 * NSEC_PER_USEC,   /* model knob [estimate] */
@@ -111,6 +115,8 @@ static const struct hw_profile profiles[] = {
 	.kernel_reserved_kb = 2500, /* ARM kernel image + bootmem on a 32 MB board [estimate] */
 	.struct_page_bytes = 32,    /* sizeof(struct page), 32-bit */
 	.thread_size = 8192,	    /* THREAD_SIZE, ARM: order-1 */
+	.dentry_bytes = 128,	    /* struct dentry, 2.6.28 32-bit UP (docs/model.md) */
+	.inode_bytes = 340,	    /* struct inode, 2.6.28 32-bit SMP [estimate for UP] */
 	.pt_upper_pages = 4,	    /* the 16 KiB first-level table, benchmarks.md §1 */
 	.pgd_order = 2,		    /* pgd_alloc: __get_free_pages(GFP_KERNEL, 2) */
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
@@ -162,6 +168,8 @@ static const struct hw_profile profiles[] = {
 	.kernel_reserved_kb = 65536, /* IA64 kernel image, per-CPU areas, bootmem [estimate] */
 	.struct_page_bytes = 56,     /* sizeof(struct page), 64-bit 2.6.2x */
 	.thread_size = 65536, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 0 at 64 KiB */
+	.dentry_bytes = 208,  /* struct dentry, 2.6.28 64-bit (docs/model.md) */
+	.inode_bytes = 568,   /* struct inode, 2.6.28 64-bit (docs/model.md) */
 	/* alloc_task_struct: __get_free_pages(KERNEL_STACK_SIZE_ORDER), the task_struct at the
 	 * bottom (2.6.25 include/asm-ia64/thread_info.h) */
 	.task_struct_in_stack = true,
@@ -217,6 +225,8 @@ static const struct hw_profile profiles[] = {
 	.kernel_reserved_kb = 31 * 1024,
 	.struct_page_bytes = 56, /* sizeof(struct page), 64-bit 2.6.3x */
 	.thread_size = 8192,	 /* THREAD_SIZE, x86-64: order-1 */
+	.dentry_bytes = 208,	 /* struct dentry, 2.6.28 64-bit (docs/model.md) */
+	.inode_bytes = 568,	 /* struct inode, 2.6.28 64-bit (docs/model.md) */
 	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
 	 * half (libraries, stack) [estimate from the x86-64 layout] */
 	.pt_upper_pages = 5,
@@ -268,6 +278,8 @@ static const struct hw_profile profiles[] = {
 	.kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */ \
 	.struct_page_bytes = 56,           /* sizeof(struct page), 64-bit 2.6.3x-3.0 */ \
 	.thread_size = 8192,               /* THREAD_SIZE, x86-64: order-1 */       \
+	.dentry_bytes = 192,  /* dcache.h of 2.6.38-3.x: 64-bit DNAME_INLINE_LEN 32, 192 bytes */ \
+	.inode_bytes = 568,   /* 2.6.28 64-bit struct inode [estimate for 3.0] */           \
 	.pt_upper_pages = 5,               /* as x86_64-2008 [estimate] */          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \

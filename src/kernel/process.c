@@ -46,7 +46,10 @@ unsigned long nr_live_processes(void)
 }
 
 /* THREAD_SIZE of the modelled kernels as an allocation order: 8 KiB stacks are order-1 on
- * 4 KiB pages (alloc_thread_info), one page on 64 KiB IA64. */
+ * 4 KiB pages (alloc_thread_info: __get_free_pages(GFP_KERNEL, THREAD_SIZE_ORDER) on x86
+ * and ARM); IA64's task_struct + stack block is KERNEL_STACK_SIZE_ORDER pages (2.6.28
+ * arch/ia64/include/asm/ptrace.h: 3, 2, 1, 0 for 4, 8, 16, 64 KiB pages), one 64 KiB page
+ * here. The profile's thread_size gives the bytes, the page size the order. */
 static unsigned stack_order(void)
 {
 	unsigned order = 0;
@@ -137,6 +140,7 @@ struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg)
 	mm->owner = p->task;
 	struct process *parent = current_process();
 	if (parent) {
+		p->cap_effective = parent->cap_effective;
 		p->parent = parent;
 		p->sibling = parent->children;
 		parent->children = p;
@@ -167,6 +171,7 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 	}
 	if (!thread)
 		mm->owner = p->task;
+	p->cap_effective = parent->cap_effective;
 	p->parent = parent;
 	p->sibling = parent->children;
 	parent->children = p;
@@ -368,8 +373,14 @@ static bool is_init(struct task_struct *t)
 	return t->proc && t->proc->is_init;
 }
 
+static bool has_capability(struct task_struct *t, int cap)
+{
+	return t->proc && (t->proc->cap_effective >> cap & 1);
+}
+
 const struct mm_task_ops kernel_task_ops = {
     .children_vm = children_vm,
     .kill = kill_task,
     .is_init = is_init,
+    .has_capability = has_capability,
 };

@@ -20,6 +20,9 @@ struct process {
 	void (*main)(void *arg);
 	void *arg;
 	bool oom_killed;
+	/* effective capabilities (1 << CAP_*), inherited over fork; workloads run
+	 * unprivileged (0) unless they say otherwise */
+	uint32_t cap_effective;
 };
 
 /* Creates a process with a fresh mm running fn(arg) (boot-time init, or a workload's

@@ -1,6 +1,6 @@
 /* congestion_wait (mm/backing-dev.c, kernel-reclaim.md §1.17): sleep for the timeout or until
- * a queue leaves the congested state, whichever comes first; the block device's clearing of
- * congestion wakes every sleeper of that direction, as clear_bdi_congested does. */
+ * a request is freed on a queue below its congestion off threshold, whichever comes first:
+ * __freed_request's clear_bdi_congested wakes every sleeper of that direction. */
 #include "mm/mm.h"
 
 sim_time_t congestion_wait_untraced(int rw, sim_time_t timeout)

@@ -2,6 +2,7 @@
  * write, the file fault path, and readahead (a simplified on-demand readahead: a window
  * that grows on sequential misses, and an asynchronous read of the next window when a
  * PG_readahead-marked page is reached). Files live in contiguous extents on the disk. */
+#include "mm/fs.h"
 #include "mm/mm.h"
 #include "sim/xalloc.h"
 
@@ -35,6 +36,7 @@ struct address_space *file_create(const char *name, uint64_t size_pages, uint64_
 	}
 	f->id = MM->nr_files;
 	MM->files[MM->nr_files++] = f;
+	d_alloc_file(f);
 	return f;
 }
 
@@ -80,7 +82,8 @@ static void read_pages(struct address_space *f, uint64_t start, uint64_t nr, uin
 	for (uint64_t i = start; i < end; i++) {
 		if (f->pages[i] != NO_PFN)
 			continue;
-		pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+		/* page_cache_alloc_cold, as readahead and page_cache_read allocate */
+		pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COLD, 0);
 		if (pfn == NO_PFN)
 			return;
 		if (f->pages[i] != NO_PFN) { /* someone read it while we reclaimed */
@@ -205,8 +208,9 @@ int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 			continue;
 		}
 		cpu_work_sys(MM->hw->page_copy_ns);
+		/* no mark_page_accessed: 2.6.28's generic_perform_write has none (2.6.31 added
+		 * it; kernel-reclaim.md §1.4) */
 		set_page_dirty(pfn);
-		mark_page_accessed(pfn);
 		if (i + 1 > f->size_pages)
 			f->size_pages = i + 1;
 		balance_dirty_pages_ratelimited(f);

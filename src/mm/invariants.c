@@ -2,6 +2,7 @@
  * counts, every swap slot's count equals its references. Tests run it throughout every
  * simulation; it is O(frames + PTEs + slots). Each check is named for the rule it guards,
  * as the kernel's VM_BUG_ON sites are, and a violation prints that name first. */
+#include "mm/fs.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "sim/xalloc.h"
@@ -34,7 +35,7 @@ enum { W_NONE = 0, W_FREE, W_LRU, W_ISOLATED, W_KERNEL, W_USER_NEW };
 
 /* What the frame walk counts per zone, to compare with the zone's gauges. */
 struct zone_tally {
-	long kernel[3]; /* stacks, page tables, other slab */
+	long kernel[4]; /* stacks, page tables, other slab, reclaimable slab */
 	long isolated[2];
 	long file_pages, anon_mapped, file_mapped, dirty, writeback;
 };
@@ -175,7 +176,10 @@ static int classify_unlisted(struct check_state *cs, pfn_t pfn, const struct pag
 	struct zone_tally *t = &cs->tally[p->zone];
 	if (p->flags & PG_slab) {
 		cs->where[pfn] = W_KERNEL;
-		int k = p->owner == OWNER_STACK ? 0 : p->owner == OWNER_PAGETABLE ? 1 : 2;
+		int k = p->owner == OWNER_STACK		     ? 0
+			: p->owner == OWNER_PAGETABLE	     ? 1
+			: p->owner == OWNER_SLAB_RECLAIMABLE ? 3
+							     : 2;
 		t->kernel[k]++;
 		return W_KERNEL;
 	}
@@ -232,11 +236,14 @@ static int check_zone_counters(const struct check_state *cs, const struct zone *
 	const struct zone_tally *t = &cs->tally[zi];
 	MM_BUG_ON(t->kernel[0] != z->stat[NR_KERNEL_STACK] ||
 		      t->kernel[1] != z->stat[NR_PAGETABLE] ||
-		      t->kernel[2] != z->stat[NR_SLAB_UNRECLAIMABLE],
+		      t->kernel[2] != z->stat[NR_SLAB_UNRECLAIMABLE] ||
+		      t->kernel[3] != z->stat[NR_SLAB_RECLAIMABLE],
 		  "kernel_page_counters",
-		  "zone %s: kernel pages %ld/%ld/%ld vs stack %ld pagetable %ld slab %ld", z->name,
-		  t->kernel[0], t->kernel[1], t->kernel[2], z->stat[NR_KERNEL_STACK],
-		  z->stat[NR_PAGETABLE], z->stat[NR_SLAB_UNRECLAIMABLE]);
+		  "zone %s: kernel pages %ld/%ld/%ld/%ld vs stack %ld pagetable %ld slab %ld "
+		  "reclaimable slab %ld",
+		  z->name, t->kernel[0], t->kernel[1], t->kernel[2], t->kernel[3],
+		  z->stat[NR_KERNEL_STACK], z->stat[NR_PAGETABLE], z->stat[NR_SLAB_UNRECLAIMABLE],
+		  z->stat[NR_SLAB_RECLAIMABLE]);
 	MM_BUG_ON(t->isolated[0] != (long)z->nr_isolated[0] ||
 		      t->isolated[1] != (long)z->nr_isolated[1] ||
 		      t->isolated[0] != z->stat[NR_ISOLATED_ANON] ||
@@ -352,6 +359,8 @@ int mm_check_invariants(void)
 	if (!ret)
 		ret = check_page_tables_and_swap();
 	free(cs.where);
+	if (!ret && vfs_caches_check())
+		ret = -1;
 	if (!ret && kmem_caches_check())
 		ret = -1;
 	return ret;

@@ -192,8 +192,12 @@ static void zap_vma(struct vm_area_struct *vma)
 			if ((v & PTE_DIRTY) && !PageAnon(p))
 				set_page_dirty(pfn);
 			page_remove_rmap(pfn, vma, off);
-			if (PageAnon(p) && !page_mapped(p) && (p->flags & PG_swapcache))
-				try_to_free_swap(pfn);
+			/* free_pages_and_swap_cache -> free_swap_cache: the gather's reference
+			 * and the cache's are the only ones left */
+			if (PageAnon(p) && (p->flags & PG_swapcache) && trylock_page(pfn)) {
+				remove_exclusive_swap_page_count(pfn, 0);
+				unlock_page(pfn);
+			}
 			release_user_page(pfn);
 		} else if (v & PTE_SWAP) {
 			free_swap_and_cache(v & PTE_PFN_MASK);
@@ -312,6 +316,7 @@ static void map_new_anon(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bo
 	struct page *p = pfn_to_page(pfn);
 	p->flags |= PG_swapbacked;
 	p->mapping = 0;
+	vma->anon_vma = true; /* anon_vma_prepare */
 	page_add_rmap(pfn, vma, off);
 	lru_cache_add_lru(pfn, LRU_ACTIVE_ANON); /* §1.3: anon faults enter the active list */
 	vma->pte[off] = pfn | PTE_PRESENT | PTE_YOUNG | (dirty ? PTE_DIRTY : 0);
@@ -331,16 +336,15 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	return 0;
 }
 
-/* do_wp_page: a write to a write-protected (shared after fork) anonymous or private page. */
+/* do_wp_page: a write to a write-protected (shared after fork) anonymous or private page.
+ * 2.6.28 reuses an anonymous page when can_share_swap_page says the writer is its only user,
+ * and keeps its swap slot (2.6.29's reuse_swap_page would free it). */
 static int do_wp_page(struct vm_area_struct *vma, uint64_t off)
 {
 	uint32_t v = vma->pte[off];
 	pfn_t old = v & PTE_PFN_MASK;
 	struct page *op = pfn_to_page(old);
-	if (PageAnon(op) && op->mapcount == 1) {
-		/* the only mapper: reuse, and drop a now-stale swap copy */
-		if (op->flags & PG_swapcache)
-			try_to_free_swap(old);
+	if (PageAnon(op) && can_share_swap_page(old)) {
 		vma->pte[off] = (v & ~PTE_RDONLY) | PTE_YOUNG | PTE_DIRTY;
 		return 0;
 	}
@@ -389,20 +393,19 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		policy_call_all(swapin_major, vma->mm);
 	}
 	mark_page_accessed(pfn);
+	/* 2.6.28: a write fault the faulter alone can take maps the page dirty and writable and
+	 * keeps the swap slot; otherwise the page is mapped with the private mapping's
+	 * read-only protection, and a write goes on to do_wp_page */
+	bool write = kind == TOUCH_WRITE && can_share_swap_page(pfn);
+	vma->anon_vma = true;
 	page_add_rmap(pfn, vma, off);
+	vma->pte[off] = pfn | PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY : PTE_RDONLY);
 	swap_free(slot);
-	bool exclusive = swap_count(slot) == 1 && p->mapcount == 1;
-	uint32_t pte = pfn | PTE_PRESENT | PTE_YOUNG;
-	if (kind == TOUCH_WRITE && exclusive) {
-		pte |= PTE_DIRTY;
-		try_to_free_swap(pfn);
-	} else if (!exclusive) {
-		pte |= PTE_RDONLY;
-	}
-	vma->pte[off] = pte;
-	if (vm_swap_full() || (vma->flags & VM_LOCKED))
-		try_to_free_swap(pfn);
+	if (vm_swap_full() || (vma->flags & VM_LOCKED) || (p->flags & PG_mlocked))
+		remove_exclusive_swap_page_count(pfn, 1);
 	unlock_page(pfn);
+	if (kind == TOUCH_WRITE && !write)
+		return do_wp_page(vma, off);
 	return 0;
 }
 
@@ -477,8 +480,9 @@ out:
 	return ret;
 }
 
-/* fork: the child gets copies of every VMA; private writable pages become copy-on-write in
- * both, swap entries gain a reference, page-table pages are allocated for the child. */
+/* fork: the child gets copies of every VMA; in those with anonymous pages (anon_vma) private
+ * writable pages become copy-on-write in both, swap entries gain a reference, page-table
+ * pages are allocated for the child. */
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_alloc();
@@ -489,6 +493,12 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
 		struct vm_area_struct *nv =
 		    vma_new(mm, ov->start, ov->npages, ov->flags, ov->file, ov->pgoff);
+		nv->anon_vma = ov->anon_vma; /* anon_vma_link */
+		/* copy_page_range: a VMA without anon_vma holds only file pages, which the
+		 * child's faults map again (no VM_HUGETLB, VM_NONLINEAR, VM_PFNMAP or
+		 * VM_INSERTPAGE VMAs exist in the model) */
+		if (!ov->anon_vma)
+			continue;
 		bool cow = (ov->flags & VM_WRITE) && !(ov->flags & VM_SHARED);
 		for (uint64_t off = 0; off < ov->npages; off++) {
 			uint32_t v = ov->pte[off];

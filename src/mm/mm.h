@@ -18,6 +18,7 @@
 #define __GFP_HIGHMEM	     0x100u
 #define __GFP_DMA32	     0x200u
 #define __GFP_DMA	     0x400u
+#define __GFP_COLD	     0x800u /* page_cache_alloc_cold: from the per-CPU list's cold end */
 #define GFP_ATOMIC	     (__GFP_HIGH)
 #define GFP_NOIO	     (__GFP_WAIT)
 #define GFP_NOFS	     (__GFP_WAIT | __GFP_IO)
@@ -43,6 +44,7 @@ struct vm_sysctl {
 	int oom_kill_allocating_task;  /* vm.oom_kill_allocating_task */
 	int panic_on_oom;	       /* vm.panic_on_oom: 0, or stop the run at the first OOM */
 	int lowmem_reserve_ratio[MAX_NR_ZONES]; /* vm.lowmem_reserve_ratio */
+	int vfs_cache_pressure;			/* vm.vfs_cache_pressure */
 	/* reclaim throttles (kernel-reclaim.md §2), all off in vanilla 2.6.28 */
 	int max_reclaiming_tasks_per_zone; /* KOSAKI v8 sysctl; 0 = no throttle (his default 3) */
 	int too_many_isolated;		   /* 2.6.32 too_many_isolated() in shrink_inactive_list */
@@ -148,6 +150,18 @@ struct mm_task_ops {
 	/* send SIGKILL to every task using mm `mm` and mark `victim` TIF_MEMDIE */
 	void (*kill)(struct task_struct *victim);
 	bool (*is_init)(struct task_struct *p);
+	/* has_capability(p, CAP_*) */
+	bool (*has_capability)(struct task_struct *p, int cap);
+};
+
+#define NR_CPUS 256 /* machine.cpus' upper bound */
+
+/* The filesystem's backing_dev_info: BDI_WRITEBACK and the writeback-completion proportion
+ * (BDI_RECLAIMABLE is NR_FILE_DIRTY: only file pages on this one device are accounted). */
+struct backing_dev_info {
+	long nr_writeback;
+	struct prop_local completions;
+	bool dirty_exceeded;
 };
 
 struct mm_machine {
@@ -160,7 +174,7 @@ struct mm_machine {
 	struct zone zones[MAX_NR_ZONES];
 	int nr_zones; /* zone_type < nr_zones are populated or empty */
 	unsigned long totalram_pages;
-	unsigned long vm_total_pages; /* nr_free_pagecache_pages() at boot: sum of present - high */
+	unsigned long vm_total_pages; /* nr_free_pagecache_pages() at build_all_zonelists */
 	struct vm_sysctl sysctl;
 	const struct reclaim_rules *rules; /* the rule variant vm.reclaim_lru chose */
 	struct rng rng;
@@ -190,7 +204,11 @@ struct mm_machine {
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
 	bool flusher_busy;
-	long dirty_ratelimit_count; /* pages dirtied since balance_dirty_pages last ran */
+	long dirty_ratelimits[NR_CPUS]; /* per CPU: pages dirtied since balance_dirty_pages */
+	struct backing_dev_info bdi;	/* the filesystem's (every file lives on MM->disk) */
+	struct prop_global vm_completions, vm_dirties;
+	struct prop_local kthread_dirties; /* dirtying done outside any user mm */
+	long ratelimit_pages;		   /* writeback_set_ratelimit */
 	struct waitqueue congestion_wqh[2];
 	struct waitqueue page_wait[64]; /* hashed: lock_page / wait_on_page_writeback */
 	struct waitqueue oom_wait;
@@ -303,6 +321,20 @@ void free_kernel_pages(pfn_t pfn, unsigned order);
 #define ALLOC_HARDER	    0x10
 #define ALLOC_HIGH	    0x20
 
+/* ---- vmscan.c: shrinkers (2.6.28 include/linux/mm.h struct shrinker) ---- */
+#define DEFAULT_SEEKS 2
+#define SHRINK_BATCH  128
+/* shrink(0, gfp) is the freeable estimate; shrink(nr, gfp) scans nr objects and returns the
+ * new estimate, or -1 if it cannot work with this gfp. */
+typedef int (*shrink_fn)(int nr, unsigned gfp);
+void register_shrinker(shrink_fn shrink, int seeks);
+void unregister_shrinkers(void); /* the machine is going away */
+unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages);
+/* current->reclaim_state: slab pages freed while it is set count for the reclaimer */
+struct reclaim_state {
+	unsigned long reclaimed_slab;
+};
+
 /* ---- swap.c: LRU ---- */
 void lru_cache_add_lru(pfn_t pfn, enum lru_list lru);
 void add_page_to_lru_list(struct zone *z, pfn_t pfn, enum lru_list lru);
@@ -397,6 +429,10 @@ bool clear_page_dirty_for_io(pfn_t pfn);
 void end_page_writeback(pfn_t pfn);
 void balance_dirty_pages_ratelimited(struct address_space *f);
 void get_dirty_limits(long *background, long *dirty);
+void get_dirty_limits_bdi(long *background, long *dirty, long *bdi_dirty);
+unsigned long determine_dirtyable_memory(void);
+void page_writeback_init(void);
+long writeback_ratelimit_pages(void);
 void wakeup_pdflush(long nr_pages);
 void throttle_vm_writeout(unsigned gfp);
 int write_one_page_async(pfn_t pfn, bool for_reclaim); /* writepage for file pages */
@@ -422,7 +458,10 @@ void swap_duplicate(uint32_t slot);
 void free_swap_and_cache(uint32_t slot);
 void swap_free(uint32_t slot);
 int swap_count(uint32_t slot);
-bool try_to_free_swap(pfn_t pfn);
+bool can_share_swap_page(pfn_t pfn);
+bool remove_exclusive_swap_page_count(pfn_t pfn, int mappers);
+bool remove_exclusive_swap_page_ref(pfn_t pfn);
+void pagevec_swap_free(const pfn_t *pfns, unsigned n);
 pfn_t lookup_swap_cache(uint32_t slot);
 pfn_t swapin_readahead(uint32_t slot, bool *major);
 void swap_writepage(pfn_t pfn);

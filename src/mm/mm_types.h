@@ -7,6 +7,7 @@
 
 #include "hw/blockdev.h"
 #include "hw/profile.h"
+#include "mm/proportions.h"
 #include "mm/task.h"
 #include "mm/vmstat.h"
 #include "sim/rng.h"
@@ -70,6 +71,7 @@ enum page_owner {
 	OWNER_STACK,
 	OWNER_PAGETABLE,
 	OWNER_SLAB,
+	OWNER_SLAB_RECLAIMABLE, /* SLAB_RECLAIM_ACCOUNT caches: dentries, inodes */
 	OWNER_PIPE,
 	OWNER_OTHER_KERNEL,
 };
@@ -153,6 +155,7 @@ struct vm_area_struct {
 	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */
 	struct vm_area_struct *next; /* in the mm, sorted by start */
 	bool dead;
+	bool anon_vma; /* has an anon_vma: an anonymous page was mapped here (or in its parent) */
 };
 
 #define MMAP_CACHE_SIZE 8
@@ -195,6 +198,9 @@ struct mm_struct {
 	unsigned long last_interval;
 	struct task_struct *owner;
 	struct mm_struct *all_next, *all_prev; /* every live mm, for teardown */
+	/* task_struct.dirties, the task's share of page dirtying: kept per mm (the tasks of
+	 * one mm share it; fork gives each process its own) */
+	struct prop_local dirties;
 };
 
 struct address_space {
@@ -215,6 +221,17 @@ struct address_space {
 	uint64_t ra_prev_index;
 	unsigned ra_size;
 	bool exec; /* program text */
+	/* its dentry and inode in the dcache and icache (src/mm/dcache.c, inode.c): the slab each
+	 * object sits in (NO_PFN once freed), the open count (d_count), and the unused lists they
+	 * wait on */
+	pfn_t d_slab, i_slab;
+	int d_count;
+	bool d_referenced;     /* DCACHE_REFERENCED: a second chance in prune_dcache */
+	bool i_unused_counted; /* in inodes_stat.nr_unused */
+	struct file_link {
+		struct address_space *next, *prev;
+		bool on;
+	} d_lru, i_list;
 };
 
 /* Reverse map: one entry per PTE that maps a page. */

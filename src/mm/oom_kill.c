@@ -3,30 +3,49 @@
 #include "mm/mm.h"
 #include "sim/int_sqrt.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
-#define OOM_DISABLE (-17)
-#define SHIFT_HZ    10 /* HZ = 1000 */
+#define OOM_DISABLE	 (-17)
+#define SHIFT_HZ	 10 /* HZ = 1000 */
+#define CAP_SYS_RAWIO	 17
+#define CAP_SYS_ADMIN	 21
+#define CAP_SYS_RESOURCE 24
 
+static bool capable(struct task_struct *p, int cap)
+{
+	return MM->task_ops && MM->task_ops->has_capability && MM->task_ops->has_capability(p, cap);
+}
+
+/* badness (mm/oom_kill.c, 2.6.28), term by term. uptime and the start time count in whole
+ * seconds and CPU time in whole jiffies, as the kernel's timespec and cputime do. */
 unsigned long badness(struct task_struct *p, sim_time_t uptime)
 {
 	struct mm_struct *mm = p->mm;
 	if (!mm)
 		return 0;
 	unsigned long points = mm->total_vm;
+	/* PF_SWAPOFF (ULONG_MAX) is never set: swapoff is not modelled */
 	if (MM->task_ops && MM->task_ops->children_vm)
-		points += MM->task_ops->children_vm(p, NULL);
-	unsigned long jiffies = (unsigned long)((p->task.utime + p->task.stime) / JIFFY_NS);
-	unsigned long cpu_time = jiffies >> (SHIFT_HZ + 3);
-	unsigned long run_time =
-	    (unsigned long)((uptime - p->task.start_time) / NSEC_PER_SEC) >> 10;
+		points += MM->task_ops->children_vm(p, NULL); /* total_vm/2 + 1 each */
+	unsigned long cpu_time =
+	    (unsigned long)(p->task.utime / JIFFY_NS + p->task.stime / JIFFY_NS) >> (SHIFT_HZ + 3);
+	uint64_t up_s = uptime / NSEC_PER_SEC, start_s = p->task.start_time / NSEC_PER_SEC;
+	unsigned long run_time = up_s >= start_s ? (unsigned long)(up_s - start_s) >> 10 : 0;
 	unsigned long s = int_sqrt(cpu_time);
 	if (s)
 		points /= s;
 	s = int_sqrt(int_sqrt(run_time));
 	if (s)
 		points /= s;
+	if (p->task.weight < NICE_0_LOAD) /* task_nice(p) > 0: prio_to_weight[20] is nice 0 */
+		points *= 2;
+	if (capable(p, CAP_SYS_ADMIN) || capable(p, CAP_SYS_RESOURCE))
+		points /= 4;
+	if (capable(p, CAP_SYS_RAWIO))
+		points /= 4;
+	/* cpuset_mems_allowed_intersects is always true: one memory node */
 	int adj = mm->oomkilladj;
 	if (adj > 0) {
 		if (!points)
@@ -55,8 +74,9 @@ static struct task_struct *select_bad_process(unsigned long *ppoints, sim_time_t
 		if (p->flags & PF_EXITING) {
 			if (p != current)
 				return OOM_ABORT;
-			*ppoints = (unsigned long)-1;
-			return p;
+			/* the kernel goes on scanning: a later TIF_MEMDIE task still aborts */
+			chosen = p;
+			*ppoints = ULONG_MAX;
 		}
 		if (p->mm->oomkilladj == OOM_DISABLE)
 			continue;

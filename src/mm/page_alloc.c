@@ -1,6 +1,7 @@
 /* Frames, zones and watermarks (kernel-reclaim.md §1.2), and the page allocator with its
  * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). User pages are order 0; kernel
  * stacks, the ARM pgd and slabs may be higher orders (docs/model.md). */
+#include "mm/fs.h"
 #include "mm/mm.h"
 #include "mm/slab.h"
 #include "mm/vmscan.h"
@@ -203,8 +204,10 @@ static void prep_new_page(pfn_t pfn, unsigned order)
 }
 
 /* buffered_rmqueue: order 0 from this CPU's list, refilled from the buddy lists a batch at
- * a time (rmqueue_bulk); higher orders from the buddy lists under the zone lock. */
-static pfn_t rmqueue(struct zone *z, unsigned order)
+ * a time (rmqueue_bulk, in the order taken); a hot page from the list's head, where the
+ * last freed page went, a __GFP_COLD one (page cache reads) from its tail; higher orders
+ * from the buddy lists under the zone lock. */
+static pfn_t rmqueue(struct zone *z, unsigned order, unsigned gfp)
 {
 	pfn_t pfn;
 	if (order == 0) {
@@ -218,7 +221,9 @@ static pfn_t rmqueue(struct zone *z, unsigned order)
 				pagelist_add_tail(&pcp->list, b);
 			}
 		}
-		pfn = pagelist_pop_tail(&pcp->list);
+		pfn = (gfp & __GFP_COLD) ? pcp->list.tail : pcp->list.head;
+		if (pfn != NO_PFN)
+			pagelist_del(&pcp->list, pfn);
 	} else {
 		pfn = __rmqueue(z, order);
 	}
@@ -229,7 +234,7 @@ static pfn_t rmqueue(struct zone *z, unsigned order)
 	return pfn;
 }
 
-static pfn_t get_page_from_freelist(unsigned order, int high_zoneidx, int alloc_flags)
+static pfn_t get_page_from_freelist(unsigned gfp, unsigned order, int high_zoneidx, int alloc_flags)
 {
 	int classzone = first_populated(high_zoneidx);
 	for (int i = high_zoneidx; i >= 0; i--) {
@@ -243,7 +248,7 @@ static pfn_t get_page_from_freelist(unsigned order, int high_zoneidx, int alloc_
 			if (!zone_watermark_ok(z, (int)order, mark, classzone, alloc_flags))
 				continue;
 		}
-		pfn_t pfn = rmqueue(z, order);
+		pfn_t pfn = rmqueue(z, order, gfp);
 		if (pfn != NO_PFN)
 			return pfn;
 	}
@@ -274,7 +279,7 @@ pfn_t __alloc_pages(unsigned gfp, unsigned order)
 	if (current)
 		cpu_work_sys(MM->hw->page_alloc_ns);
 restart:
-	pfn = get_page_from_freelist(order, high, ALLOC_WMARK_LOW);
+	pfn = get_page_from_freelist(gfp, order, high, ALLOC_WMARK_LOW);
 	if (pfn != NO_PFN)
 		return pfn;
 	for (int i = high; i >= 0; i--)
@@ -285,14 +290,14 @@ restart:
 		alloc_flags |= ALLOC_HARDER;
 	if (gfp & __GFP_HIGH)
 		alloc_flags |= ALLOC_HIGH;
-	pfn = get_page_from_freelist(order, high, alloc_flags);
+	pfn = get_page_from_freelist(gfp, order, high, alloc_flags);
 	if (pfn != NO_PFN)
 		return pfn;
 rebalance:
 	if (current && ((current->flags & PF_MEMALLOC) || (current->tif & TIF_MEMDIE))) {
 		if (!(gfp & __GFP_NOMEMALLOC)) {
 			for (;;) {
-				pfn = get_page_from_freelist(order, high, ALLOC_NO_WATERMARKS);
+				pfn = get_page_from_freelist(gfp, order, high, ALLOC_NO_WATERMARKS);
 				if (pfn != NO_PFN)
 					return pfn;
 				if (!(gfp & __GFP_NOFAIL))
@@ -306,13 +311,16 @@ rebalance:
 		goto nopage;
 	cond_resched();
 	current->flags |= PF_MEMALLOC;
+	struct reclaim_state reclaim_state = {0};
+	current->reclaim_state = &reclaim_state;
 	unsigned long progress = try_to_free_pages(order, gfp);
+	current->reclaim_state = NULL;
 	current->flags &= ~PF_MEMALLOC;
 	if (order) /* §1.5 step 6: pages on per-CPU lists cannot merge into a block */
 		drain_all_pages();
 	cond_resched();
 	if (progress) {
-		pfn = get_page_from_freelist(order, high, alloc_flags);
+		pfn = get_page_from_freelist(gfp, order, high, alloc_flags);
 		if (pfn != NO_PFN)
 			return pfn;
 	} else if ((gfp & __GFP_FS) && !(gfp & __GFP_NORETRY)) {
@@ -321,7 +329,7 @@ rebalance:
 			goto restart;
 		}
 		/* Last try at the high watermark: someone may have freed memory meanwhile. */
-		pfn = get_page_from_freelist(order, high, ALLOC_WMARK_HIGH);
+		pfn = get_page_from_freelist(gfp, order, high, ALLOC_WMARK_HIGH);
 		if (pfn != NO_PFN) {
 			clear_zonelist_oom();
 			return pfn;
@@ -452,6 +460,8 @@ static enum zone_stat_item owner_stat(enum page_owner o)
 		return NR_KERNEL_STACK;
 	case OWNER_PAGETABLE:
 		return NR_PAGETABLE;
+	case OWNER_SLAB_RECLAIMABLE:
+		return NR_SLAB_RECLAIMABLE;
 	default:
 		return NR_SLAB_UNRECLAIMABLE;
 	}
@@ -607,15 +617,16 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 		MM->totalram_pages += (unsigned long)MM->zones[i].stat[NR_FREE_PAGES];
 	if (MM->sysctl.min_free_kbytes == 0)
 		MM->sysctl.min_free_kbytes = compute_min_free_kbytes();
+	vfs_caches_init();
 	if (MM->sysctl.page_cluster < 0)
 		MM->sysctl.page_cluster = (cfg->ram_bytes < (16ULL << 20)) ? 2 : 3;
 	setup_per_zone_pages_min();
+	/* nr_free_pagecache_pages() in build_all_zonelists, which runs before
+	 * setup_per_zone_pages_min: pages_high is still 0, so every present page counts */
 	MM->vm_total_pages = 0;
-	for (int i = 0; i < MM->nr_zones; i++) {
-		struct zone *z = &MM->zones[i];
-		if (z->present_pages > z->pages_high)
-			MM->vm_total_pages += z->present_pages - z->pages_high;
-	}
+	for (int i = 0; i < MM->nr_zones; i++)
+		MM->vm_total_pages += MM->zones[i].present_pages;
+	page_writeback_init();
 
 	MM->rmap_cap = 1024;
 	MM->rmap = xcalloc(MM->rmap_cap, sizeof(*MM->rmap));
@@ -657,6 +668,8 @@ void mm_destroy(void)
 {
 	if (!MM)
 		return;
+	vfs_caches_destroy();
+	unregister_shrinkers();
 	kmem_caches_forget(); /* their slabs die with the machine */
 	while (MM->all_mms) { /* mms of tasks still alive when the run stopped */
 		struct mm_struct *mm = MM->all_mms;

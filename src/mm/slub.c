@@ -46,8 +46,11 @@ void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum
 	caches[free_slot] = s;
 }
 
+/* __free_slab: a reclaimer freeing slab pages counts them as reclaimed. */
 static void discard_slab(struct kmem_cache *s, pfn_t slab)
 {
+	if (current && current->reclaim_state)
+		current->reclaim_state->reclaimed_slab += 1ul << s->order;
 	s->nr_slabs--;
 	free_kernel_pages(slab, s->order);
 }

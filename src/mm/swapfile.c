@@ -84,17 +84,50 @@ void delete_from_swap_cache(pfn_t pfn)
 	swap_free(slot);
 }
 
-/* The page's swap copy is dropped when nothing but the cache refers to the slot. */
-bool try_to_free_swap(pfn_t pfn)
+/* can_share_swap_page (2.6.28 swapfile.c): the faulting task is the page's only user when
+ * its mappers plus the other references to its swap slot come to one. */
+bool can_share_swap_page(pfn_t pfn)
+{
+	const struct page *p = pfn_to_page(pfn);
+	int count = p->mapcount;
+	if (count <= 1 && (p->flags & PG_swapcache))
+		count += swap_count(p->private) - 1; /* page_swapcount */
+	return count == 1;
+}
+
+/* remove_exclusive_swap_page_count (2.6.28): the page leaves the swap cache, dirty, and its
+ * slot is freed when nothing but the cache holds the slot and nothing but the cache, the
+ * caller and `mappers` PTEs hold the page (page_count == count; a pin is another holder). */
+bool remove_exclusive_swap_page_count(pfn_t pfn, int mappers)
 {
 	struct page *p = pfn_to_page(pfn);
 	if (!(p->flags & PG_swapcache) || (p->flags & PG_writeback))
+		return false;
+	if (p->mapcount != mappers || p->pins)
 		return false;
 	if (swap_count(p->private) != 1)
 		return false;
 	delete_from_swap_cache(pfn);
 	set_page_dirty(pfn);
 	return true;
+}
+
+/* remove_exclusive_swap_page_ref: as above with the page's own mappers allowed. */
+bool remove_exclusive_swap_page_ref(pfn_t pfn)
+{
+	return remove_exclusive_swap_page_count(pfn, pfn_to_page(pfn)->mapcount);
+}
+
+/* pagevec_swap_free (2.6.28 swap.c): each page not locked by someone else. */
+void pagevec_swap_free(const pfn_t *pfns, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		const struct page *p = pfn_to_page(pfns[i]);
+		if (!(p->flags & PG_swapcache) || !trylock_page(pfns[i]))
+			continue;
+		remove_exclusive_swap_page_ref(pfns[i]);
+		unlock_page(pfns[i]);
+	}
 }
 
 void free_swap_and_cache(uint32_t slot)
@@ -144,7 +177,7 @@ static void swap_read_end(struct bio *bio)
 }
 
 /* read_swap_cache_async: the slot's page in the swap cache, read in if needed. */
-static pfn_t read_swap_cache_async(uint32_t slot, bool *did_read)
+static pfn_t read_swap_cache_async(uint32_t slot)
 {
 	pfn_t pfn = lookup_swap_cache(slot);
 	if (pfn != NO_PFN)
@@ -167,33 +200,47 @@ static pfn_t read_swap_cache_async(uint32_t slot, bool *did_read)
 	count_vm_event(PSWPIN);
 	count_vm_events(PGPGIN, MM->page_size / 1024);
 	submit_page_bio(MM->swap.bdev, pfn, slot_sector(slot), READ, swap_read_end);
-	if (did_read)
-		*did_read = true;
 	return pfn;
 }
 
-/* swapin_readahead (2.6.28 valid_swaphandles): the aligned 2^page_cluster window holding
- * the slot, from its start up to the first free slot, then the slot itself. */
+/* valid_swaphandles (2.6.28 swapfile.c): within the 2^page_cluster-aligned window holding
+ * the slot (slot 0 is the header), the run of allocated slots around it. Returns the
+ * number of slots to read from *start, or 0 for no readahead. */
+static unsigned valid_swaphandles(uint32_t slot, uint64_t *start)
+{
+	const struct swap_info *si = &MM->swap;
+	int cluster = MM->sysctl.page_cluster;
+	if (!cluster)
+		return 0;
+	uint64_t base = ((uint64_t)slot >> cluster) << cluster;
+	uint64_t end = base + (1ull << cluster);
+	if (!base)
+		base++;
+	if (end > si->nr_slots)
+		end = si->nr_slots;
+	unsigned nr = 0;
+	for (uint64_t t = slot + 1; t < end && si->swap_map[t]; t++)
+		nr++;
+	uint64_t low = slot;
+	while (low > base && si->swap_map[low - 1]) {
+		low--;
+		nr++;
+	}
+	*start = low;
+	return nr ? nr + 1 : 0;
+}
+
+/* swapin_readahead (2.6.28 swap_state.c): every slot of the run in ascending order, the
+ * faulting one among them, then the faulting one's page. A fault that found no page in
+ * the swap cache is major whoever ends up reading it. */
 pfn_t swapin_readahead(uint32_t slot, bool *major)
 {
-	struct swap_info *si = &MM->swap;
-	uint64_t win = 1ull << MM->sysctl.page_cluster;
-	uint64_t off = ((uint64_t)slot >> MM->sysctl.page_cluster) << MM->sysctl.page_cluster;
-	if (win > 1) {
-		uint64_t n = win;
-		if (!off) {
-			off++;
-			n--;
-		}
-		for (; n && off < si->nr_slots && si->swap_map[off]; off++, n--) {
-			if (off == slot)
-				continue;
-			if (read_swap_cache_async((uint32_t)off, NULL) == NO_PFN)
-				break;
-		}
-	}
-	bool did_read = false;
-	pfn_t pfn = read_swap_cache_async(slot, &did_read);
-	*major = did_read;
+	uint64_t off = 0;
+	unsigned nr = valid_swaphandles(slot, &off);
+	for (uint64_t end = off + nr; off < end; off++)
+		if (read_swap_cache_async((uint32_t)off) == NO_PFN)
+			break;
+	pfn_t pfn = read_swap_cache_async(slot);
+	*major = pfn != NO_PFN;
 	return pfn;
 }

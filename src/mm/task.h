@@ -25,6 +25,7 @@
 
 struct mm_struct;
 struct process;
+struct reclaim_state;
 
 struct task_struct {
 	struct task task;     /* first: a NULL task is a NULL task_struct */
@@ -36,6 +37,8 @@ struct task_struct {
 	/* do_exit's work of the layer above (freeing the mm, waking the parent), after
 	 * PF_EXITING is set */
 	void (*on_exit)(struct task_struct *p);
+	/* set while it reclaims: slab pages freed meanwhile count for it */
+	struct reclaim_state *reclaim_state;
 };
 
 static inline struct task_struct *task_struct_of(struct task *t)

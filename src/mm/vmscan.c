@@ -28,18 +28,6 @@ static inline bool current_is_kswapd(void)
 	return current && (current->flags & PF_KSWAPD);
 }
 
-static void isolate_page(struct zone *z, pfn_t pfn, enum lru_list lru, struct pagelist *dst)
-{
-	struct page *p = pfn_to_page(pfn);
-	del_page_from_lru_list(z, pfn, lru);
-	p->flags &= ~PG_lru;
-	p->flags |= PG_isolated;
-	int file = page_is_file_cache(p);
-	z->nr_isolated[file]++;
-	zone_stat_add(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, 1);
-	pagelist_add(dst, pfn);
-}
-
 /* An isolated page freed by reclaim. */
 static void free_isolated_page(pfn_t pfn)
 {
@@ -49,26 +37,6 @@ static void free_isolated_page(pfn_t pfn)
 	z->nr_isolated[file]--;
 	zone_stat_add(z, file ? NR_ISOLATED_FILE : NR_ISOLATED_ANON, -1);
 	__free_page(pfn);
-}
-
-/* isolate_lru_pages (§1.12), order 0: take up to nr_to_scan pages from the tail of src. */
-unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
-				struct pagelist *dst, unsigned long *scanned)
-{
-	unsigned long scan, nr_taken = 0;
-	for (scan = 0; scan < nr_to_scan && z->lru[lru].nr; scan++) {
-		pfn_t pfn = z->lru[lru].tail;
-		isolate_page(z, pfn, lru, dst);
-		nr_taken++;
-	}
-	*scanned = scan;
-	/* order 0, ISOLATE_INACTIVE or ISOLATE_ACTIVE: no lumpy reclaim, no contiguous pages */
-	trace_event(mm_vmscan_lru_isolate,
-		    "isolate_mode=%d order=0 nr_requested=%lu nr_scanned=%lu nr_taken=%lu "
-		    "contig_taken=0 contig_dirty=0 contig_failed=0",
-		    lru == LRU_ACTIVE_ANON || lru == LRU_ACTIVE_FILE, nr_to_scan, scan, nr_taken);
-	spin_lock_hold(&z->lru_lock, MM->hw->isolate_ns * (scan ? scan : 1));
-	return nr_taken;
 }
 
 /* __remove_mapping: detach a clean, unmapped, unreferenced page from its cache. */
@@ -234,8 +202,10 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 		continue;
 
 	activate_locked:
-		if ((p->flags & PG_swapcache) && vm_swap_full())
-			try_to_free_swap(pfn);
+		/* 2.6.28: not a candidate for swapping, so reclaim the swap space (2.6.25 keeps
+		 * it) */
+		if ((p->flags & PG_swapcache) && vm_swap_full() && !MM->sysctl.reclaim_lru)
+			remove_exclusive_swap_page_ref(pfn);
 		p->flags |= PG_active;
 		pgactivate++;
 	keep_locked:
@@ -264,6 +234,36 @@ static void putback_pages(struct zone *z, struct pagelist *list)
 	spin_lock_hold(&z->lru_lock, MM->hw->lru_add_ns * n);
 }
 
+/* clear_active_flags: lumpy reclaim may have taken active pages; they go back inactive
+ * unless reclaim activates them again. Counts what was taken per type into recent_scanned
+ * (the kernel's count[] per list, summed by type). */
+static unsigned long clear_active_flags(struct zone *z, struct pagelist *list, bool scanned)
+{
+	unsigned long nr_active = 0;
+	for (pfn_t pfn = list->head; pfn != NO_PFN; pfn = pfn_to_page(pfn)->next) {
+		struct page *p = pfn_to_page(pfn);
+		if (p->flags & PG_active) {
+			p->flags &= ~PG_active;
+			nr_active++;
+		}
+		if (scanned)
+			z->recent_scanned[page_is_file_cache(p)]++;
+	}
+	return nr_active;
+}
+
+/* The isolation mode (§1.12 step 1): lumpy reclaim takes active neighbours too for a
+ * costly order, and in 2.6.28 for any order > 0 once priority has fallen below
+ * DEF_PRIORITY - 2 (2.6.25-2.6.27: costly orders only). */
+static int inactive_isolate_mode(const struct scan_control *sc, int priority)
+{
+	if (sc->order > PAGE_ALLOC_COSTLY_ORDER)
+		return ISOLATE_BOTH;
+	if (MM->sysctl.reclaim_lru != RECLAIM_LRU_2625 && sc->order && priority < DEF_PRIORITY - 2)
+		return ISOLATE_BOTH;
+	return ISOLATE_INACTIVE;
+}
+
 /* shrink_inactive_list (§1.12). */
 unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struct scan_control *sc,
 				   int priority, int file)
@@ -282,13 +282,22 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		unsigned long nr_scan;
 		enum lru_list lru = file ? LRU_INACTIVE_FILE : LRU_INACTIVE_ANON;
 		unsigned long nr_taken =
-		    isolate_lru_pages(sc->swap_cluster_max, z, lru, &list, &nr_scan);
+		    isolate_lru_pages(sc->swap_cluster_max, z, lru, &list, &nr_scan, sc->order,
+				      inactive_isolate_mode(sc, priority));
+		count_vm_events(PGDEACTIVATE, clear_active_flags(z, &list, true));
 		z->pages_scanned += nr_scan;
-		z->recent_scanned[file] += nr_taken;
 		nr_scanned += nr_scan;
 		struct reclaim_batch b = {nr_taken, sc->nr_writeback, sc->nr_dirty,
 					  sc->nr_congested};
 		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
+		/* a costly-order direct reclaimer waits for the I/O it started and tries the
+		 * rest of the batch again, synchronously */
+		if (nr_freed < nr_taken && !current_is_kswapd() &&
+		    sc->order > PAGE_ALLOC_COSTLY_ORDER) {
+			congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
+			count_vm_events(PGDEACTIVATE, clear_active_flags(z, &list, false));
+			nr_freed += shrink_page_list(&list, sc, PAGEOUT_IO_SYNC);
+		}
 		nr_reclaimed += nr_freed;
 		if (current_is_kswapd()) {
 			count_zone_event(z, PGSCAN_KSWAPD, nr_scan);
@@ -319,15 +328,15 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_control *sc,
 			int priority, int file)
 {
-	(void)priority;
-	(void)sc; /* the active list is aged the same way for every reclaimer in 2.6.28 */
+	(void)priority; /* the active list is aged the same way at every priority in 2.6.28 */
 	struct pagelist hold, inactive, active;
 	unsigned long pgscanned, pgmoved = 0;
 	pagelist_init(&hold);
 	pagelist_init(&inactive);
 	pagelist_init(&active);
 	enum lru_list lru = file ? LRU_ACTIVE_FILE : LRU_ACTIVE_ANON;
-	unsigned long taken = isolate_lru_pages(nr_pages, z, lru, &hold, &pgscanned);
+	unsigned long taken =
+	    isolate_lru_pages(nr_pages, z, lru, &hold, &pgscanned, sc->order, ISOLATE_ACTIVE);
 	z->pages_scanned += pgscanned;
 	z->recent_scanned[file] += taken;
 	count_zone_event(z, PGREFILL, pgscanned);
@@ -356,21 +365,28 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 }
 
 /* The end of shrink_active_list (2.6.25 and 2.6.28 alike): the deactivated pages to the head
- * of the inactive list with PG_active cleared, their swap slots released when swap is full
- * (pagevec_swap_free), the rest back to the active list. */
+ * of the inactive list with PG_active cleared, the rest back to the active list. 2.6.28
+ * moves the deactivated pages through a pagevec released whenever it fills, and only the
+ * last, partly filled one has its swap slots released when swap is full
+ * (pagevec_swap_free); 2.6.25 releases none. */
+#define PAGEVEC_SIZE 14
 void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pagelist *active,
 			   unsigned long taken)
 {
 	unsigned long nr_deact = 0;
+	pfn_t pvec[PAGEVEC_SIZE];
+	unsigned nr_pvec = 0;
 	while (inactive->nr) {
 		pfn_t pfn = pagelist_pop_tail(inactive);
 		pfn_to_page(pfn)->flags &= ~PG_active;
 		putback_lru_page(pfn);
 		nr_deact++;
-		if (vm_swap_full() && (pfn_to_page(pfn)->flags & PG_swapcache) &&
-		    (pfn_to_page(pfn)->flags & PG_lru))
-			try_to_free_swap(pfn);
+		pvec[nr_pvec++] = pfn;
+		if (nr_pvec == PAGEVEC_SIZE)
+			nr_pvec = 0; /* __pagevec_release */
 	}
+	if (vm_swap_full() && !MM->sysctl.reclaim_lru)
+		pagevec_swap_free(pvec, nr_pvec);
 	while (active->nr)
 		putback_lru_page(pagelist_pop_tail(active));
 	count_vm_events(PGDEACTIVATE, nr_deact);
@@ -525,15 +541,6 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 	return nr_reclaimed;
 }
 
-/* shrink_slab (§1.18): no shrinkable caches are modelled, so nothing is freed. */
-static unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages)
-{
-	(void)scanned;
-	(void)gfp;
-	(void)lru_pages;
-	return 0;
-}
-
 /* do_try_to_free_pages (§1.6). */
 static unsigned long do_try_to_free_pages(struct scan_control *sc)
 {
@@ -554,6 +561,10 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 		}
 		policy_call_all(after_shrink_zones, sc, priority, sc->nr_scanned, nr_reclaimed);
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
+		if (current && current->reclaim_state) {
+			nr_reclaimed += current->reclaim_state->reclaimed_slab;
+			current->reclaim_state->reclaimed_slab = 0;
+		}
 		total_scanned += sc->nr_scanned;
 		if (nr_reclaimed >= (unsigned long)sc->swap_cluster_max) {
 			ret = nr_reclaimed;
@@ -634,6 +645,7 @@ void wakeup_kswapd(struct zone *z, unsigned order)
 /* balance_pgdat (§1.15). */
 static unsigned long balance_pgdat(int order)
 {
+	struct reclaim_state *reclaim_state = current ? current->reclaim_state : NULL;
 	struct scan_control sc;
 	int temp_priority[MAX_NR_ZONES];
 	unsigned long nr_reclaimed;
@@ -689,7 +701,11 @@ loop_again:
 			note_zone_scanning_priority(z, priority);
 			if (!zone_watermark_ok(z, order, 8 * z->pages_high, end_zone, 0))
 				nr_reclaimed += shrink_zone(priority, z, &sc);
+			if (reclaim_state)
+				reclaim_state->reclaimed_slab = 0;
 			unsigned long nr_slab = shrink_slab(sc.nr_scanned, GFP_KERNEL, lru_pages);
+			if (reclaim_state)
+				nr_reclaimed += reclaim_state->reclaimed_slab;
 			total_scanned += sc.nr_scanned;
 			if (z->all_unreclaimable)
 				continue;
@@ -724,6 +740,8 @@ void kswapd_main(void *arg)
 {
 	(void)arg;
 	int order = 0;
+	struct reclaim_state reclaim_state = {0};
+	current->reclaim_state = &reclaim_state;
 	current->flags |= PF_MEMALLOC | PF_SWAPWRITE | PF_KSWAPD;
 	for (;;) {
 		int new_order = MM->kswapd_max_order;

@@ -34,8 +34,10 @@ enum { PAGEOUT_IO_ASYNC, PAGEOUT_IO_SYNC };
 
 #define SHRINK_INACTIVE_PROCEED (-1L)
 
+/* isolation modes (2.6.28 include/linux/swap.h) */
+enum { ISOLATE_INACTIVE, ISOLATE_ACTIVE, ISOLATE_BOTH };
 unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
-				struct pagelist *dst, unsigned long *scanned);
+				struct pagelist *dst, unsigned long *scanned, int order, int mode);
 unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, int sync);
 unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struct scan_control *sc,
 				   int priority, int file);

@@ -48,7 +48,8 @@ static void shrink_active_list_2625(unsigned long nr_pages, struct zone *z, stru
 	pagelist_init(&inactive);
 	pagelist_init(&active);
 	int reclaim_mapped = sc->may_swap ? calc_reclaim_mapped(sc, z, priority) : 0;
-	unsigned long taken = isolate_lru_pages(nr_pages, z, LRU_ACTIVE_FILE, &hold, &pgscanned);
+	unsigned long taken = isolate_lru_pages(nr_pages, z, LRU_ACTIVE_FILE, &hold, &pgscanned,
+						sc->order, ISOLATE_ACTIVE);
 	z->pages_scanned += pgscanned;
 	count_zone_event(z, PGREFILL, pgscanned);
 

@@ -70,7 +70,9 @@
 	E(PGSTEAL_KSWAPD, "pgsteal_kswapd")                                                        \
 	/* mmsim extras (mmtests derives them from tracepoints): file pages reclaim wrote */       \
 	E(MMSIM_KSWAPD_FILE_WRITES, "mmsim_kswapd_file_writes")                                    \
-	E(MMSIM_DIRECT_FILE_WRITES, "mmsim_direct_file_writes")
+	E(MMSIM_DIRECT_FILE_WRITES, "mmsim_direct_file_writes")                                    \
+	/* pages lumpy reclaim took as neighbours of a tag page (isolate_lru_pages, order > 0) */  \
+	E(MMSIM_LUMPY_TAKEN, "mmsim_lumpy_taken")
 
 /* Expanders for the entry kinds an expansion ignores. */
 #define VMSTAT_IGNORE(id, name)

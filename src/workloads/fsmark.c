@@ -10,6 +10,7 @@
  * the previous one. */
 #include "workloads/fsmark.h"
 
+#include "mm/fs.h"
 #include "kernel/process.h"
 #include "workloads/scenario.h"
 #include "sim/xalloc.h"
@@ -145,7 +146,8 @@ static void fsmark_worker(void *arg)
 		}
 		if (p->sync_method == FSMARK_FSYNC_CLOSE)
 			sys_fsync(f);
-		cpu_work_sys(MM->hw->syscall_ns); /* close */
+		cpu_work_sys(MM->hw->syscall_ns); /* close: the dentry's last reference */
+		dput(f);
 		check_fatal_signal();
 		w->in_calls += local_now() - t0;
 		w->files_done++;

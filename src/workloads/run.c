@@ -32,6 +32,21 @@ struct vm_collect {
 	int cap;
 };
 
+/* frag_show (2.6.28 mm/vmstat.c): the zones with pages, each order's free-list length. */
+static void collect_buddyinfo(struct run_result *r)
+{
+	r->nr_buddyinfo = 0;
+	for (int i = 0; i < MM->nr_zones; i++) {
+		const struct zone *z = &MM->zones[i];
+		if (!z->present_pages)
+			continue;
+		struct buddyinfo_entry *b = &r->buddyinfo[r->nr_buddyinfo++];
+		snprintf(b->zone, sizeof(b->zone), "%s", z->name);
+		for (int o = 0; o < MAX_ORDER; o++)
+			b->nr_free[o] = z->free_area[o].nr;
+	}
+}
+
 static void collect_vmstat(const char *name, uint64_t value, void *ctx)
 {
 	struct vm_collect *c = ctx;
@@ -132,6 +147,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	memcpy(res->oom, MM->oom_records, sizeof(res->oom));
 	struct vm_collect vc = {res, 0};
 	vmstat_foreach(collect_vmstat, &vc);
+	collect_buddyinfo(res);
 	res->events = sched_get_stats()->events;
 	res->context_switches = sched_get_stats()->context_switches;
 	res->touches = kernel_touches();

@@ -76,6 +76,8 @@ static const struct param_desc vm_rule_params[] = {
     {"vm.reclaim_progress", P_ENUM, VM(reclaim_progress), 0, 0, reclaim_progress_variants,
      "what direct reclaim reports: 2.6.25 progress unless all zones are unreclaimable, "
      "2.6.26 (and 2.6.25-mm) the pages reclaimed; auto follows vm.reclaim_lru"},
+    {"vm.vfs_cache_pressure", P_INT, VM(vfs_cache_pressure), 0, 100000, NULL,
+     "how hard shrink_slab presses the dentry and inode caches (100: as the page cache)"},
     {"vm.kswapd_nice", P_INT, VM(kswapd_nice), -20, 19, NULL,
      "kswapd's nice level (-5: kthreadd's KTHREAD_NICE_LEVEL, 2.6.22 to 2.6.35)"},
 };

@@ -116,6 +116,12 @@ struct run_result {
 		uint64_t value;
 	} * vmstat;
 	int nr_vmstat;
+	/* /proc/buddyinfo at the end: free blocks per order of each populated zone */
+	struct buddyinfo_entry {
+		char zone[16];
+		unsigned long nr_free[MAX_ORDER];
+	} buddyinfo[MAX_NR_ZONES];
+	int nr_buddyinfo;
 	struct sample_series samples; /* --sample */
 	/* host-side figures for benchmarks */
 	uint64_t events, context_switches;

@@ -234,8 +234,10 @@ static void trace_report(const struct scenario_config *cfg, struct workload_resu
 	r->completed = T.done;
 	uint64_t refs = 0;
 	for (int i = 0; i < T.n; i++) {
-		if (T.r[i].failed) /* a trace that could not be read is no measurement */
+		if (T.r[i].failed) { /* a trace that could not be read is no measurement */
 			r->completed = false;
+			r->input_error = true;
+		}
 		refs += T.r[i].refs;
 		result_printf(r, "replay %d: %s: %llu references%s%s\n", i, T.r[i].path,
 			      (unsigned long long)T.r[i].refs, T.r[i].failed ? ", error: " : "",

@@ -26,6 +26,9 @@ struct workload_result {
 	int nmetrics;
 	char text[8192]; /* the benchmark's own report */
 	bool completed;
+	/* its input could not be used (a trace that turned out unreadable): no measurement at
+	 * all, unlike a benchmark that ran and failed (OOM-killed workers, a fork refused) */
+	bool input_error;
 };
 
 void result_add_metric(struct workload_result *r, const char *name, double value, const char *unit,

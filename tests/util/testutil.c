@@ -122,6 +122,7 @@ pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool 
 {
 	pfn_t pfn = new_user_page();
 	pfn_to_page(pfn)->flags |= PG_swapbacked;
+	vma->anon_vma = true;
 	test_map(vma, off, pfn, young);
 	if (dirty)
 		vma->pte[off] |= PTE_DIRTY;

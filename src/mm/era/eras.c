@@ -54,6 +54,7 @@ void vm_sysctl_common(struct vm_sysctl *s, kernel_version_t v)
 	s->dirty_writeback_centisecs = 500;
 	/* kthreadd's KTHREAD_NICE_LEVEL -5, inherited by kswapd from 2.6.22 to 2.6.35 */
 	s->kswapd_nice = v >= KERNEL_VERSION(2, 6, 22) && v < KERNEL_VERSION(2, 6, 36) ? -5 : 0;
+	s->vfs_cache_pressure = 100; /* sysctl_vfs_cache_pressure, fs/dcache.c, every era */
 	/* sysctl_lowmem_reserve_ratio (§1.1) */
 	s->lowmem_reserve_ratio[ZONE_DMA] = 256;
 	s->lowmem_reserve_ratio[ZONE_DMA32] = 256;
