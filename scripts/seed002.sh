@@ -19,6 +19,9 @@ echo "   pgmajfault 452116 -> 201343; pswpin 1486615 -> 512238; nr_vmscan_write 
 # shellcheck disable=SC2086
 "$MMSIM" compare scenarios/seed002-desktop-512m.conf $arms --runs "$RUNS" --db "$DB" --no-progress
 echo
+echo "== progress timing: the thread's table beside the model's (model: mean of seeds 1-$RUNS)"
+python3 scripts/seed002_progress.py "$MMSIM" "$RUNS" scenarios/seed002-desktop-512m.conf "$EXTRA"
+echo
 echo "== file server, 2 GB. Thread: major faults during the I/O 50 -> 3"
 # shellcheck disable=SC2086
 "$MMSIM" compare scenarios/seed002-fileserver-2g.conf $arms --runs "$RUNS" --db "$DB" --no-progress

@@ -14,14 +14,7 @@ static const char *small_desktop = "machine.profile = x86_64-2009-nfsroot\n"
 				   "run.check_every = 20000\n"
 				   "desktop.programs = 6\n"
 				   "desktop.noop_steps = 1\n"
-				   "desktop.lib_gtk = 2M\n"
-				   "desktop.lib_gnome = 1M\n"
-				   "desktop.lib_xul = 2M\n"
-				   "desktop.app_heap = 3M\n"
-				   "desktop.firefox_heap = 6M\n"
-				   "desktop.x_heap = 4M\n"
-				   "desktop.launch_cpu = 20ms\n"
-				   "desktop.switch_cpu = 2ms\n";
+				   "desktop.size_scale = 4\n";
 
 static void desktop_small_run_is_deterministic(void **state)
 {

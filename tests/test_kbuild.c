@@ -5,21 +5,20 @@
 
 #include <string.h>
 
-/* 16 jobs of 1-3 MB at -j6 with a 12 MB daemon on 24 MB (about 18 MB left to users):
- * more than fits, whatever the seed */
+/* 16 measured jobs shrunk to 15 % of their heaps (about 1-4 MB each) and 1/20 of their CPU,
+ * at -j6 with a 12 MB daemon on 24 MB (about 18 MB left to users): more than fits, whatever
+ * the seed */
 static const char *small = "machine.profile = p3-2004\n"
 			   "machine.ram = 24M\n"
 			   "machine.swap = 64M\n"
 			   "machine.cpus = 2\n"
 			   "kbuild.parallel = 6\n"
 			   "kbuild.jobs = 16\n"
-			   "kbuild.job_cpu = 40ms\n"
-			   "kbuild.heap_min = 1M\n"
-			   "kbuild.heap_max = 3M\n"
+			   "kbuild.cpu_scale = 5\n"
+			   "kbuild.heap_scale = 15\n"
 			   "kbuild.gc_min = 512k\n"
 			   "kbuild.text = 512k\n"
 			   "kbuild.headers = 1M\n"
-			   "kbuild.hdr_read = 128k\n"
 			   "kbuild.make_rss = 256k\n"
 			   "kbuild.link_cpu = 20ms\n"
 			   "kbuild.link_heap = 1M\n";

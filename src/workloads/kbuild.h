@@ -5,7 +5,9 @@
  * file; a final link reads every object. A daemon ("named" in Rik van Riel's runs) can hold
  * memory in the background. Figure of merit: elapsed time and CPU% as time(1) reports them.
  *
- * Every default marked [estimate] is one of benchmarks.md §4's estimates, made a parameter.
+ * Every compile job replays a job of a measured sample (kbuild_measured.c, drawn uniformly):
+ * its cc1 anonymous peak and growth, CPU, source, headers and object bytes. Defaults marked
+ * [estimate] are benchmarks.md §4's estimates or mmsim's own, made parameters.
  * contest (contest.c) runs the same build under its loads through the API below. */
 #ifndef MMSIM_WORKLOADS_KBUILD_H
 #define MMSIM_WORKLOADS_KBUILD_H
@@ -17,25 +19,19 @@ struct process;
 struct kbuild_params {
 	int parallel;	   /* make -jN */
 	int nr_jobs;	   /* compile jobs in the build: 1000-2000 for 2.6 defconfig [estimate] */
-	uint64_t job_cpu;  /* mean CPU per compile job, drawn from 0.5x..1.5x: "sub-second to a
-			    * few seconds" on 2004 hardware [estimate] */
-	uint64_t heap_min; /* compiler anonymous heap at its peak: the smaller of two uniform */
-	uint64_t heap_max; /* draws in [min, max], 5-30 MB per .c file [estimate] */
-	uint64_t text;	   /* cc1 text, shared executable file pages: 3-10 MB [estimate] */
-	uint64_t src;	   /* bytes of the .c file each job reads [estimate] */
-	uint64_t headers;  /* the hot include set, "tens of MB" for the build [estimate] */
-	uint64_t
-	    hdr_read; /* header bytes each job reads, "tens to hundreds" of headers [estimate] */
-	uint64_t obj; /* bytes of the .o each job writes, "tens of KB" [estimate] */
-	uint64_t make_rss; /* make's own anonymous memory (dependency graph) [estimate] */
+	int cpu_scale;	   /* percent: a measured job's CPU to this machine's (clock ratio) */
+	int heap_scale;	   /* percent: a measured cc1 anonymous peak to the model's (100) */
+	uint64_t text;	   /* cc1 text + libraries resident, shared executable pages (measured) */
+	uint64_t headers;  /* the hot include set: the measured jobs' distinct headers */
+	uint64_t make_rss; /* make's own memory (measured peak RSS) */
 	uint64_t make_cpu; /* make's CPU per job it starts (reading .cmd files, rules) [estimate] */
 	uint64_t step;	   /* compiler CPU between bursts of memory references (model grain) */
 	int heap_refs;	   /* heap pages referenced per step, uniformly [estimate] */
 	int text_refs;	   /* text pages executed per step, uniformly [estimate] */
 	uint64_t gc_min;   /* ggc-min-heapsize: 4 MB (gcc 3.3 default) */
 	int gc_expand;	   /* ggc-min-expand: 30 % (gcc 3.3 default) */
-	uint64_t link_cpu; /* final link of vmlinux: CPU [estimate] */
-	uint64_t link_heap;	 /* final link: anonymous memory, "tens of MB" [estimate] */
+	uint64_t link_cpu; /* final link: CPU of the measured ld -r stand-in, before cpu_scale */
+	uint64_t link_heap;	 /* final link: peak RSS of the measured ld -r stand-in */
 	uint64_t named;		 /* background daemon's anonymous memory; 0 = none */
 	uint64_t named_interval; /* the daemon wakes this often ... [estimate] */
 	int named_refs;		 /* ... and references this many random pages [estimate] */

@@ -1,21 +1,16 @@
-/* qsbench as benchmarks.md §2 describes it. The parent forks P children and waits; each
- * child maps its array (malloc of this size is a fresh anonymous mmap), fills it in one
- * sequential write pass, quicksorts it, verifies it in one sequential read pass, and exits.
- *
- * The sort is modelled at page granularity: a partition of [lo, hi) walks two cursors
- * towards each other, one up from lo and one down from hi, writing the pages they cross
- * (Hoare partitioning swaps on both sides) and charging elem_ns of user CPU per element;
- * they meet at the split point, which is the median of three random positions (the
- * median-of-three pivot on random data), then the left part is sorted, then the right
- * (depth first). A sub-range of at most leaf_elems elements is finished inside its page(s)
- * at n·log2(n)·elem_ns. Every child draws its split points from the same seed, so, as with
- * the real program, all children make the same accesses. */
+/* qsbench 1.0.0 (kosaki/qsbench, qsbench.c; benchmarks.md §2). The parent forks P children and
+ * waits; each child mallocs its array (a fresh anonymous mmap at these sizes), fills it with
+ * rand() after srand(seed), runs quick_sort(a, 0, n − 1), verifies it with one pass comparing
+ * neighbours, and exits. Every child seeds the same, so every child makes the same accesses:
+ * the page reference string of that work is built once (qsort_trace.c, the real algorithm on
+ * the real values) and every child replays it on its own memory, charging op_ns of user CPU
+ * per element operation. */
 #include "workloads/qsbench.h"
 #include "mm/policy/swap_token.h"
 
 #include "kernel/process.h"
+#include "workloads/qsort_trace.h"
 #include "workloads/scenario.h"
-#include "sim/xalloc.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -24,14 +19,11 @@
 #define QP(f) offsetof(struct scenario_config, qsbench.f)
 static const struct param_desc params[] = {
     {"qsbench.processes", P_INT, QP(processes), 1, 1024, NULL, "processes (-p)"},
-    {"qsbench.size", P_SIZE, QP(size), 4096, 1LL << 40, NULL, "array bytes per process (-m)"},
-    {"qsbench.seed", P_U64, QP(seed), 0, 1LL << 40, NULL,
+    {"qsbench.size", P_SIZE, QP(size), 4096, 1LL << 36, NULL, "array bytes per process (-m)"},
+    {"qsbench.seed", P_U64, QP(seed), 0, 0xffffffffLL, NULL,
      "srand() seed, the same in every child (-s)"},
-    {"qsbench.elem_bytes", P_INT, QP(elem_bytes), 1, 64, NULL, "bytes per element (int)"},
-    {"qsbench.elem_ns", P_TIME, QP(elem_ns), 0, 1000000, NULL,
-     "user CPU per element per pass [estimate]"},
-    {"qsbench.leaf_elems", P_INT, QP(leaf_elems), 2, 1 << 24, NULL,
-     "sub-ranges this small are sorted without walking pages (model granularity)"},
+    {"qsbench.op_ns", P_TIME, QP(op_ns), 0, 1000000, NULL,
+     "user CPU per element operation (derived from Lorenzo Allegrucci's 71 s run)"},
 };
 
 void qsbench_defaults(struct qsbench_params *p)
@@ -39,119 +31,43 @@ void qsbench_defaults(struct qsbench_params *p)
 	*p = (struct qsbench_params){
 	    .processes = 1,	 /* qsbench's default -p */
 	    .size = 10ULL << 20, /* qsbench 1.0.0's default -m 10 */
-	    .seed = 1,
-	    .elem_bytes = 4,
-	    .elem_ns = 28, /* 71 s / (9e7 × 28.4) [estimate, benchmarks.md §2] */
-	    .leaf_elems = 1024,
+	    .seed = 1,		 /* qsbench's default -s */
+	    /* Lorenzo Allegrucci, LKML 2001-10-09: `qsbench -n 90000000 -p 1`, ~71 s user;
+	     * the model's operations for 90 000 000 ints, seed 1: 3 886 490 837
+	     * (tools/measure/qsbench/ops.c) → 18.27 ns */
+	    .op_ns = 18,
 	};
 }
 
-struct range {
-	uint64_t lo, hi;
-};
-
 static struct {
 	struct qsbench_params p;
-	uint64_t run_seed;
+	struct qs_trace trace;
 	sim_time_t start, end;
 	bool done;
 	int exited_ok, killed;
 	sim_time_t child_end[1024];
-	/* each child's quicksort stack, here so that a run stopped mid-sort (time limit, OOM
-	 * kill) can free it: the child's coroutine never returns to do so */
-	struct range *sort_stack[1024];
 } Q;
 
-static uint64_t elems_per_page(void)
-{
-	return MM->page_size / (uint64_t)Q.p.elem_bytes;
-}
-
-static unsigned ilog2_ceil(uint64_t n)
-{
-	unsigned l = 0;
-	while ((1ULL << l) < n)
-		l++;
-	return l;
-}
-
-/* Touches the page holding element e (once per cursor step into a new page) and charges
- * the elements of [lo, hi) that lie in it. */
-static void cross_page(uint64_t base, uint64_t page, uint64_t lo, uint64_t hi, int kind)
-{
-	uint64_t epp = elems_per_page();
-	uint64_t first = MAX(page * epp, lo), last = MIN((page + 1) * epp, hi);
-	sys_touch(base + page, kind);
-	if (last > first && Q.p.elem_ns)
-		sys_compute((last - first) * Q.p.elem_ns);
-}
-
-static void partition(uint64_t base, uint64_t lo, uint64_t split, uint64_t hi)
-{
-	uint64_t epp = elems_per_page();
-	uint64_t lp = lo / epp, lend = (split - 1) / epp; /* left cursor: lp..lend upwards */
-	uint64_t rp = (hi - 1) / epp, rend = split / epp; /* right cursor: rp..rend downwards */
-	uint64_t nl = lend - lp + 1, nr = rp - rend + 1, dl = 0, dr = 0;
-	/* both cursors reach the split together: interleave their pages in proportion */
-	while (dl < nl || dr < nr) {
-		if (dr >= nr || (dl < nl && dl * nr <= dr * nl)) {
-			cross_page(base, lp + dl, lo, split, TOUCH_WRITE);
-			dl++;
-		} else {
-			cross_page(base, rp - dr, split, hi, TOUCH_WRITE);
-			dr++;
-		}
-	}
-}
-
-static void quicksort(uint64_t base, uint64_t nelems, struct rng *rng, struct range **slot)
-{
-	size_t cap = 64, top = 0;
-	struct range *stack = *slot = xmalloc(cap * sizeof(*stack));
-	stack[top++] = (struct range){0, nelems};
-	uint64_t epp = elems_per_page();
-	while (top) {
-		struct range r = stack[--top];
-		uint64_t n = r.hi - r.lo;
-		if (n <= (uint64_t)Q.p.leaf_elems) {
-			for (uint64_t pg = r.lo / epp; pg <= (r.hi - 1) / epp; pg++)
-				sys_touch(base + pg, TOUCH_WRITE);
-			if (Q.p.elem_ns)
-				sys_compute(n * ilog2_ceil(n) * Q.p.elem_ns);
-			continue;
-		}
-		uint64_t a = r.lo + rng_below(rng, n), b = r.lo + rng_below(rng, n),
-			 c = r.lo + rng_below(rng, n);
-		uint64_t split = MAX(MIN(a, b), MIN(MAX(a, b), c));
-		if (split == r.lo)
-			split++;
-		partition(base, r.lo, split, r.hi);
-		if (top + 2 > cap) {
-			cap *= 2;
-			stack = *slot = xrealloc(stack, cap * sizeof(*stack));
-		}
-		stack[top++] = (struct range){split, r.hi}; /* right after left */
-		stack[top++] = (struct range){r.lo, split};
-	}
-	free(stack);
-	*slot = NULL;
-}
+/* The trace of the last build, kept across runs in one process: it depends only on these. */
+static struct {
+	struct qs_trace trace;
+	uint64_t elems, seed, elems_per_page;
+	bool valid;
+} cache;
 
 static void qsbench_child(void *arg)
 {
 	int index = (int)(intptr_t)arg;
-	uint64_t nelems = Q.p.size / (uint64_t)Q.p.elem_bytes;
-	uint64_t epp = elems_per_page();
-	uint64_t npages = (nelems + epp - 1) / epp;
+	const struct qs_trace *tr = &Q.trace;
+	uint64_t npages = (tr->elems + tr->elems_per_page - 1) / tr->elems_per_page;
 	uint64_t base = sys_mmap_anon(npages, VM_READ | VM_WRITE);
-	struct rng rng;
-	/* srand(seed) in every child: the same stream, so the same accesses */
-	rng_seed(&rng, Q.p.seed, 0);
-	for (uint64_t pg = 0; pg < npages; pg++)
-		cross_page(base, pg, 0, nelems, TOUCH_WRITE);
-	quicksort(base, nelems, &rng, &Q.sort_stack[index]);
-	for (uint64_t pg = 0; pg < npages; pg++)
-		cross_page(base, pg, 0, nelems, TOUCH_READ);
+	for (size_t k = 0; k < tr->n; k++) {
+		const struct qs_touch *t = &tr->t[k];
+		uint32_t ops = qs_touch_ops(t);
+		if (ops && Q.p.op_ns)
+			sys_compute((uint64_t)ops * Q.p.op_ns);
+		sys_touch(base + t->page, qs_touch_write(t) ? TOUCH_WRITE : TOUCH_READ);
+	}
 	if (index < (int)ARRAY_SIZE(Q.child_end))
 		Q.child_end[index] = local_now();
 	sys_exit(0);
@@ -175,19 +91,24 @@ static void qsbench_parent(void *arg)
 	sys_exit(0);
 }
 
-static void qsbench_cleanup(void)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(Q.sort_stack); i++) {
-		free(Q.sort_stack[i]);
-		Q.sort_stack[i] = NULL;
-	}
-}
-
 static int qsbench_start(const struct scenario_config *cfg, uint64_t seed)
 {
+	(void)seed; /* qsbench's own -s decides everything */
 	memset(&Q, 0, sizeof(Q));
 	Q.p = cfg->qsbench;
-	Q.run_seed = seed;
+	uint64_t epp = MM->page_size / sizeof(int32_t), n = Q.p.size / sizeof(int32_t);
+	if (!cache.valid || cache.elems != n || cache.seed != Q.p.seed ||
+	    cache.elems_per_page != epp) {
+		qs_trace_free(&cache.trace);
+		cache.valid = false;
+		if (qs_trace_build(&cache.trace, NULL, n, (uint32_t)Q.p.seed, epp))
+			return -1;
+		cache.elems = n;
+		cache.seed = Q.p.seed;
+		cache.elems_per_page = epp;
+		cache.valid = true;
+	}
+	Q.trace = cache.trace;
 	struct process *init = process_spawn("qsbench", qsbench_parent, NULL);
 	if (!init)
 		return -1;
@@ -223,10 +144,10 @@ static void qsbench_report(const struct scenario_config *cfg, struct workload_re
 	result_add_metric(r, "token_handoffs", (double)swap_token_handoffs(), "", false, false);
 }
 
-/* Host memory: the tasks alive at once at most (the parent and its children). */
+/* Host memory: the tasks alive at once at most (the parent and its children), and each
+ * array's PTEs, one 32-bit entry per page as a file's index. */
 static uint64_t qsbench_host_bytes(const struct scenario_config *cfg)
 {
-	/* and each array's PTEs, one 32-bit entry per page as a file's index */
 	return scenario_task_host_bytes((uint64_t)cfg->qsbench.processes + 1) +
 	       (uint64_t)cfg->qsbench.processes * scenario_file_host_bytes(cfg, cfg->qsbench.size);
 }
@@ -240,5 +161,4 @@ const struct workload qsbench_workload = {
     .finished = qsbench_finished,
     .report = qsbench_report,
     .host_bytes = qsbench_host_bytes,
-    .cleanup = qsbench_cleanup,
 };

@@ -8,15 +8,13 @@
 #include "sim/types.h"
 
 struct qsbench_params {
-	int processes;	  /* -p */
-	uint64_t size;	  /* -m, bytes per process */
-	uint64_t seed;	  /* -s: the same in every child */
-	int elem_bytes;	  /* sizeof(int) */
-	uint64_t elem_ns; /* user CPU per element per pass (fill, partition level, verify):
-			   * [estimate] derived from Lorenzo's 2001 run, 71 s user for
-			   * 90 000 000 elements ≈ 28.4 passes → ~28 ns (benchmarks.md §2) */
-	int leaf_elems;	  /* a sub-range this small is sorted within its page(s) without
-			   * the page-level walk (model granularity, one 4 KiB page of ints) */
+	int processes;	/* -p */
+	uint64_t size;	/* -m, bytes per process (sizeof(int) = 4 bytes per element) */
+	uint64_t seed;	/* -s: the same in every child */
+	uint64_t op_ns; /* user CPU per element operation (a comparison, a swap, a store of the
+			 * fill, a compare of the verify): Lorenzo Allegrucci's 2001 run, 71 s
+			 * user for 90 000 000 elements, over the operations the model counts
+			 * for that run (benchmarks.md §2; docs/swap-token.md) */
 };
 
 void qsbench_defaults(struct qsbench_params *p);

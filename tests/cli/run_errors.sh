@@ -65,8 +65,6 @@ expect trace-garbage 1 "the workload failed: .*error" -- run "$tmp/garbage.conf"
 printf 'workload = fsmark\nfsmark.dirs = 2\nfsmark.threads = 3\n' >"$tmp/fsdirs.conf"
 expect fsmark-threads-dirs 2 "fsdirs.conf:3: fsmark.threads \(3\) must be a multiple of fsmark.dirs \(2\)" -- run "$tmp/fsdirs.conf"
 expect fsmark-threads-set 2 "\-\-set fsmark.threads: fsmark.threads \(3\) must be a multiple" -- run "$tmp/ok.conf" --set workload=fsmark --set fsmark.threads=3 --set fsmark.dirs=2
-printf 'workload = kbuild\nkbuild.heap_max = 4M\nkbuild.heap_min = 8M\n' >"$tmp/heap.conf"
-expect kbuild-heap 2 "heap.conf:3: kbuild.heap_min \(8388608\) is larger than kbuild.heap_max" -- run "$tmp/heap.conf"
 printf 'machine.ram = 512G\n' >"$tmp/ram.conf"
 expect ram-model-limit 2 "ram.conf:1: machine.ram .* more than the model supports .* below 2\^27" -- run "$tmp/ram.conf"
 printf 'machine.ram = 128M\nvm.min_free_kbytes = 200000\n' >"$tmp/minfree.conf"

@@ -1,0 +1,41 @@
+/* The measured desktop programs (tools/measure/desktop/, data/measured/desktop/,
+ * docs/desktop-measured.md): desktop.c replays them. Sizes in KiB. */
+#ifndef MMSIM_WORKLOADS_DESKTOP_MEASURED_H
+#define MMSIM_WORKLOADS_DESKTOP_MEASURED_H
+
+#include <stdint.h>
+
+/* A file some program maps: a binary, a shared library, a font, a cache. */
+struct desktop_file {
+	const char *path;
+	uint32_t size_kb;
+	int exec; /* mapped executable (the pages VM_EXEC protection is about) */
+};
+
+/* One program's use of one file: the part referenced from its start to its first window
+ * settling, and the part referenced by one switch to its window. */
+struct desktop_map {
+	uint16_t file;
+	uint32_t start_kb, switch_kb;
+};
+
+struct desktop_program {
+	const char *name;
+	int same_as;	     /* >= 0: a further window of that (earlier) program's process */
+	uint32_t anon_kb;    /* anonymous memory after start-up */
+	uint32_t anon_sw_kb; /* anonymous memory one window switch references */
+	uint32_t cpu_ms;     /* CPU from exec to its window settling */
+	uint32_t sw_cpu_ms;  /* CPU of one switch to its window */
+	uint32_t first_map, nr_maps;
+};
+
+extern const struct desktop_file desktop_files[];
+extern const int desktop_nr_files;
+extern const struct desktop_map desktop_maps[];
+/* the thread's 45 programs in its order, then the X server, then the window manager */
+extern const struct desktop_program desktop_programs[];
+extern const int desktop_nr_programs;
+extern const uint32_t desktop_firefox_tab_kb; /* firefox's anonymous growth per new tab */
+extern const uint32_t desktop_x_window_kb;    /* the X server's anonymous growth per window */
+
+#endif

@@ -1,0 +1,25 @@
+/* A measured sample of kernel compile jobs (tools/measure/kbuild/, data/measured/kbuild/,
+ * docs/kbuild-measured.md): kbuild.c draws every job of a build from these records. */
+#ifndef MMSIM_WORKLOADS_KBUILD_MEASURED_H
+#define MMSIM_WORKLOADS_KBUILD_MEASURED_H
+
+#include <stdint.h>
+
+struct kbuild_job_record {
+	uint32_t anon_kb;	/* cc1's anonymous peak */
+	uint32_t cpu_ms;	/* the job's user + system CPU (driver, cc1, as) */
+	uint32_t src_bytes;	/* the .c */
+	uint32_t hdr_bytes;	/* every header it read */
+	uint32_t obj_bytes;	/* the .o */
+	uint8_t growth_pct[10]; /* anonymous memory at 10 %, 20 % … 100 % of cc1's life */
+};
+
+extern const struct kbuild_job_record kbuild_measured_jobs[];
+extern const int kbuild_measured_nr_jobs;
+extern const uint64_t kbuild_measured_cc1_file_kb;   /* cc1 text + libraries resident */
+extern const uint64_t kbuild_measured_headers_bytes; /* distinct headers of the sample */
+extern const uint64_t kbuild_measured_make_kb;	     /* make's own peak RSS */
+extern const uint64_t kbuild_measured_link_kb;	     /* the link stand-in's peak RSS */
+extern const uint64_t kbuild_measured_link_ms;	     /* ... and its CPU */
+
+#endif

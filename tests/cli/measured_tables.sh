@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The compiled-in tables of measured programs are what their generators make of the data in
+# data/measured/ (docs/kbuild-measured.md, docs/desktop-measured.md): regenerate and compare.
+set -eu
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python3 tools/measure/kbuild/table.py data/measured/kbuild/jobs-2.6.24-i386.csv \
+	data/measured/kbuild/jobs-2.6.24-i386-other.csv >"$tmp/k.c"
+diff -q "$tmp/k.c" src/workloads/kbuild_measured.c ||
+	{ echo "FAIL: src/workloads/kbuild_measured.c is not what table.py makes of the data"; exit 1; }
+python3 tools/measure/desktop/table.py c data/measured/desktop "$tmp/m.c" >"$tmp/d.c"
+diff -q "$tmp/m.c" src/workloads/desktop_measured_maps.c ||
+	{ echo "FAIL: src/workloads/desktop_measured_maps.c is not what table.py makes of the data"; exit 1; }
+diff -q "$tmp/d.c" src/workloads/desktop_measured.c ||
+	{ echo "FAIL: src/workloads/desktop_measured.c is not what table.py makes of the data"; exit 1; }
+echo "ok   the measured tables match data/measured/"
