@@ -20,7 +20,7 @@ static void run_usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: mmsim run SCENARIO.conf [--set key=value]... [--seed N] [--json FILE]\n"
-	    "                 [--quiet] [--check N] [--sample INTERVAL]\n"
+	    "                 [--quiet] [--check N] [--sample INTERVAL] [--dry-run]\n"
 	    "                 [--trace FILE [--trace-filter GLOB[,GLOB...]]]\n"
 	    "       mmsim run --keys      list every scenario key with its range\n\n"
 	    "Runs one scenario in system mode and prints a /usr/bin/time-style summary, the\n"
@@ -29,6 +29,7 @@ static void run_usage(FILE *out)
 	    "  --seed N         random seed (default 1); same seed, same bytes\n"
 	    "  --json FILE      also write every result as JSON (docs/run-json.md); - for stdout\n"
 	    "  --quiet          no text report\n"
+	    "  --dry-run        parse and validate only; exit 0 or 2\n"
 	    "  --check N        run the invariant checker every N events (exit 1 on a "
 	    "violation)\n"
 	    "  --sample INTERVAL  record every vmstat counter, per-zone free/LRU sizes, the\n"
@@ -41,7 +42,10 @@ static void run_usage(FILE *out)
 	    "hardware profiles:");
 	for (const char *const *n = hw_profile_names(); *n; n++)
 		fprintf(out, " %s", *n);
-	fprintf(out, "\nexit status: 0 done, 1 failed run, 2 bad usage or bad input\n");
+	fprintf(out, "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
+		     "             1 failed run (the workload's input was unusable, or an invariant was\n"
+		     "             violated); a benchmark that ran and failed (OOM kills) exits 0\n"
+		     "             2 bad usage or bad input\n");
 }
 
 static void list_keys(void)
@@ -53,6 +57,28 @@ static void list_keys(void)
 		param_expected(&t[i], exp, sizeof(exp));
 		printf("%-32s %s; %s\n", t[i].name, t[i].help, exp);
 	}
+}
+
+/* The benchmark's report line that says why it failed ("error"), else its last line. */
+static const char *why_failed(const char *text)
+{
+	static char line[256];
+	const char *best = NULL, *last = text;
+	for (const char *q = text; *q;) {
+		size_t n = strcspn(q, "\n");
+		if (n)
+			last = q;
+		char buf[512];
+		snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) - 1 ? n : sizeof(buf) - 1),
+			 q);
+		if (!best && (strstr(buf, "error") || strstr(buf, "failed")))
+			best = q;
+		q += n + (q[n] == '\n');
+	}
+	const char *p = best ? best : last;
+	size_t n = strcspn(p, "\n");
+	snprintf(line, sizeof(line), "%.*s", (int)(n < sizeof(line) - 1 ? n : sizeof(line) - 1), p);
+	return line;
 }
 
 static int parse_u64_arg(const char *s, uint64_t *out)
@@ -91,7 +117,8 @@ enum {
 	OPT_KEYS,
 	OPT_SAMPLE,
 	OPT_TRACE,
-	OPT_TRACE_FILTER
+	OPT_TRACE_FILTER,
+	OPT_DRY_RUN
 };
 
 int cmd_run(int argc, char **argv)
@@ -99,8 +126,9 @@ int cmd_run(int argc, char **argv)
 	const char *file = NULL, *json = NULL, *trace = NULL, *trace_filter = NULL;
 	uint64_t seed = 1, check_every = 0;
 	sim_time_t sample_every = 0;
-	bool quiet = false;
+	bool quiet = false, dry_run = false;
 	const char **overrides = xcalloc((size_t)argc, sizeof(char *));
+	char **canon = xcalloc((size_t)argc, sizeof(char *));
 	int nov = 0;
 	int ret = 2;
 	static const struct option lo[] = {
@@ -114,6 +142,7 @@ int cmd_run(int argc, char **argv)
 	    {"sample", required_argument, NULL, OPT_SAMPLE},
 	    {"trace", required_argument, NULL, OPT_TRACE},
 	    {"trace-filter", required_argument, NULL, OPT_TRACE_FILTER},
+	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
 	    {NULL, 0, NULL, 0},
 	};
 	optind = 1;
@@ -166,6 +195,9 @@ int cmd_run(int argc, char **argv)
 		case OPT_TRACE_FILTER:
 			trace_filter = optarg;
 			break;
+		case OPT_DRY_RUN:
+			dry_run = true;
+			break;
 		case 1: /* a non-option argument, in its place */
 			if (!file) {
 				file = optarg;
@@ -196,9 +228,17 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "mmsim run: %s\n", err);
 			goto out;
 		}
+		/* the JSON's overrides as applied: "vm.swappiness = 10" is vm.swappiness */
+		canon[i] = xmalloc(strlen(overrides[i]) + 1);
+		scenario_override_canonical(overrides[i], canon[i], strlen(overrides[i]) + 1);
+		overrides[i] = canon[i];
 	}
-	if (scenario_validate(&cfg, err, sizeof(err)) != 0) {
-		fprintf(stderr, "mmsim run: %s: %s\n", file, err);
+	if (scenario_check(&cfg, file, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmsim run: %s\n", err);
+		goto out;
+	}
+	if (dry_run) { /* the harness checks every arm and point this way before any run */
+		ret = 0;
 		goto out;
 	}
 	if (check_every)
@@ -245,6 +285,10 @@ int cmd_run(int argc, char **argv)
 	if (!quiet)
 		run_print_text(stdout, &meta, &cfg, &res);
 	ret = 0;
+	if (res.wl.input_error) { /* the workload's input was unusable: no measurement */
+		fprintf(stderr, "mmsim run: the workload failed: %s\n", why_failed(res.wl.text));
+		ret = 1;
+	}
 	if (json) {
 		char *txt = run_to_json(&meta, &cfg, &res);
 		FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
@@ -256,6 +300,9 @@ int cmd_run(int argc, char **argv)
 	}
 	run_result_free(&res);
 out:
+	for (int i = 0; i < argc; i++)
+		free(canon[i]);
+	free(canon);
 	free(overrides);
 	return ret;
 }

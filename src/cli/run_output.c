@@ -156,6 +156,8 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	const struct param_desc *table = scenario_params(&n);
 	for (size_t i = 0; i < n; i++) {
 		char buf[PARAM_STRING_MAX + 64];
+		if (scenario_key_is_host_only(table[i].name))
+			continue;
 		param_format(&table[i], cfg, buf, sizeof(buf));
 		cJSON_AddStringToObject(conf, table[i].name, buf);
 	}

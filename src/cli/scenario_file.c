@@ -21,8 +21,9 @@ static char *trim(char *s)
 /* Sets key to value, with a suggestion when the key is close to a known one. A scenario
  * file (in_file) may not set the command-line-only keys. */
 static int set_key(struct scenario_config *cfg, const char *key, const char *value,
-		   const char *where, bool in_file, char *err, size_t errlen)
+		   const char *where, int line, int *seen, char *err, size_t errlen)
 {
+	bool in_file = line > 0;
 	size_t n;
 	const struct param_desc *table = scenario_params(&n);
 	const struct param_desc *d = param_find(table, n, key);
@@ -46,12 +47,31 @@ static int set_key(struct scenario_config *cfg, const char *key, const char *val
 			 where, key);
 		return -1;
 	}
+	size_t idx = (size_t)(d - table);
+	if (seen && seen[idx]) {
+		/* the later line would silently win: say which two lines disagree */
+		snprintf(err, errlen, "%s: '%.100s' is set twice: first at line %d, again here",
+			 where, key, seen[idx]);
+		return -1;
+	}
 	char msg[512];
 	if (scenario_set(cfg, d, value, msg, sizeof(msg)) != 0) {
 		snprintf(err, errlen, "%s: %s", where, msg);
 		return -1;
 	}
+	cfg->origin[idx] = line;
+	if (seen)
+		seen[idx] = line;
 	return 0;
+}
+
+const char *scenario_key_origin(const struct scenario_config *cfg, const char *key, int *line)
+{
+	size_t n;
+	const struct param_desc *table = scenario_params(&n);
+	const struct param_desc *d = key ? param_find(table, n, key) : NULL;
+	*line = d ? cfg->origin[d - table] : 0;
+	return d ? d->name : NULL;
 }
 
 int scenario_parse_text(struct scenario_config *cfg, const char *text, size_t len,
@@ -60,9 +80,14 @@ int scenario_parse_text(struct scenario_config *cfg, const char *text, size_t le
 	size_t pos = 0;
 	int lineno = 0;
 	char line[1024];
+	int seen[SCENARIO_MAX_KEYS] = {0}; /* the line that set each key in this text */
+	/* A UTF-8 byte order mark, as some editors write, is not part of the first key. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		pos = 3;
 	while (pos < len) {
+		/* Lines end in LF, CR LF or a lone CR (classic Mac OS): each one line. */
 		size_t end = pos;
-		while (end < len && text[end] != '\n')
+		while (end < len && text[end] != '\n' && text[end] != '\r')
 			end++;
 		lineno++;
 		size_t l = end - pos;
@@ -75,7 +100,7 @@ int scenario_parse_text(struct scenario_config *cfg, const char *text, size_t le
 		}
 		memcpy(line, text + pos, l);
 		line[l] = 0;
-		pos = end + 1;
+		pos = end + 1 + (end + 1 < len && text[end] == '\r' && text[end + 1] == '\n');
 		if (memchr(line, 0, l)) {
 			snprintf(err, errlen, "%s: NUL byte in a text file", where);
 			return -1;
@@ -101,7 +126,7 @@ int scenario_parse_text(struct scenario_config *cfg, const char *text, size_t le
 			snprintf(err, errlen, "%s: expected a value after '%.100s ='", where, key);
 			return -1;
 		}
-		if (set_key(cfg, key, value, where, true, err, errlen) != 0)
+		if (set_key(cfg, key, value, where, lineno, seen, err, errlen) != 0)
 			return -1;
 	}
 	return 0;
@@ -160,5 +185,36 @@ int scenario_apply_override(struct scenario_config *cfg, const char *kv, const c
 	memcpy(key, kv, kl);
 	key[kl] = 0;
 	strcpy(value, eq + 1);
-	return set_key(cfg, trim(key), trim(value), origin, false, err, errlen);
+	return set_key(cfg, trim(key), trim(value), origin, -1, NULL, err, errlen);
+}
+
+void scenario_override_canonical(const char *kv, char *out, size_t outlen)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), "%s", kv);
+	char *eq = strchr(buf, '=');
+	if (!eq) {
+		snprintf(out, outlen, "%s", trim(buf));
+		return;
+	}
+	*eq = 0;
+	char *key = trim(buf), *value = trim(eq + 1);
+	snprintf(out, outlen, "%s=%s", key, value);
+}
+
+int scenario_check(const struct scenario_config *cfg, const char *file, char *err, size_t errlen)
+{
+	char msg[1024];
+	const char *key = NULL;
+	if (scenario_validate_key(cfg, msg, sizeof(msg), &key) == 0)
+		return 0;
+	int line = 0;
+	const char *name = scenario_key_origin(cfg, key, &line);
+	if (line > 0)
+		snprintf(err, errlen, "%s:%d: %s", file, line, msg);
+	else if (line < 0)
+		snprintf(err, errlen, "--set %s: %s", name, msg);
+	else
+		snprintf(err, errlen, "%s: %s", file, msg);
+	return -1;
 }

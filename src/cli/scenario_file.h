@@ -17,5 +17,13 @@ int scenario_load_file(struct scenario_config *cfg, const char *path, char *err,
 /* Applies one "key=value" override; origin names it in errors (e.g. "--set #2"). */
 int scenario_apply_override(struct scenario_config *cfg, const char *kv, const char *origin,
 			    char *err, size_t errlen);
+/* "key=value" with the blanks around key and value removed, as the override is applied. */
+void scenario_override_canonical(const char *kv, char *out, size_t outlen);
+/* Where key was last set in cfg: *line > 0 the scenario file's line, < 0 a --set, 0 its
+ * default. Returns the key's name, or NULL for an unknown key. */
+const char *scenario_key_origin(const struct scenario_config *cfg, const char *key, int *line);
+/* scenario_validate, its message prefixed with where the key at fault was set: "file:line",
+ * "--set KEY", or the file when the key kept its default. Returns 0 or -1. */
+int scenario_check(const struct scenario_config *cfg, const char *file, char *err, size_t errlen);
 
 #endif

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness/exec.h"
+#include "harness/jobcmd.h"
 #include "version.h"
 #include "sim/xalloc.h"
 
@@ -308,12 +309,32 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext,
 	}
 	if (!ok) {
 		c->failed++;
+		char how[160];
+		exec_describe_status(usage->status, how, sizeof(how));
+		if (!*err)
+			snprintf(err, sizeof(err), "%s", how);
+		char *cmd = job_command(c->e, j);
 		fprintf(stderr, "\nmmsim: run failed (");
 		describe_job(stderr, c->e, j);
-		fprintf(stderr, ")%s%s\n", *err ? ": " : "", err);
+		fprintf(stderr, "): %s\n", err);
 		if (errtext && *errtext)
 			fprintf(stderr, "%s%s", errtext,
 				errtext[strlen(errtext) - 1] == '\n' ? "" : "\n");
+		fprintf(stderr, "mmsim: reproduce with: %s\n", cmd);
+		/* never a result, but the store says why */
+		char *ovt = overrides_text(&j->ov);
+		struct stored_failure f = {.key = j->key,
+					   .scenario_file = c->e->scenario_file,
+					   .overrides = ovt,
+					   .version = c->e->version,
+					   .reason = err,
+					   .stderr_tail = errtext,
+					   .command = cmd,
+					   .seed = j->seed};
+		if (store_put_failure(c->st, &f))
+			fprintf(stderr, "mmsim: warning: %s\n", store_error(c->st));
+		free(ovt);
+		free(cmd);
 		return 0;
 	}
 	char *ovt = overrides_text(&j->ov);
@@ -340,19 +361,6 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext,
 	}
 	c->stored++;
 	return 0;
-}
-
-static void shell_quote(FILE *f, const char *s)
-{
-	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			    "_-+=./:,@%") == strlen(s)) {
-		fputs(s, f);
-		return;
-	}
-	fputc('\'', f);
-	for (; *s; s++)
-		fputs(*s == '\'' ? "'\\''" : (char[]){*s, 0}, f);
-	fputc('\'', f);
 }
 
 /* 1 when the store holds the job's run (with samples, if they are asked for), 0 when not,
@@ -432,33 +440,6 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static char **job_argv(char **runner, const struct experiment *e, const struct job *j,
-		       const char *sample)
-{
-	size_t nr = 0;
-	while (runner[nr])
-		nr++;
-	char **argv = xcalloc(nr + 2 * j->ov.n + 8, sizeof(*argv));
-	size_t k = 0;
-	for (size_t i = 0; i < nr; i++)
-		argv[k++] = xstrdup(runner[i]);
-	argv[k++] = xstrdup("run");
-	argv[k++] = xstrdup(e->scenario_file);
-	for (size_t i = 0; i < j->ov.n; i++) {
-		argv[k++] = xstrdup("--set");
-		if (asprintf(&argv[k++], "%s=%s", j->ov.v[i].key, j->ov.v[i].val) < 0)
-			abort();
-	}
-	argv[k++] = xstrdup("--seed");
-	if (asprintf(&argv[k++], "%llu", (unsigned long long)j->seed) < 0)
-		abort();
-	if (sample) {
-		argv[k++] = xstrdup("--sample");
-		argv[k++] = xstrdup(sample);
-	}
-	return argv;
-}
-
 /* Runs what the store lacks. Returns 0, 1 (some runs failed), 2 (store) or 130. */
 static int execute_missing(struct exp_opts *o, struct store *st, struct job *jobs, size_t n)
 {
@@ -476,6 +457,11 @@ static int execute_missing(struct exp_opts *o, struct store *st, struct job *job
 			c.todo[ntodo++] = &jobs[i];
 	}
 	char **runner = exec_runner();
+	if (ntodo && validate_points(&o->e, runner, c.todo, ntodo)) {
+		exec_free_argv(runner);
+		free(c.todo);
+		return 2;
+	}
 	char ***argvs = xcalloc(ntodo + 1, sizeof(*argvs));
 	for (size_t i = 0; i < ntodo; i++)
 		argvs[i] = job_argv(runner, &o->e, c.todo[i], o->sample);

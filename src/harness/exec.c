@@ -254,6 +254,7 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 			     (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6,
 		    .peak_rss_kb = ru.ru_maxrss,
 		    .parallel = parallel,
+		    .status = status,
 		};
 		slots[s].pid = 0;
 		running--;
@@ -286,4 +287,65 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 	if (stop || exec_interrupted)
 		return -1;
 	return (int)failed;
+}
+
+int exec_check(char *const *argv, char *errbuf, size_t errlen)
+{
+	int fds[2];
+	if (pipe(fds) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDWR);
+		if (nul < 0)
+			_exit(127);
+		dup2(nul, 0);
+		dup2(nul, 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t len = 0;
+	ssize_t got;
+	char sink[512];
+	while ((got = read(fds[0], len + 1 < errlen ? errbuf + len : sink,
+			   len + 1 < errlen ? errlen - len - 1 : sizeof(sink))) != 0) {
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (len + 1 < errlen)
+			len += (size_t)got;
+	}
+	if (errlen)
+		errbuf[len] = 0;
+	close(fds[0]);
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return status;
+}
+
+void exec_describe_status(int status, char *buf, size_t len)
+{
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		const char *abbrev = sigabbrev_np(sig);
+		snprintf(buf, len, "killed by signal SIG%s (%s)%s", abbrev ? abbrev : "?",
+			 strsignal(sig), WCOREDUMP(status) ? ", core dumped" : "");
+	} else if (WIFEXITED(status)) {
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+	} else {
+		snprintf(buf, len, "wait status %#x", status);
+	}
 }

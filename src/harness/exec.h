@@ -12,6 +12,7 @@ struct exec_usage {
 	double wall_s, cpu_s;
 	long peak_rss_kb;
 	int parallel; /* runs allowed at once while it ran */
+	int status;   /* its wait status */
 };
 
 /* Called in the parent as each run ends, in completion order. json is the run's --json
@@ -29,6 +30,11 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
  * the array and strings with exec_free_argv. */
 char **exec_runner(void);
 void exec_free_argv(char **argv);
+/* Runs argv to its end with stdin and stdout on /dev/null, its stderr captured into errbuf
+ * (truncated to errlen). Returns the wait status, or -1 if it could not be started. */
+int exec_check(char *const *argv, char *errbuf, size_t errlen);
+/* "exit status 1", "killed by signal SIGSEGV (Segmentation fault)", ... */
+void exec_describe_status(int status, char *buf, size_t len);
 /* Number of online CPUs, at least 1. */
 int exec_ncpus(void);
 /* Set when SIGINT/SIGTERM arrived during exec_run. */

@@ -4,15 +4,175 @@
 #include "sim/xalloc.h"
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct store {
 	sqlite3 *db;
 	char *path;
 	char err[512];
+	bool readonly; /* opened from a file this process may not write */
 };
+
+/* Fault injection, in the manner of SQLite's own I/O-error tests: MMSIM_STORE_FAULT=write:N
+ * (or sync:N) makes the Nth xWrite (xSync) of this process on the store's files fail with
+ * SQLITE_IOERR, through a VFS that otherwise passes every call to the default one. Tests
+ * sweep N to check that whatever fails, every run committed before it stays intact. */
+static struct {
+	sqlite3_vfs vfs;
+	sqlite3_vfs *real;
+	int io_methods_version;
+	long write_at, sync_at, writes, syncs;
+	bool on;
+} fault;
+
+struct fault_file {
+	sqlite3_file base;
+	sqlite3_file *real; /* follows this struct in the same allocation */
+};
+
+static sqlite3_io_methods fault_methods;
+
+static int f_close(sqlite3_file *f)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods ? ff->real->pMethods->xClose(ff->real) : SQLITE_OK;
+}
+static int f_read(sqlite3_file *f, void *b, int n, sqlite3_int64 o)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xRead(ff->real, b, n, o);
+}
+static int f_write(sqlite3_file *f, const void *b, int n, sqlite3_int64 o)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	if (++fault.writes == fault.write_at)
+		return SQLITE_IOERR_WRITE;
+	return ff->real->pMethods->xWrite(ff->real, b, n, o);
+}
+static int f_truncate(sqlite3_file *f, sqlite3_int64 size)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xTruncate(ff->real, size);
+}
+static int f_sync(sqlite3_file *f, int flags)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	if (++fault.syncs == fault.sync_at)
+		return SQLITE_IOERR_FSYNC;
+	return ff->real->pMethods->xSync(ff->real, flags);
+}
+static int f_size(sqlite3_file *f, sqlite3_int64 *size)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xFileSize(ff->real, size);
+}
+static int f_lock(sqlite3_file *f, int l)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xLock(ff->real, l);
+}
+static int f_unlock(sqlite3_file *f, int l)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xUnlock(ff->real, l);
+}
+static int f_check(sqlite3_file *f, int *out)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xCheckReservedLock(ff->real, out);
+}
+static int f_fcntl(sqlite3_file *f, int op, void *arg)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xFileControl(ff->real, op, arg);
+}
+static int f_sector(sqlite3_file *f)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xSectorSize(ff->real);
+}
+static int f_devchar(sqlite3_file *f)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xDeviceCharacteristics(ff->real);
+}
+static int f_shmmap(sqlite3_file *f, int pg, int sz, int ext, void volatile **pp)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xShmMap(ff->real, pg, sz, ext, pp);
+}
+static int f_shmlock(sqlite3_file *f, int off, int n, int flags)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xShmLock(ff->real, off, n, flags);
+}
+static void f_shmbarrier(sqlite3_file *f)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	ff->real->pMethods->xShmBarrier(ff->real);
+}
+static int f_shmunmap(sqlite3_file *f, int del)
+{
+	struct fault_file *ff = (struct fault_file *)f;
+	return ff->real->pMethods->xShmUnmap(ff->real, del);
+}
+
+static int f_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *f, int flags, int *out)
+{
+	(void)vfs;
+	struct fault_file *ff = (struct fault_file *)f;
+	ff->real = (sqlite3_file *)(ff + 1);
+	int rc = fault.real->xOpen(fault.real, name, ff->real, flags, out);
+	if (rc != SQLITE_OK) {
+		f->pMethods = NULL;
+		return rc;
+	}
+	f->pMethods = &fault_methods;
+	return SQLITE_OK;
+}
+
+static void fault_install(void)
+{
+	const char *spec = getenv("MMSIM_STORE_FAULT");
+	if (fault.on || !spec || !*spec)
+		return;
+	if (!strncmp(spec, "write:", 6))
+		fault.write_at = atol(spec + 6);
+	else if (!strncmp(spec, "sync:", 5))
+		fault.sync_at = atol(spec + 5);
+	else
+		return;
+	fault.real = sqlite3_vfs_find(NULL);
+	fault.vfs = *fault.real;
+	fault.vfs.zName = "mmsim-fault";
+	fault.vfs.szOsFile = (int)sizeof(struct fault_file) + fault.real->szOsFile;
+	fault.vfs.xOpen = f_open;
+	fault_methods = (sqlite3_io_methods){
+	    .iVersion = 2,
+	    .xClose = f_close,
+	    .xRead = f_read,
+	    .xWrite = f_write,
+	    .xTruncate = f_truncate,
+	    .xSync = f_sync,
+	    .xFileSize = f_size,
+	    .xLock = f_lock,
+	    .xUnlock = f_unlock,
+	    .xCheckReservedLock = f_check,
+	    .xFileControl = f_fcntl,
+	    .xSectorSize = f_sector,
+	    .xDeviceCharacteristics = f_devchar,
+	    .xShmMap = f_shmmap,
+	    .xShmLock = f_shmlock,
+	    .xShmBarrier = f_shmbarrier,
+	    .xShmUnmap = f_shmunmap,
+	};
+	sqlite3_vfs_register(&fault.vfs, 1);
+	fault.on = true;
+}
 
 static const char schema_sql[] =
     "CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);"
@@ -23,7 +183,13 @@ static const char schema_sql[] =
     " version TEXT NOT NULL, completed INTEGER NOT NULL, json TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS experiments("
     " id INTEGER PRIMARY KEY, kind TEXT NOT NULL, spec TEXT NOT NULL UNIQUE,"
-    " used INTEGER NOT NULL);";
+    " used INTEGER NOT NULL);"
+    /* Runs that failed: never results, but the store says why (the last failure of each
+     * key; a later success removes it). */
+    "CREATE TABLE IF NOT EXISTS failures("
+    " key TEXT PRIMARY KEY, scenario_file TEXT NOT NULL, overrides TEXT NOT NULL,"
+    " seed INTEGER NOT NULL, version TEXT NOT NULL, reason TEXT NOT NULL,"
+    " stderr TEXT NOT NULL, command TEXT NOT NULL);";
 
 /* Turns an SQLite failure into a sentence that says what happened to the user's data. */
 static void set_err(struct store *s, int rc, const char *doing)
@@ -88,14 +254,51 @@ static int quick_check(struct store *s)
 	return 0;
 }
 
+/* file:PATH?immutable=1, PATH percent-escaped as RFC 3986 and SQLite's URI parser want. */
+static char *readonly_uri(const char *path)
+{
+	char *u = xmalloc(strlen(path) * 3 + 32), *p = u;
+	p += sprintf(p, "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9') || strchr("-._~/", *c))
+			*p++ = (char)*c;
+		else
+			p += sprintf(p, "%%%02X", *c);
+	strcpy(p, "?immutable=1");
+	return u;
+}
+
 struct store *store_open(const char *path, char *err, size_t errlen)
 {
+	fault_install();
 	struct store *s = xcalloc(1, sizeof(*s));
 	s->path = xstrdup(path);
-	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	/* A store this process may only read (a colleague's, a read-only mount) is opened
+	 * read-only: its runs can be listed and reported, and a write says why it fails. */
+	s->readonly = access(path, F_OK) == 0 && access(path, W_OK) != 0;
+	int rc;
+	if (s->readonly) {
+		/* A WAL store read without write access has no -shm to share: open it as
+		 * immutable (what is committed now is what is read). */
+		char *uri = readonly_uri(path);
+		rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+		free(uri);
+	} else {
+		rc =
+		    sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+	}
 	if (rc != SQLITE_OK) {
 		set_err(s, rc, "opening it");
 		goto fail;
+	}
+	if (s->readonly) {
+		const char *to = getenv("MMSIM_DB_BUSY_TIMEOUT_MS");
+		sqlite3_busy_timeout(s->db, to ? atoi(to) : 5000);
+		sqlite3_extended_result_codes(s->db, 1);
+		if (quick_check(s))
+			goto fail;
+		return s;
 	}
 	const char *to = getenv("MMSIM_DB_BUSY_TIMEOUT_MS");
 	sqlite3_busy_timeout(s->db, to ? atoi(to) : 5000);
@@ -179,11 +382,32 @@ int store_get(struct store *s, const char *key, char **json)
 
 int store_put(struct store *s, const struct stored_run *r)
 {
+	if (s->readonly) {
+		snprintf(s->err, sizeof(s->err),
+			 "results store '%s' is read-only: it can be listed and reported, not "
+			 "added to (copy it, or pick another with --db)",
+			 s->path);
+		return -1;
+	}
+	/* the run and the end of its failure record, in one transaction (a savepoint, so
+	 * that an import's enclosing transaction holds it too) */
+	if (exec_sql(s, "SAVEPOINT put", "storing a run"))
+		return -1;
+	sqlite3_stmt *del = prep(s, "DELETE FROM failures WHERE key = ?1");
+	if (!del)
+		goto undo;
+	sqlite3_bind_text(del, 1, r->key, -1, SQLITE_STATIC);
+	int drc = sqlite3_step(del);
+	sqlite3_finalize(del);
+	if (drc != SQLITE_DONE) {
+		set_err(s, drc, "storing a run");
+		goto undo;
+	}
 	sqlite3_stmt *st = prep(s, "INSERT OR REPLACE INTO runs(key, canon, scenario_hash, "
 				   "scenario_file, overrides, seed, version, completed, json) "
 				   "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
 	if (!st)
-		return -1;
+		goto undo;
 	sqlite3_bind_text(st, 1, r->key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, r->canon ? r->canon : "", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, r->scenario_hash, -1, SQLITE_STATIC);
@@ -197,9 +421,15 @@ int store_put(struct store *s, const struct stored_run *r)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		set_err(s, rc, "storing a run");
-		return -1;
+		goto undo;
 	}
+	if (exec_sql(s, "RELEASE put", "committing a run"))
+		goto undo;
 	return 0;
+undo:
+	sqlite3_exec(s->db, "ROLLBACK TO put", NULL, NULL, NULL);
+	sqlite3_exec(s->db, "RELEASE put", NULL, NULL, NULL);
+	return -1;
 }
 
 int store_begin(struct store *s)
@@ -308,6 +538,55 @@ int store_each_experiment(struct store *s,
 			break;
 	if (!ret && rc != SQLITE_DONE) {
 		set_err(s, rc, "listing experiments");
+		ret = -1;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int store_put_failure(struct store *s, const struct stored_failure *f)
+{
+	if (s->readonly) {
+		snprintf(s->err, sizeof(s->err), "results store '%s' is read-only", s->path);
+		return -1;
+	}
+	sqlite3_stmt *st = prep(s, "INSERT OR REPLACE INTO failures(key, scenario_file, overrides, "
+				   "seed, version, reason, stderr, command) "
+				   "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, f->key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, f->scenario_file, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, f->overrides, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)f->seed);
+	sqlite3_bind_text(st, 5, f->version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, f->reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, f->stderr_tail ? f->stderr_tail : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, f->command, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		set_err(s, rc, "recording a failed run");
+		return -1;
+	}
+	return 0;
+}
+
+int store_get_failure(struct store *s, const char *key, char **reason)
+{
+	sqlite3_stmt *st = prep(s, "SELECT reason FROM failures WHERE key = ?1");
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st), ret;
+	if (rc == SQLITE_ROW) {
+		if (reason)
+			*reason = dupcol(st, 0);
+		ret = 1;
+	} else if (rc == SQLITE_DONE) {
+		ret = 0;
+	} else {
+		set_err(s, rc, "reading a failure");
 		ret = -1;
 	}
 	sqlite3_finalize(st);

@@ -28,6 +28,16 @@ int store_get(struct store *s, const char *key, char **json);
 /* Inserts or replaces one run in its own transaction: durable once this returns 0. */
 int store_put(struct store *s, const struct stored_run *r);
 
+/* A run that failed: never a result, but the store keeps why (its last failure; storing
+ * the run later removes it). */
+struct stored_failure {
+	const char *key, *scenario_file, *overrides, *version, *reason, *stderr_tail, *command;
+	uint64_t seed;
+};
+int store_put_failure(struct store *s, const struct stored_failure *f);
+/* 1 recorded (*reason malloc'd if asked), 0 none, -1 error. */
+int store_get_failure(struct store *s, const char *key, char **reason);
+
 int store_begin(struct store *s);
 int store_commit(struct store *s);
 

@@ -35,17 +35,6 @@ void blockdev_init(struct blockdev *bd, const char *name, const struct disk_para
 	bd->nr_sectors = p->capacity_bytes >> SECTOR_SHIFT;
 }
 
-static void free_request_bios(struct request *r)
-{
-	struct bio *b = r->bio_head;
-	while (b) {
-		struct bio *n = b->next;
-		free(b);
-		b = n;
-	}
-	free(r);
-}
-
 /* A member's clear_bdi_congested wakes congestion_wait through the striped device's
  * callback: every queue's clear_bdi_congested wakes the one global wait queue. */
 static void member_uncongested(struct blockdev *m, int rw)
@@ -93,25 +82,20 @@ void blockdev_destroy(struct blockdev *bd)
 	free(bd->members);
 	bd->members = NULL;
 	bd->nr_members = 0;
-	/* I/O still in flight when the machine stops is dropped with its bios. */
-	if (bd->active)
-		free_request_bios(bd->active);
-	while (bd->queue) {
-		struct request *r = bd->queue;
-		bd->queue = r->next;
-		free_request_bios(r);
-	}
-	bd->active = NULL;
-	while (bd->free_rq) {
-		struct request *r = bd->free_rq;
-		bd->free_rq = r->next;
+	/* I/O still in flight when the machine stops is dropped with its bios, and so are
+	 * bios a task was about to submit when the run stopped. */
+	while (bd->all_rq) {
+		struct request *r = bd->all_rq;
+		bd->all_rq = r->all_next;
 		free(r);
 	}
-	while (bd->free_bio) {
-		struct bio *b = bd->free_bio;
-		bd->free_bio = b->next;
+	while (bd->all_bio) {
+		struct bio *b = bd->all_bio;
+		bd->all_bio = b->all_next;
 		free(b);
 	}
+	bd->active = bd->queue = bd->free_rq = NULL;
+	bd->free_bio = NULL;
 }
 
 struct bio *bio_alloc(struct blockdev *bd)
@@ -119,9 +103,14 @@ struct bio *bio_alloc(struct blockdev *bd)
 	struct bio *b = bd->free_bio;
 	if (b)
 		bd->free_bio = b->next;
-	else
+	else {
 		b = xmalloc(sizeof(*b));
+		b->all_next = bd->all_bio;
+		bd->all_bio = b;
+	}
+	struct bio *all_next = b->all_next;
 	memset(b, 0, sizeof(*b));
+	b->all_next = all_next;
 	return b;
 }
 
@@ -136,9 +125,14 @@ static struct request *rq_alloc(struct blockdev *bd)
 	struct request *r = bd->free_rq;
 	if (r)
 		bd->free_rq = r->next;
-	else
+	else {
 		r = xmalloc(sizeof(*r));
+		r->all_next = bd->all_rq;
+		bd->all_rq = r;
+	}
+	struct request *all_next = r->all_next;
 	memset(r, 0, sizeof(*r));
+	r->all_next = all_next;
 	return r;
 }
 

@@ -27,6 +27,7 @@ struct bio {
 	pfn_t pfn; /* the page this bio carries, if any */
 	void *private;
 	uint64_t private2;
+	struct bio *all_next; /* every bio the device allocated, for its teardown */
 };
 
 struct request {
@@ -39,6 +40,7 @@ struct request {
 	uint32_t nr_sectors;
 	uint8_t rw;
 	struct bio *bio_head, *bio_tail;
+	struct request *all_next; /* every request the device allocated, for its teardown */
 };
 
 struct blockdev_stats {
@@ -65,6 +67,10 @@ struct blockdev {
 	struct waitqueue slot_wait[2];
 	struct request *free_rq; /* request pool */
 	struct bio *free_bio;	 /* bio pool */
+	/* Everything ever allocated: at teardown a bio may be anywhere (queued, in flight,
+	 * held by a task asleep before submitting it), and each is freed once from here. */
+	struct request *all_rq;
+	struct bio *all_bio;
 	/* clear_bdi_congested: called (in scheduler context) for every request of a direction
 	 * freed while that direction is below the congestion off threshold */
 	void (*uncongested)(struct blockdev *bd, int rw);

@@ -4,10 +4,16 @@
 #include "kernel/process.h"
 #include "sim/xalloc.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static unsigned long live_processes;
+/* A pid (PID_MAX_DEFAULT of them) is held from fork until the task is reaped: by its
+ * parent's wait(), or by init for an orphan (release_task). The modelled user processes
+ * are counted; the model's kernel threads (and the real system's other processes) are not. */
+
+int sys_errno;
+static unsigned long live_processes, nr_pids;
 uint64_t nr_user_touches;
 static struct process **all_procs;
 static size_t nr_procs, cap_procs;
@@ -15,6 +21,7 @@ static size_t nr_procs, cap_procs;
 void kernel_reset(void)
 {
 	live_processes = 0;
+	nr_pids = 0;
 	nr_user_touches = 0;
 	nr_procs = 0;
 }
@@ -51,6 +58,12 @@ static unsigned stack_order(void)
 	return order;
 }
 
+static void release_pid(struct process *p)
+{
+	p->reaped = true;
+	nr_pids--;
+}
+
 static void process_exit_hook(struct task_struct *t)
 {
 	struct process *p = t->proc;
@@ -66,9 +79,14 @@ static void process_exit_hook(struct task_struct *t)
 	p->stack = NO_PFN;
 	p->exited = true;
 	live_processes--;
-	/* orphans are reaped by nobody: mark them so wait() of a dead parent is moot */
-	for (struct process *c = p->children; c; c = c->sibling)
+	/* Orphans go to init, which reaps them (and any zombie among them) at once. */
+	for (struct process *c = p->children; c; c = c->sibling) {
 		c->parent = NULL;
+		if (c->exited && !c->reaped)
+			release_pid(c);
+	}
+	if (!p->parent)
+		release_pid(p);
 	if (p->parent)
 		wake_up_all(&p->parent->child_wait);
 }
@@ -82,6 +100,11 @@ static void process_entry(void *arg)
 static struct process *process_new(const char *comm, void (*fn)(void *), void *arg,
 				   struct mm_struct *mm)
 {
+	/* copy_process: alloc_pid() failing is -ENOMEM in 2.6.28 (kernel/fork.c) */
+	if (nr_pids >= PID_MAX_DEFAULT - 1) {
+		sys_errno = ENOMEM;
+		return NULL;
+	}
 	struct process *p = xcalloc(1, sizeof(*p));
 	p->main = fn;
 	p->arg = arg;
@@ -92,8 +115,11 @@ static struct process *process_new(const char *comm, void (*fn)(void *), void *a
 	all_procs[nr_procs++] = p;
 	p->stack_order = stack_order();
 	p->stack = alloc_kernel_pages(OWNER_STACK, GFP_KERNEL, p->stack_order);
-	if (p->stack == NO_PFN)
+	if (p->stack == NO_PFN) {
+		sys_errno = ENOMEM;
 		return NULL; /* freed with the others at shutdown */
+	}
+	nr_pids++;
 	struct task_struct *t = task_struct_create(comm, process_entry, p, false);
 	t->proc = p;
 	t->mm = mm;
@@ -216,7 +242,7 @@ int sys_wait(int *code)
 		for (struct process **link = &me->children; *link; link = &(*link)->sibling) {
 			struct process *c = *link;
 			if (c->exited) {
-				c->reaped = true;
+				release_pid(c);
 				*link = c->sibling;
 				c->sibling = NULL;
 				if (code)

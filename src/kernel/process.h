@@ -34,6 +34,14 @@ static inline struct process *current_process(void)
 	return current ? current->proc : NULL;
 }
 
+/* include/linux/threads.h: pids run 1..pid_max-1 and pid_max is PID_MAX_DEFAULT unless
+ * /proc/sys/kernel/pid_max is written. */
+#define PID_MAX_DEFAULT 0x8000
+
+/* The error of the last failed sys_fork/sys_clone_thread/process_spawn (ENOMEM: no kernel
+ * stack, or no pid left below pid_max), as errno is for the real call. */
+extern int sys_errno;
+
 /* fork(): the child gets a copy-on-write copy of the caller's mm and runs fn(arg). */
 struct process *sys_fork(const char *comm, void (*fn)(void *), void *arg);
 /* clone(CLONE_VM): a thread sharing the caller's mm. */

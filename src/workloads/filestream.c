@@ -87,6 +87,22 @@ static void filestream_launcher(void *arg)
 	sys_exit(0);
 }
 
+/* The hot part is the file's first hot_size bytes. */
+static int filestream_validate(const struct scenario_config *cfg, char *err, size_t errlen,
+			       const char **key)
+{
+	if (cfg->filestream.hot_size > cfg->filestream.size) {
+		snprintf(
+		    err, errlen,
+		    "filestream.hot_size (%llu) is larger than the file (filestream.size %llu)",
+		    (unsigned long long)cfg->filestream.hot_size,
+		    (unsigned long long)cfg->filestream.size);
+		*key = "filestream.hot_size";
+		return -1;
+	}
+	return 0;
+}
+
 static int filestream_start(const struct scenario_config *cfg, uint64_t seed)
 {
 	(void)seed;
@@ -141,6 +157,15 @@ static void filestream_cleanup(void)
 	F.children = NULL;
 }
 
+/* Host memory: the tasks alive at once at most (the parent and its children), and each
+ * child's file. */
+static uint64_t filestream_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->filestream.processes + 1) +
+	       (uint64_t)cfg->filestream.processes *
+		   scenario_file_host_bytes(cfg, cfg->filestream.size);
+}
+
 const struct workload filestream_workload = {
     .name = "filestream",
     .description = "stream files larger than memory with read() or write(), optional hot re-reads",
@@ -150,4 +175,6 @@ const struct workload filestream_workload = {
     .finished = filestream_finished,
     .report = filestream_report,
     .cleanup = filestream_cleanup,
+    .validate = filestream_validate,
+    .host_bytes = filestream_host_bytes,
 };

@@ -204,17 +204,24 @@ static void fsmark_parent(void *arg)
 	sys_exit(0);
 }
 
+/* fs_mark hands each -d directory the same number of threads (num_threads / num_dirs). */
+static int fsmark_validate(const struct scenario_config *cfg, char *err, size_t errlen,
+			   const char **key)
+{
+	if (cfg->fsmark.threads % cfg->fsmark.dirs) {
+		snprintf(err, errlen, "fsmark.threads (%d) must be a multiple of fsmark.dirs (%d)",
+			 cfg->fsmark.threads, cfg->fsmark.dirs);
+		*key = "fsmark.threads";
+		return -1;
+	}
+	return 0;
+}
+
 static int fsmark_start(const struct scenario_config *cfg, uint64_t seed)
 {
 	(void)seed; /* fs_mark's random name characters do not change what it does */
 	memset(&F, 0, sizeof(F));
 	F.p = cfg->fsmark;
-	if (F.p.threads % F.p.dirs) {
-		fprintf(stderr,
-			"mmsim: fsmark.threads (%d) must be a multiple of fsmark.dirs (%d)\n",
-			F.p.threads, F.p.dirs);
-		return -1;
-	}
 	F.w = xcalloc((size_t)F.p.threads, sizeof(*F.w));
 	F.it = xcalloc((size_t)F.p.loops, sizeof(*F.it));
 	F.fs_start_sector = MM->fs_next_sector;
@@ -290,6 +297,12 @@ static void fsmark_cleanup(void)
 	F.it = NULL;
 }
 
+/* Host memory: the tasks alive at once at most (fs_mark and its workers). */
+static uint64_t fsmark_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->fsmark.threads + 1);
+}
+
 const struct workload fsmark_workload = {
     .name = "fsmark",
     .description = "fs_mark: create and write files with no sync, keeping them (benchmarks.md §6)",
@@ -299,4 +312,6 @@ const struct workload fsmark_workload = {
     .finished = fsmark_finished,
     .report = fsmark_report,
     .cleanup = fsmark_cleanup,
+    .validate = fsmark_validate,
+    .host_bytes = fsmark_host_bytes,
 };

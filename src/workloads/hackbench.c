@@ -19,7 +19,9 @@
 #include "workloads/scenario.h"
 #include "sim/xalloc.h"
 
+#include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,7 +106,8 @@ static struct {
 	int *pid_map; /* pid - pid_base -> worker */
 	int pid_base, pid_span;
 	struct kmem_pool task_pool;
-	bool skb_caches; /* skb_caches_init ran */
+	bool skb_caches;   /* skb_caches_init ran */
+	uint32_t truesize; /* of one write's skb */
 	int ready;
 	bool started, done, failed;
 	struct waitqueue ready_wait, start_wait;
@@ -138,7 +141,9 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 	}
 	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);
 	uint64_t nlibc = H.npages[R_LIBC];
-	sys_touch(H.vpn[R_LIBC] + (libc_off < nlibc ? libc_off : libc_off % nlibc), TOUCH_EXEC);
+	if (nlibc) /* a one-page hackbench.text is all binary (large pages) */
+		sys_touch(H.vpn[R_LIBC] + (libc_off < nlibc ? libc_off : libc_off % nlibc),
+			  TOUCH_EXEC);
 }
 
 /* Writes every private page once: the parent at start-up, each child after fork (COW). */
@@ -231,10 +236,19 @@ static _Noreturn void parent_fail(const char *why)
 	sys_exit(1);
 }
 
+/* hackbench's barf(): the call that failed and strerror(errno), then exit(1). */
+static _Noreturn void parent_barf(const char *call, int err)
+{
+	static char why[96];
+	snprintf(why, sizeof(why), "%s (error: %s)", call, strerror(err));
+	parent_fail(why);
+}
+
 static void create_worker(struct worker *w)
 {
+	const char *call = H.p.mode == HACKBENCH_THREAD ? "pthread_create()" : "fork()";
 	if (!worker_kmem())
-		parent_fail("fork() failed");
+		parent_barf(call, ENOMEM);
 	if (H.p.mode == HACKBENCH_THREAD) {
 		w->stack_vpn = sys_mmap_anon(H.p.thread_stack / MM->page_size, VM_READ | VM_WRITE);
 		w->proc =
@@ -244,7 +258,7 @@ static void create_worker(struct worker *w)
 	}
 	if (!w->proc) {
 		worker_free_kmem();
-		parent_fail("fork() failed");
+		parent_barf(call, sys_errno);
 	}
 	map_pid(w->proc->task->task.pid, (int)(w - H.workers));
 	H.nr_created++;
@@ -282,6 +296,11 @@ static void parent_main(void *arg)
 		struct kpipe *conns = &H.conns[g * H.p.fds];
 		for (int j = 0; j < H.p.fds; j++) {
 			cpu_work_sys(MM->hw->syscall_ns); /* socketpair() / pipe() */
+			/* set up here, group by group as hackbench creates them, so that a
+			 * fork failing at pid_max leaves the later groups unallocated */
+			kpipe_init(&conns[j],
+				   H.p.ipc == HACKBENCH_PIPES ? KPIPE_PIPE : KPIPE_SOCKET,
+				   H.p.sndbuf, H.truesize);
 			conns[j].writers = H.p.fds;
 		}
 		for (int j = 0; j < per; j++) {
@@ -390,9 +409,7 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 		data_object = (uint32_t)H.p.skb_data_object;
 	skb_caches_init(head_object, data_object);
 	H.skb_caches = true;
-	for (int i = 0; i < H.p.groups * H.p.fds; i++)
-		kpipe_init(&H.conns[i], H.p.ipc == HACKBENCH_PIPES ? KPIPE_PIPE : KPIPE_SOCKET,
-			   H.p.sndbuf, truesize);
+	H.truesize = truesize;
 	H.text_pages = (H.p.text + MM->page_size - 1) / MM->page_size;
 	H.text = file_create("hackbench", H.text_pages, H.text_pages, true);
 	struct process *parent = process_spawn("hackbench", parent_main, NULL);
@@ -471,6 +488,19 @@ static void hackbench_cleanup(void)
 	memset(&H, 0, sizeof(H));
 }
 
+/* Host memory: the tasks alive at once at most (every sender and receiver, and the parent). */
+static uint64_t hackbench_host_bytes(const struct scenario_config *cfg)
+{
+	const struct hackbench_params *p = &cfg->hackbench;
+	uint64_t tasks = (uint64_t)p->groups * (uint64_t)p->fds * 2 + 1;
+	/* connections are set up group by group: no further than the fork that fails */
+	uint64_t groups = MIN((uint64_t)p->groups, PID_MAX_DEFAULT / (2 * (uint64_t)p->fds) + 1);
+	uint64_t sndbuf = p->sndbuf ? p->sndbuf : (232 + 256) * 256;
+	uint64_t ring = MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * 2 * sizeof(pfn_t);
+	return scenario_task_host_bytes(tasks) +
+	       groups * (uint64_t)p->fds * (sizeof(struct kpipe) + ring);
+}
+
 const struct workload hackbench_workload = {
     .name = "hackbench",
     .description = "groups of 20 senders and 20 receivers exchanging 100-byte messages",
@@ -480,4 +510,5 @@ const struct workload hackbench_workload = {
     .finished = hackbench_finished,
     .report = hackbench_report,
     .cleanup = hackbench_cleanup,
+    .host_bytes = hackbench_host_bytes,
 };

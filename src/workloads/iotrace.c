@@ -166,6 +166,14 @@ static struct address_space *text_file(const char *name, uint64_t bytes)
 	return file_create(name, n, n, true);
 }
 
+/* Host memory: the sparse file's page index, and the launcher, reader and daemons. */
+static uint64_t iotrace_host_bytes(const struct scenario_config *cfg)
+{
+	const struct iotrace_params *p = &cfg->iotrace;
+	uint64_t pages = (uint64_t)(p->requests - 1) * (uint64_t)p->stride + (uint64_t)p->pages;
+	return scenario_task_host_bytes((uint64_t)p->daemons + 3) + (pages + 1) * sizeof(pfn_t);
+}
+
 static int iotrace_start(const struct scenario_config *cfg, uint64_t seed)
 {
 	(void)seed;
@@ -252,4 +260,5 @@ const struct workload iotrace_workload = {
     .finished = iotrace_finished,
     .report = iotrace_report,
     .cleanup = iotrace_cleanup,
+    .host_bytes = iotrace_host_bytes,
 };

@@ -396,6 +396,13 @@ static void kbuild_report(const struct scenario_config *cfg, struct workload_res
 	result_add_metric(r, "token_handoffs", (double)swap_token_handoffs(), "", false, false);
 }
 
+/* Host memory: the tasks alive at once at most (make, and a compiler driver and cc1 per job slot).
+ */
+static uint64_t kbuild_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->kbuild.parallel * 2 + 2);
+}
+
 const struct workload kbuild_workload = {
     .name = "kbuild",
     .description = "make -jN vmlinux: short-lived compile jobs, shared compiler text, optional "
@@ -406,4 +413,5 @@ const struct workload kbuild_workload = {
     .finished = kbuild_finished,
     .report = kbuild_report,
     .cleanup = kbuild_teardown,
+    .host_bytes = kbuild_host_bytes,
 };

@@ -120,6 +120,15 @@ static void mapstream_cleanup(void)
 	S.c = NULL;
 }
 
+/* Host memory: the tasks alive at once at most (the parent and its children), and each
+ * child's file. */
+static uint64_t mapstream_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->mapstream.processes + 1) +
+	       (uint64_t)cfg->mapstream.processes *
+		   scenario_file_host_bytes(cfg, cfg->mapstream.size) * 2; /* file and PTEs */
+}
+
 const struct workload mapstream_workload = {
     .name = "mapstream",
     .description = "write-stream a shared file mapping once (the 2011 writeback series' micro "
@@ -130,4 +139,5 @@ const struct workload mapstream_workload = {
     .finished = mapstream_finished,
     .report = mapstream_report,
     .cleanup = mapstream_cleanup,
+    .host_bytes = mapstream_host_bytes,
 };

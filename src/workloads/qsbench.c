@@ -144,6 +144,14 @@ static void qsbench_report(const struct scenario_config *cfg, struct workload_re
 	result_add_metric(r, "token_handoffs", (double)swap_token_handoffs(), "", false, false);
 }
 
+/* Host memory: the tasks alive at once at most (the parent and its children), and each
+ * array's PTEs, one 32-bit entry per page as a file's index. */
+static uint64_t qsbench_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->qsbench.processes + 1) +
+	       (uint64_t)cfg->qsbench.processes * scenario_file_host_bytes(cfg, cfg->qsbench.size);
+}
+
 const struct workload qsbench_workload = {
     .name = "qsbench",
     .description = "P processes quicksort private arrays of random ints (qsbench -p -m -s)",
@@ -152,4 +160,5 @@ const struct workload qsbench_workload = {
     .start = qsbench_start,
     .finished = qsbench_finished,
     .report = qsbench_report,
+    .host_bytes = qsbench_host_bytes,
 };

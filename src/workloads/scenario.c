@@ -2,6 +2,7 @@
 #include "workloads/scenario.h"
 
 #include "hw/profile.h"
+#include "kernel/process.h"
 #include "mm/era/era.h"
 #include "mm/policy/policy.h"
 
@@ -23,8 +24,12 @@ static const struct param_desc base_params[] = {
      "the seed thread this reproduces"},
     {"machine.profile", P_STRING, SP(profile), 0, 0, NULL,
      "hardware profile (see mmsim run --help)"},
-    {"machine.ram", P_SIZE, SP(ram), 1 << 20, TiB, NULL, "physical memory"},
-    {"machine.swap", P_SIZE, SP(swap), 0, TiB, NULL, "swap partition size (0 = no swap)"},
+    {"machine.ram", P_SIZE, SP(ram), 1 << 20, TiB, NULL,
+     "physical memory; at most 2^27-1 frames, as a PTE holds a 27-bit frame number (just "
+     "under 512G with 4 KiB pages, 2T with 16 KiB)"},
+    {"machine.swap", P_SIZE, SP(swap), 0, TiB, NULL,
+     "swap partition size (0 = no swap); at most 2^27-1 slots (a swap PTE's 27 bits) and "
+     "half the profile's disk"},
     {"machine.cpus", P_INT, SP(cpus), 1, 256, NULL, "CPUs"},
     {"kernel.version", P_STRING, SP(kernel_version), 0, 0, NULL,
      "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
@@ -44,6 +49,9 @@ static const struct param_desc base_params[] = {
      "simulated time after which the run stops unfinished"},
     {"run.check_every", P_U64, SP(check_every), 0, 1LL << 40, NULL,
      "run the invariant checker every N events (0 = never; tests set it)"},
+    {"run.host_memory_limit", P_SIZE, SP(host_memory_limit), 64 << 20, TiB, NULL,
+     "host memory a run may need (frames, swap map, tasks; estimated before it starts, "
+     "which refuses a larger run); changes no result"},
     {"vm.swappiness", P_INT, VM(swappiness), 0, 100, NULL, "anon vs file scan balance"},
     {"vm.min_free_kbytes", P_INT, VM(min_free_kbytes), 0, 65536 * 16, NULL, "0 = computed at boot"},
     {"vm.page-cluster", P_INT, VM(page_cluster), -1, 10, NULL,
@@ -172,6 +180,7 @@ void scenario_defaults(struct scenario_config *c)
 	c->swap = 0;
 	c->cpus = 1;
 	c->time_limit = 3600ULL * NSEC_PER_SEC;
+	c->host_memory_limit = 4 * GiB;
 	snprintf(c->kernel_version, sizeof(c->kernel_version), "%s", KERNEL_VERSION_DEFAULT);
 	vm_sysctl_defaults(&c->vm);
 	snprintf(c->workload, sizeof(c->workload), "usemem");
@@ -219,9 +228,161 @@ bool scenario_key_is_override_only(const char *key)
 	return !strncmp(key, "hw.", 3);
 }
 
+bool scenario_key_is_host_only(const char *key)
+{
+	return !strcmp(key, "run.host_memory_limit");
+}
+
+/* Host bytes per simulated object beyond sizeof(struct page), measured as the growth of the
+ * peak RSS per object added (tools/measure/host-memory.sh, x86_64 host, RelWithDebInfo):
+ * a resident page's PTE and reverse-map entry ~36 B (usemem 64M -> 1G on a 4G machine), a
+ * task 8.1 KiB (hackbench 50 -> 500 groups: struct task/process/mm, the touched part of its
+ * coroutine stack). Frames are counted twice: as mem_map, and as pages that may be mapped. */
+#define HOST_BYTES_PER_MAPPED_PAGE 36
+#define HOST_BYTES_PER_TASK	   (8300)
+#define HOST_BYTES_BASE		   (32ULL << 20) /* the program, its tables, the trace reader */
+
+uint64_t scenario_task_host_bytes(uint64_t tasks)
+{
+	/* fork fails past pid_max: no more tasks than pids */
+	return (tasks < PID_MAX_DEFAULT ? tasks : PID_MAX_DEFAULT) * HOST_BYTES_PER_TASK;
+}
+
+uint64_t scenario_file_host_bytes(const struct scenario_config *c, uint64_t bytes)
+{
+	const struct hw_profile *hw = hw_profile_find(c->profile);
+	uint64_t ps = hw ? hw->page_size : 4096;
+	return (bytes / ps + 1) * sizeof(pfn_t);
+}
+
+/* The figures of the estimate, for its message. */
+struct host_estimate {
+	uint64_t frames, slots, workload, total;
+};
+
+static void host_estimate(const struct scenario_config *c, struct host_estimate *e)
+{
+	memset(e, 0, sizeof(*e));
+	const struct hw_profile *hw = hw_profile_find(c->profile);
+	const struct workload *w = workload_find(c->workload);
+	if (!hw || !w)
+		return;
+	e->frames = c->ram / hw->page_size;
+	e->slots = c->swap / hw->page_size;
+	e->workload = w->host_bytes ? w->host_bytes(c) : scenario_task_host_bytes(1);
+	e->total = HOST_BYTES_BASE +
+		   e->frames * (sizeof(struct page) + HOST_BYTES_PER_MAPPED_PAGE) +
+		   e->slots * (sizeof(uint16_t) + sizeof(pfn_t) + HOST_BYTES_PER_MAPPED_PAGE) +
+		   e->workload;
+}
+
+uint64_t scenario_host_bytes(const struct scenario_config *c)
+{
+	struct host_estimate e;
+	host_estimate(c, &e);
+	return e.total;
+}
+
+static size_t host_limit_index(void)
+{
+	size_t n;
+	const struct param_desc *t = scenario_params(&n);
+	return (size_t)(param_find(t, n, "run.host_memory_limit") - t);
+}
+
+static int validate_machine(const struct scenario_config *c, const struct hw_profile *hw, char *err,
+			    size_t errlen, const char **key)
+{
+	uint64_t frames = c->ram / hw->page_size;
+	if (frames >= PTE_PFN_MASK) {
+		snprintf(err, errlen,
+			 "machine.ram %llu is more than the model supports with profile %s: %llu "
+			 "frames of %u bytes, where a PTE holds frame numbers below 2^27 (at most "
+			 "%llu bytes)",
+			 (unsigned long long)c->ram, c->profile, (unsigned long long)frames,
+			 hw->page_size, (unsigned long long)(PTE_PFN_MASK - 1) * hw->page_size);
+		*key = "machine.ram";
+		return -1;
+	}
+	if (c->swap / hw->page_size > PTE_PFN_MASK) {
+		snprintf(err, errlen,
+			 "machine.swap %llu is more than the model supports: a swap PTE holds slot "
+			 "numbers below 2^27 (at most %llu bytes with %u-byte pages)",
+			 (unsigned long long)c->swap,
+			 (unsigned long long)PTE_PFN_MASK * hw->page_size, hw->page_size);
+		*key = "machine.swap";
+		return -1;
+	}
+	uint64_t reserved =
+	    ((uint64_t)hw->kernel_reserved_kb << 10) + frames * hw->struct_page_bytes;
+	if (frames < 1024 || c->ram < reserved + 1024ULL * hw->page_size) {
+		snprintf(
+		    err, errlen,
+		    "machine.ram %llu is too small for profile %s: its kernel and mem_map take "
+		    "%llu bytes, and at least 1024 pages must be left",
+		    (unsigned long long)c->ram, c->profile, (unsigned long long)reserved);
+		*key = "machine.ram";
+		return -1;
+	}
+	/* Every zone's pages_min is its share of min_free_kbytes: at or above what the boot
+	 * leaves free, no allocation could ever succeed. */
+	uint64_t usable_kb = (c->ram - reserved) >> 10;
+	if (c->vm.min_free_kbytes > 0 && (uint64_t)c->vm.min_free_kbytes >= usable_kb) {
+		snprintf(err, errlen,
+			 "vm.min_free_kbytes %ld is not below the memory the kernel leaves free at "
+			 "boot (%llu kB of machine.ram %llu): every allocation would fail the min "
+			 "watermark",
+			 (long)c->vm.min_free_kbytes, (unsigned long long)usable_kb,
+			 (unsigned long long)c->ram);
+		*key = "vm.min_free_kbytes";
+		return -1;
+	}
+	if (c->swap > hw->disk.capacity_bytes / 2) {
+		snprintf(err, errlen,
+			 "machine.swap %llu exceeds half of the profile's disk (%llu bytes)",
+			 (unsigned long long)c->swap, (unsigned long long)hw->disk.capacity_bytes);
+		*key = "machine.swap";
+		return -1;
+	}
+	struct host_estimate e;
+	host_estimate(c, &e);
+	if (e.total > c->host_memory_limit) {
+		snprintf(
+		    err, errlen,
+		    "this run would need about %.2f GiB of host memory (%llu frames, %llu swap "
+		    "slots, %.2f GiB for the workload's tasks and tables), more than "
+		    "run.host_memory_limit %.2f GiB: raise the limit if the host has it",
+		    (double)e.total / (double)GiB, (unsigned long long)e.frames,
+		    (unsigned long long)e.slots, (double)e.workload / (double)GiB,
+		    (double)c->host_memory_limit / (double)GiB);
+		/* point at what the user most likely changed: the largest share */
+		uint64_t fb = e.frames * (sizeof(struct page) + HOST_BYTES_PER_MAPPED_PAGE);
+		uint64_t sb =
+		    e.slots * (sizeof(uint16_t) + sizeof(pfn_t) + HOST_BYTES_PER_MAPPED_PAGE);
+		*key = c->origin[host_limit_index()]  ? "run.host_memory_limit"
+		       : fb >= sb && fb >= e.workload ? "machine.ram"
+		       : sb >= e.workload	      ? "machine.swap"
+						      : "workload";
+		return -1;
+	}
+	return 0;
+}
+
 int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)
 {
+	const char *key;
+	return scenario_validate_key(c, err, errlen, &key);
+}
+
+int scenario_validate_key(const struct scenario_config *c, char *err, size_t errlen,
+			  const char **key)
+{
+	const char *dummy;
+	if (!key)
+		key = &dummy;
+	*key = NULL;
 	if (!hw_profile_find(c->profile)) {
+		*key = "machine.profile";
 		size_t o = (size_t)snprintf(
 		    err, errlen, "unknown machine.profile '%s': expected one of:", c->profile);
 		for (const char *const *n = hw_profile_names(); *n && o < errlen; n++)
@@ -229,28 +390,15 @@ int scenario_validate(const struct scenario_config *c, char *err, size_t errlen)
 		return -1;
 	}
 	if (!workload_find(c->workload)) {
+		*key = "workload";
 		size_t o = (size_t)snprintf(err, errlen,
 					    "unknown workload '%s': expected one of:", c->workload);
 		for (const struct workload *const *w = workload_all(); *w && o < errlen; w++)
 			o += (size_t)snprintf(err + o, errlen - o, " %s", (*w)->name);
 		return -1;
 	}
-	const struct hw_profile *hw = hw_profile_find(c->profile);
-	uint64_t reserved = ((uint64_t)hw->kernel_reserved_kb << 10) +
-			    c->ram / hw->page_size * hw->struct_page_bytes;
-	if (c->ram / hw->page_size < 1024 || c->ram < reserved + 1024ULL * hw->page_size) {
-		snprintf(
-		    err, errlen,
-		    "machine.ram %llu is too small for profile %s: its kernel and mem_map take "
-		    "%llu bytes, and at least 1024 pages must be left",
-		    (unsigned long long)c->ram, c->profile, (unsigned long long)reserved);
+	const struct workload *w = workload_find(c->workload);
+	if (w->validate && w->validate(c, err, errlen, key) != 0)
 		return -1;
-	}
-	if (c->swap > hw->disk.capacity_bytes / 2) {
-		snprintf(err, errlen,
-			 "machine.swap %llu exceeds half of the profile's disk (%llu bytes)",
-			 (unsigned long long)c->swap, (unsigned long long)hw->disk.capacity_bytes);
-		return -1;
-	}
-	return 0;
+	return validate_machine(c, hw_profile_find(c->profile), err, errlen, key);
 }

@@ -30,6 +30,7 @@ struct hw_cost_overrides {
 #undef HW_OVERRIDE_FIELD
 };
 
+/* Size of the key table (scenario_params). */
 #define SCENARIO_MAX_KEYS 256
 
 struct scenario_config {
@@ -43,7 +44,8 @@ struct scenario_config {
 	int sched_normalized_sleeper;	       /* kernel.sched_normalized_sleeper */
 	struct hw_cost_overrides hw;	       /* hw.* */
 	uint64_t time_limit;
-	uint64_t check_every; /* run the invariant checker every N events (0 = never) */
+	uint64_t check_every;	    /* run the invariant checker every N events (0 = never) */
+	uint64_t host_memory_limit; /* run.host_memory_limit: refuse a run needing more */
 	/* not scenario keys (they change no result): set by the command line */
 	sim_time_t sample_every; /* --sample: vmstat monitor interval (0 = none) */
 	struct vm_sysctl vm;
@@ -62,6 +64,9 @@ struct scenario_config {
 	/* the keys set by name (scenario_set), by index in scenario_params(): kernel.version
 	 * gives its defaults to every vm.* key not among them */
 	uint8_t key_set[SCENARIO_MAX_KEYS / 8];
+	/* Where each key (by its index in scenario_params) was last set: 0 its default, > 0
+	 * the line of the scenario file, < 0 a --set. Only for error messages. */
+	int32_t origin[SCENARIO_MAX_KEYS];
 };
 
 void scenario_defaults(struct scenario_config *c);
@@ -70,6 +75,16 @@ void scenario_defaults(struct scenario_config *c);
 bool scenario_profile(const struct scenario_config *c, struct hw_profile *out);
 /* True for the keys only the command line may set (hw.*). */
 bool scenario_key_is_override_only(const char *key);
+/* True for the keys that bound the host, not the simulated machine (run.host_memory_limit):
+ * they change no result and are left out of a run's JSON config. */
+bool scenario_key_is_host_only(const char *key);
+/* Host memory a run of c would need at most, estimated before it starts (bytes). */
+uint64_t scenario_host_bytes(const struct scenario_config *c);
+/* Host memory of a workload's tasks, at most pid_max of them alive (for host_bytes hooks). */
+uint64_t scenario_task_host_bytes(uint64_t tasks);
+/* Host memory of a file's page index (one pfn_t per page) holding bytes, pages of c's
+ * profile. */
+uint64_t scenario_file_host_bytes(const struct scenario_config *c, uint64_t bytes);
 const struct param_desc *scenario_params(size_t *n);
 /* Sets key d (from scenario_params) to text, as a scenario file or --set does: the key
  * counts as set by name from then on, and kernel.version rewrites every vm.* key not set
@@ -77,7 +92,11 @@ const struct param_desc *scenario_params(size_t *n);
 int scenario_set(struct scenario_config *c, const struct param_desc *d, const char *text, char *err,
 		 size_t errlen);
 /* Checks what single parameters cannot (the profile exists, the workload exists, RAM is
- * large enough). Returns 0 or -1 with a message in err. */
+ * large enough and within the model's limit, keys that must agree do, the host can hold
+ * the run). Returns 0 or -1 with a message in err; *key (if key is not NULL) names the key
+ * the message is about, for the caller to say where it was set. */
+int scenario_validate_key(const struct scenario_config *c, char *err, size_t errlen,
+			  const char **key);
 int scenario_validate(const struct scenario_config *c, char *err, size_t errlen);
 
 struct run_result {

@@ -9,10 +9,13 @@
 #include "workloads/scenario.h"
 #include "sim/xalloc.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int (*ref_source_open)(const char *path, struct ref_source *src, char *err, size_t errlen);
 
@@ -41,12 +44,23 @@ void tracewl_defaults(struct tracewl_params *p)
 	p->copies = 1;
 }
 
+/* The chunk tables of one process: where each chunk of ids is mapped, 0 if not yet. */
+struct chunks {
+	uint64_t *vpn;
+	size_t n;
+};
+
 struct replayer {
 	const char *path;
 	int index;
 	uint64_t refs;
 	char error[512];
 	bool failed;
+	/* the replayer's open trace and chunk tables, here rather than on its stack so that
+	 * a run stopped mid-replay (time limit, OOM kill) frees them in trace_cleanup */
+	struct ref_source src;
+	bool open;
+	struct chunks data, text;
 };
 
 static struct {
@@ -58,12 +72,6 @@ static struct {
 	int killed;
 	uint64_t refs;
 } T;
-
-/* The chunk tables of one process: where each chunk of ids is mapped, 0 if not yet. */
-struct chunks {
-	uint64_t *vpn;
-	size_t n;
-};
 
 static uint64_t chunk_base(struct chunks *c, uint32_t chunk, bool exec, int who)
 {
@@ -88,25 +96,36 @@ static uint64_t chunk_base(struct chunks *c, uint32_t chunk, bool exec, int who)
 	return c->vpn[chunk];
 }
 
+static void replayer_release(struct replayer *r)
+{
+	if (r->open)
+		r->src.close(r->src.ctx);
+	r->open = false;
+	free(r->data.vpn);
+	free(r->text.vpn);
+	r->data = r->text = (struct chunks){0};
+}
+
 static void replayer_main(void *arg)
 {
 	struct replayer *r = arg;
-	struct ref_source src;
-	if (!ref_source_open || ref_source_open(r->path, &src, r->error, sizeof(r->error)) != 0) {
+	struct ref_source *src = &r->src;
+	if (!ref_source_open || ref_source_open(r->path, src, r->error, sizeof(r->error)) != 0) {
 		if (!ref_source_open)
 			snprintf(r->error, sizeof(r->error), "no trace reader in this program");
 		r->failed = true;
 		sys_exit(2);
 	}
-	struct chunks data = {0}, text = {0};
+	r->open = true;
+	struct chunks *data = &r->data, *text = &r->text;
 	uint32_t ids[BATCH];
 	uint8_t kinds[BATCH];
 	long n;
-	while ((n = src.next(src.ctx, ids, kinds, BATCH)) > 0) {
+	while ((n = src->next(src->ctx, ids, kinds, BATCH)) > 0) {
 		for (long i = 0; i < n; i++) {
 			bool exec = kinds[i] == REF_EXEC;
 			uint64_t base =
-			    chunk_base(exec ? &text : &data, ids[i] >> CHUNK_SHIFT, exec, r->index);
+			    chunk_base(exec ? text : data, ids[i] >> CHUNK_SHIFT, exec, r->index);
 			int kind = exec			   ? TOUCH_EXEC
 				   : kinds[i] == REF_WRITE ? TOUCH_WRITE
 							   : TOUCH_READ;
@@ -119,13 +138,11 @@ static void replayer_main(void *arg)
 		}
 	}
 	if (n < 0) {
-		snprintf(r->error, sizeof(r->error), "%s", src.error(src.ctx));
+		snprintf(r->error, sizeof(r->error), "%s", src->error(src->ctx));
 		r->failed = true;
 	}
 out:
-	src.close(src.ctx);
-	free(data.vpn);
-	free(text.vpn);
+	replayer_release(r);
 	sys_exit(r->failed ? 2 : 0);
 }
 
@@ -142,6 +159,41 @@ static void launcher(void *arg)
 	T.end = local_now();
 	T.done = true;
 	sys_exit(0);
+}
+
+/* A trace that cannot be opened is bad input, refused before the machine boots; one whose
+ * content turns out bad is a failed run (trace_report). */
+static int trace_validate(const struct scenario_config *cfg, char *err, size_t errlen,
+			  const char **key)
+{
+	static const char *const keys[TRACE_MAX_FILES] = {"trace.file", "trace.file2",
+							  "trace.file3", "trace.file4"};
+	int files = 0;
+	for (int i = 0; i < TRACE_MAX_FILES; i++) {
+		const char *path = cfg->trace.file[i];
+		if (!strcmp(path, "none"))
+			continue;
+		files++;
+		struct stat st;
+		const char *why = NULL;
+		if (stat(path, &st) != 0)
+			why = strerror(errno);
+		else if (S_ISDIR(st.st_mode))
+			why = "it is a directory";
+		else if (access(path, R_OK) != 0)
+			why = strerror(errno);
+		if (why) {
+			snprintf(err, errlen, "%s '%.200s' cannot be read: %s", keys[i], path, why);
+			*key = keys[i];
+			return -1;
+		}
+	}
+	if (!files) {
+		snprintf(err, errlen, "workload trace needs trace.file");
+		*key = "trace.file";
+		return -1;
+	}
+	return 0;
 }
 
 static int trace_start(const struct scenario_config *cfg, uint64_t seed)
@@ -182,6 +234,10 @@ static void trace_report(const struct scenario_config *cfg, struct workload_resu
 	r->completed = T.done;
 	uint64_t refs = 0;
 	for (int i = 0; i < T.n; i++) {
+		if (T.r[i].failed) { /* a trace that could not be read is no measurement */
+			r->completed = false;
+			r->input_error = true;
+		}
 		refs += T.r[i].refs;
 		result_printf(r, "replay %d: %s: %llu references%s%s\n", i, T.r[i].path,
 			      (unsigned long long)T.r[i].refs, T.r[i].failed ? ", error: " : "",
@@ -201,8 +257,16 @@ static void trace_report(const struct scenario_config *cfg, struct workload_resu
 
 static void trace_cleanup(void)
 {
+	for (int i = 0; T.r && i < T.n; i++)
+		replayer_release(&T.r[i]);
 	free(T.r);
 	T.r = NULL;
+}
+
+/* Host memory: the tasks alive at once at most (a replayer per trace copy, and the launcher). */
+static uint64_t trace_host_bytes(const struct scenario_config *cfg)
+{
+	return scenario_task_host_bytes((uint64_t)cfg->trace.copies * TRACE_MAX_FILES + 1);
 }
 
 const struct workload trace_workload = {
@@ -214,4 +278,6 @@ const struct workload trace_workload = {
     .finished = trace_finished,
     .report = trace_report,
     .cleanup = trace_cleanup,
+    .validate = trace_validate,
+    .host_bytes = trace_host_bytes,
 };

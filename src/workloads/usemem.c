@@ -141,6 +141,14 @@ static void usemem_cleanup(void)
 	U.children = NULL;
 }
 
+/* Host memory: the tasks alive at once at most (the parent and its children). */
+static uint64_t usemem_host_bytes(const struct scenario_config *cfg)
+{
+	/* and each region's PTE array, one 32-bit entry per page as a file's index */
+	return scenario_task_host_bytes((uint64_t)cfg->usemem.processes + 1) +
+	       (uint64_t)cfg->usemem.processes * scenario_file_host_bytes(cfg, cfg->usemem.size);
+}
+
 const struct workload usemem_workload = {
     .name = "usemem",
     .description = "N processes allocate anonymous memory and touch it (mmtests usemem)",
@@ -150,4 +158,5 @@ const struct workload usemem_workload = {
     .finished = usemem_finished,
     .report = usemem_report,
     .cleanup = usemem_cleanup,
+    .host_bytes = usemem_host_bytes,
 };

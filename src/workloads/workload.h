@@ -26,6 +26,9 @@ struct workload_result {
 	int nmetrics;
 	char text[8192]; /* the benchmark's own report */
 	bool completed;
+	/* its input could not be used (a trace that turned out unreadable): no measurement at
+	 * all, unlike a benchmark that ran and failed (OOM-killed workers, a fork refused) */
+	bool input_error;
 };
 
 void result_add_metric(struct workload_result *r, const char *name, double value, const char *unit,
@@ -44,6 +47,13 @@ struct workload {
 	bool (*finished)(void);
 	void (*report)(const struct scenario_config *cfg, struct workload_result *r);
 	void (*cleanup)(void);
+	/* Optional: checks that need more than one of its keys, before anything runs. Returns
+	 * 0, or -1 with a message in err and in *key the key the user should change. */
+	int (*validate)(const struct scenario_config *cfg, char *err, size_t errlen,
+			const char **key);
+	/* Optional: the host memory its tasks and own tables need at most (bytes), for the
+	 * estimate that run.host_memory_limit bounds (scenario_task_host_bytes helps). */
+	uint64_t (*host_bytes)(const struct scenario_config *cfg);
 };
 
 const struct workload *workload_find(const char *name);

@@ -52,6 +52,50 @@ expect bad-hw-override 2 "\-\-set:1: bad value 'fast' for hw.syscall_ns: expecte
 expect unknown-option 2 "unknown or incomplete option" -- run "$tmp/ok.conf" --frobnicate
 expect unknown-command 2 "unknown command" -- frobnicate
 
+# Issue 15's reproducers. A trace that cannot be opened is bad input; one that is garbage is
+# a failed run (exit 1), never a measurement.
+printf 'workload = trace\ntrace.file = %s/none.trace\n' "$tmp" >"$tmp/miss.conf"
+expect trace-missing 2 "miss.conf:2: trace.file '.*' cannot be read: No such file" -- run "$tmp/miss.conf"
+printf 'workload = trace\ntrace.file = %s\n' "$tmp" >"$tmp/dir.conf"
+expect trace-directory 2 "dir.conf:2: trace.file .* it is a directory" -- run "$tmp/dir.conf"
+printf '17\n18\nthis is not a page number\n' >"$tmp/garbage.txt"
+printf 'workload = trace\ntrace.file = %s/garbage.txt\nrun.time_limit = 1s\n' "$tmp" >"$tmp/garbage.conf"
+expect trace-garbage 1 "the workload failed: .*error" -- run "$tmp/garbage.conf" --quiet
+# Checks across keys: file:line of the key at fault (or --set KEY), exit 2.
+printf 'workload = fsmark\nfsmark.dirs = 2\nfsmark.threads = 3\n' >"$tmp/fsdirs.conf"
+expect fsmark-threads-dirs 2 "fsdirs.conf:3: fsmark.threads \(3\) must be a multiple of fsmark.dirs \(2\)" -- run "$tmp/fsdirs.conf"
+expect fsmark-threads-set 2 "\-\-set fsmark.threads: fsmark.threads \(3\) must be a multiple" -- run "$tmp/ok.conf" --set workload=fsmark --set fsmark.threads=3 --set fsmark.dirs=2
+printf 'machine.ram = 512G\n' >"$tmp/ram.conf"
+expect ram-model-limit 2 "ram.conf:1: machine.ram .* more than the model supports .* below 2\^27" -- run "$tmp/ram.conf"
+printf 'machine.ram = 128M\nvm.min_free_kbytes = 200000\n' >"$tmp/minfree.conf"
+expect min-free-above-ram 2 "minfree.conf:2: vm.min_free_kbytes 200000 is not below the memory" -- run "$tmp/minfree.conf"
+printf 'machine.ram = 256G\n' >"$tmp/host.conf"
+expect host-memory 2 "host.conf:1: this run would need about 4.5. GiB of host memory .* run.host_memory_limit" -- run "$tmp/host.conf"
+# Silently wrong before: CR-only lines, a key set twice.
+printf 'machine.ram = 64M\rvm.swappiness = 101\r' >"$tmp/cr.conf"
+expect cr-line-ends 2 "cr.conf:2: bad value '101' for vm.swappiness" -- run "$tmp/cr.conf"
+printf 'vm.swappiness = 10\nmachine.ram = 64M\nvm.swappiness = 20\n' >"$tmp/dup.conf"
+expect duplicate-key 2 "dup.conf:3: 'vm.swappiness' is set twice: first at line 1" -- run "$tmp/dup.conf"
+# pid_max: fork fails with ENOMEM (alloc_pid, 2.6.28) and hackbench barfs as it would.
+printf 'workload = hackbench\nhackbench.groups = 1000\nhackbench.loops = 1\nmachine.ram = 8G\nrun.time_limit = 20s\n' >"$tmp/pids.conf"
+# A benchmark that ran and failed is a result (like OOM kills): exit 0, "failed" in the JSON.
+if "$mmsim" run "$tmp/pids.conf" --json "$tmp/pids.json" >"$tmp/out" 2>"$tmp/err" &&
+	grep -q "fork() (error: Cannot allocate memory) (32766 of 40000 workers created)" "$tmp/out" &&
+	grep -q '"failed":	true' "$tmp/pids.json"; then
+	echo "ok   pid-max"
+else
+	echo "FAIL pid-max:"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1))
+fi
+# A UTF-8 BOM is accepted; blanks around a --set key and value are trimmed in the JSON.
+printf '\xef\xbb\xbfmachine.ram = 64M\nrun.time_limit = 10ms\n' >"$tmp/bom.conf"
+if "$mmsim" run "$tmp/bom.conf" --quiet --set " vm.swappiness = 10 " --json - >"$tmp/bom.json" 2>"$tmp/err" &&
+	grep -q '"vm.swappiness":	"10"' "$tmp/bom.json" && ! grep -q '"vm.swappiness "' "$tmp/bom.json" &&
+	grep -q '"machine.ram":	"67108864"' "$tmp/bom.json"; then
+	echo "ok   bom-and-trimmed-set"
+else
+	echo "FAIL bom-and-trimmed-set:"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1))
+fi
+
 "$mmsim" --help >/dev/null || { echo "FAIL --help"; fails=$((fails + 1)); }
 "$mmsim" run --help | grep -q "usage: mmsim run" || { echo "FAIL run --help"; fails=$((fails + 1)); }
 
