@@ -42,10 +42,12 @@ static void run_usage(FILE *out)
 	    "hardware profiles:");
 	for (const char *const *n = hw_profile_names(); *n; n++)
 		fprintf(out, " %s", *n);
-	fprintf(out, "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
-		     "             1 failed run (the workload's input was unusable, or an invariant was\n"
-		     "             violated); a benchmark that ran and failed (OOM kills) exits 0\n"
-		     "             2 bad usage or bad input\n");
+	fprintf(
+	    out,
+	    "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
+	    "             1 failed run (the workload's input was unusable, or an invariant was\n"
+	    "             violated); a benchmark that ran and failed (OOM kills) exits 0\n"
+	    "             2 bad usage or bad input\n");
 }
 
 static void list_keys(void)
@@ -121,16 +123,19 @@ enum {
 	OPT_DRY_RUN
 };
 
-int cmd_run(int argc, char **argv)
+struct run_args {
+	const char *file, *json, *trace, *trace_filter;
+	uint64_t seed, check_every;
+	sim_time_t sample_every;
+	bool quiet, dry_run;
+	const char **overrides; /* argc entries, nov used */
+	int nov;
+};
+
+/* The command line. 0 to go on, 1 when it was answered (--help, --keys), 2 on bad input
+ * (reported). */
+static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	const char *file = NULL, *json = NULL, *trace = NULL, *trace_filter = NULL;
-	uint64_t seed = 1, check_every = 0;
-	sim_time_t sample_every = 0;
-	bool quiet = false, dry_run = false;
-	const char **overrides = xcalloc((size_t)argc, sizeof(char *));
-	char **canon = xcalloc((size_t)argc, sizeof(char *));
-	int nov = 0;
-	int ret = 2;
 	static const struct option lo[] = {
 	    {"help", no_argument, NULL, 'h'},
 	    {"keys", no_argument, NULL, OPT_KEYS},
@@ -152,128 +157,176 @@ int cmd_run(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			run_usage(stdout);
-			ret = 0;
-			goto out;
+			return 1;
 		case OPT_KEYS:
 			list_keys();
-			ret = 0;
-			goto out;
+			return 1;
 		case OPT_SET:
-			overrides[nov++] = optarg;
+			a->overrides[a->nov++] = optarg;
 			break;
 		case OPT_SEED:
-			if (parse_u64_arg(optarg, &seed)) {
-				fprintf(stderr,
-					"mmsim run: --seed: expected a non-negative integer, got "
-					"'%s'\n",
-					optarg);
-				goto out;
-			}
-			break;
 		case OPT_CHECK:
-			if (parse_u64_arg(optarg, &check_every)) {
+			if (parse_u64_arg(optarg, c == OPT_SEED ? &a->seed : &a->check_every)) {
 				fprintf(stderr,
-					"mmsim run: --check: expected a non-negative integer, got "
+					"mmsim run: --%s: expected a non-negative integer, got "
 					"'%s'\n",
-					optarg);
-				goto out;
+					c == OPT_SEED ? "seed" : "check", optarg);
+				return 2;
 			}
 			break;
 		case OPT_JSON:
-			json = optarg;
+			a->json = optarg;
 			break;
 		case OPT_QUIET:
-			quiet = true;
+			a->quiet = true;
 			break;
 		case OPT_SAMPLE:
-			if (parse_interval(optarg, &sample_every))
-				goto out;
+			if (parse_interval(optarg, &a->sample_every))
+				return 2;
 			break;
 		case OPT_TRACE:
-			trace = optarg;
+			a->trace = optarg;
 			break;
 		case OPT_TRACE_FILTER:
-			trace_filter = optarg;
+			a->trace_filter = optarg;
 			break;
 		case OPT_DRY_RUN:
-			dry_run = true;
+			a->dry_run = true;
 			break;
 		case 1: /* a non-option argument, in its place */
-			if (!file) {
-				file = optarg;
+			if (!a->file) {
+				a->file = optarg;
 				break;
 			}
 			fprintf(stderr, "mmsim run: more than one scenario file ('%s')\n", optarg);
-			goto out;
+			return 2;
 		default:
 			cli_unknown_option("run", argv);
-			goto out;
+			return 2;
 		}
 	}
-	if (!file) {
+	if (!a->file) {
 		run_usage(stderr);
-		goto out;
+		return 2;
 	}
-	struct scenario_config cfg;
-	scenario_defaults(&cfg);
+	return 0;
+}
+
+/* The scenario file, then every --set in order (canon[] gets each as applied, for the JSON),
+ * then the checks that need more than one key. 0, or -1 with the error printed. */
+static int load_scenario(struct scenario_config *cfg, struct run_args *a, char **canon)
+{
 	char err[1024];
-	if (scenario_load_file(&cfg, file, err, sizeof(err)) != 0) {
+	scenario_defaults(cfg);
+	if (scenario_load_file(cfg, a->file, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmsim run: %s\n", err);
-		goto out;
+		return -1;
 	}
-	for (int i = 0; i < nov; i++) {
+	for (int i = 0; i < a->nov; i++) {
 		char origin[64];
 		snprintf(origin, sizeof(origin), "--set:%d", i + 1);
-		if (scenario_apply_override(&cfg, overrides[i], origin, err, sizeof(err)) != 0) {
+		if (scenario_apply_override(cfg, a->overrides[i], origin, err, sizeof(err)) != 0) {
 			fprintf(stderr, "mmsim run: %s\n", err);
-			goto out;
+			return -1;
 		}
 		/* the JSON's overrides as applied: "vm.swappiness = 10" is vm.swappiness */
-		canon[i] = xmalloc(strlen(overrides[i]) + 1);
-		scenario_override_canonical(overrides[i], canon[i], strlen(overrides[i]) + 1);
-		overrides[i] = canon[i];
+		canon[i] = xmalloc(strlen(a->overrides[i]) + 1);
+		scenario_override_canonical(a->overrides[i], canon[i], strlen(a->overrides[i]) + 1);
+		a->overrides[i] = canon[i];
 	}
-	if (scenario_check(&cfg, file, err, sizeof(err)) != 0) {
+	if (scenario_check(cfg, a->file, err, sizeof(err)) != 0) {
 		fprintf(stderr, "mmsim run: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* --trace FILE [--trace-filter GLOBS]: *out is the open file, or NULL when not tracing.
+ * 0, or -1 with the error printed. */
+static int start_trace(const struct run_args *a, FILE **out)
+{
+	*out = NULL;
+	if (!a->trace && !a->trace_filter)
+		return 0;
+	if (!a->trace) {
+		fprintf(stderr, "mmsim run: --trace-filter without --trace FILE\n");
+		return -1;
+	}
+	FILE *tf = strcmp(a->trace, "-") ? fopen(a->trace, "w") : stdout;
+	if (!tf) {
+		fprintf(stderr, "mmsim run: cannot write %s: %s\n", a->trace, strerror(errno));
+		return -1;
+	}
+	static char tbuf[1 << 16];
+	setvbuf(tf, tbuf, _IOFBF, sizeof(tbuf));
+	char err[1024];
+	if (mm_trace_start(tf, a->trace_filter, err, sizeof(err)) != 0) {
+		fprintf(stderr, "mmsim run: %s\n", err);
+		if (tf != stdout)
+			fclose(tf);
+		return -1;
+	}
+	*out = tf;
+	return 0;
+}
+
+/* 0, or -1 when the trace could not be written whole (reported). */
+static int stop_trace(FILE *tf, const char *path)
+{
+	if (!tf)
+		return 0;
+	mm_trace_stop();
+	if ((tf != stdout && fclose(tf) != 0) || (tf == stdout && fflush(tf) != 0)) {
+		fprintf(stderr, "mmsim run: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* 0, or 1 when the file could not be written (reported). */
+static int write_json(const char *json, const struct run_meta *meta,
+		      const struct scenario_config *cfg, const struct run_result *res)
+{
+	char *txt = run_to_json(meta, cfg, res);
+	FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
+	int ret = 0;
+	if (!f || fputs(txt, f) < 0 || (f != stdout && fclose(f) != 0)) {
+		fprintf(stderr, "mmsim run: cannot write %s: %s\n", json, strerror(errno));
+		ret = 1;
+	}
+	free(txt);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_args a = {.seed = 1};
+	a.overrides = xcalloc((size_t)argc, sizeof(char *));
+	char **canon = xcalloc((size_t)argc, sizeof(char *));
+	int ret = parse_run_args(argc, argv, &a);
+	if (ret) {
+		ret = ret == 1 ? 0 : 2;
 		goto out;
 	}
-	if (dry_run) { /* the harness checks every arm and point this way before any run */
+	ret = 2;
+	struct scenario_config cfg;
+	if (load_scenario(&cfg, &a, canon) != 0)
+		goto out;
+	if (a.dry_run) { /* the harness checks every arm and point this way before any run */
 		ret = 0;
 		goto out;
 	}
-	if (check_every)
-		cfg.check_every = check_every;
-	cfg.sample_every = sample_every;
-	FILE *tf = NULL;
-	if (trace || trace_filter) {
-		if (!trace) {
-			fprintf(stderr, "mmsim run: --trace-filter without --trace FILE\n");
-			goto out;
-		}
-		tf = strcmp(trace, "-") ? fopen(trace, "w") : stdout;
-		if (!tf) {
-			fprintf(stderr, "mmsim run: cannot write %s: %s\n", trace, strerror(errno));
-			goto out;
-		}
-		static char tbuf[1 << 16];
-		setvbuf(tf, tbuf, _IOFBF, sizeof(tbuf));
-		if (mm_trace_start(tf, trace_filter, err, sizeof(err)) != 0) {
-			fprintf(stderr, "mmsim run: %s\n", err);
-			if (tf != stdout)
-				fclose(tf);
-			goto out;
-		}
-	}
+	if (a.check_every)
+		cfg.check_every = a.check_every;
+	cfg.sample_every = a.sample_every;
+	FILE *tf;
+	if (start_trace(&a, &tf) != 0)
+		goto out;
 	struct run_result res;
 	trace_source_register();
-	int rc = scenario_run(&cfg, seed, &res, cfg.check_every ? mm_check_invariants : NULL);
-	if (tf) {
-		mm_trace_stop();
-		if ((tf != stdout && fclose(tf) != 0) || (tf == stdout && fflush(tf) != 0)) {
-			fprintf(stderr, "mmsim run: cannot write %s: %s\n", trace, strerror(errno));
-			rc = -1;
-		}
-	}
+	int rc = scenario_run(&cfg, a.seed, &res, cfg.check_every ? mm_check_invariants : NULL);
+	if (stop_trace(tf, a.trace) != 0)
+		rc = -1;
 	if (rc != 0) {
 		fprintf(stderr, "mmsim run: the run failed%s\n",
 			cfg.check_every ? " (an invariant was violated, see above)" : "");
@@ -281,28 +334,21 @@ int cmd_run(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	struct run_meta meta = {file, seed, overrides, nov};
-	if (!quiet)
+	struct run_meta meta = {a.file, a.seed, a.overrides, a.nov};
+	if (!a.quiet)
 		run_print_text(stdout, &meta, &cfg, &res);
 	ret = 0;
 	if (res.wl.input_error) { /* the workload's input was unusable: no measurement */
 		fprintf(stderr, "mmsim run: the workload failed: %s\n", why_failed(res.wl.text));
 		ret = 1;
 	}
-	if (json) {
-		char *txt = run_to_json(&meta, &cfg, &res);
-		FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
-		if (!f || fputs(txt, f) < 0 || (f != stdout && fclose(f) != 0)) {
-			fprintf(stderr, "mmsim run: cannot write %s: %s\n", json, strerror(errno));
-			ret = 1;
-		}
-		free(txt);
-	}
+	if (a.json && write_json(a.json, &meta, &cfg, &res))
+		ret = 1;
 	run_result_free(&res);
 out:
 	for (int i = 0; i < argc; i++)
 		free(canon[i]);
 	free(canon);
-	free(overrides);
+	free(a.overrides);
 	return ret;
 }

@@ -76,6 +76,43 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 	return 0;
 }
 
+/* --arm NAME:KEY=V,...: 0, or 2 with the error reported (an arm named twice is one). */
+static int add_arm(struct exp_opts *o, const char *cmd, const char *spec)
+{
+	char err[512];
+	struct arm arm;
+	if (plan_parse_arm(spec, &arm, err, sizeof(err)))
+		return usage_error(cmd, "%s", err);
+	for (size_t a = 0; a < o->e.narms; a++)
+		if (!strcmp(o->e.arms[a].name, arm.name)) {
+			usage_error(cmd, "arm '%s' given twice", arm.name);
+			free(arm.name);
+			overrides_free(&arm.set);
+			return 2;
+		}
+	o->e.arms = xrealloc(o->e.arms, (o->e.narms + 1) * sizeof(*o->e.arms));
+	o->e.arms[o->e.narms++] = arm;
+	return 0;
+}
+
+/* --vary KEY=V1,V2,...: 0, or 2 with the error reported (a key varied twice is one). */
+static int add_vary(struct exp_opts *o, const char *cmd, const char *spec)
+{
+	char err[512];
+	struct vary vr;
+	if (plan_parse_vary(spec, &vr, err, sizeof(err)))
+		return usage_error(cmd, "%s", err);
+	o->e.vary = xrealloc(o->e.vary, (o->e.nvary + 1) * sizeof(*o->e.vary));
+	o->e.vary[o->e.nvary++] = vr;
+	for (size_t d = 0; d + 1 < o->e.nvary; d++)
+		if (!strcmp(o->e.vary[d].key, vr.key))
+			return usage_error(cmd, "key '%s' varied twice", vr.key);
+	return 0;
+}
+
+static int finish_opts(struct exp_opts *o, const char *cmd, bool sweep, const char *scenario,
+		       unsigned long long runs, unsigned long long first);
+
 int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 {
 	const char *cmd = sweep ? "sweep" : "compare";
@@ -121,7 +158,6 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 	o->e.kind = sweep ? EXP_SWEEP : EXP_COMPARE;
 	o->e.version = xstrdup(MMSIM_VERSION);
 	unsigned long long runs = 5, first = 1, v;
-	char err[512];
 	int c;
 	optind = 1;
 	opterr = 0;
@@ -131,35 +167,17 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 			fputs(sweep ? sweep_usage : compare_usage, stdout);
 			fputs(common_usage, stdout);
 			return 1;
-		case O_ARM: {
-			struct arm arm;
-			if (plan_parse_arm(optarg, &arm, err, sizeof(err)))
-				return usage_error(cmd, "%s", err);
-			for (size_t a = 0; a < o->e.narms; a++)
-				if (!strcmp(o->e.arms[a].name, arm.name)) {
-					usage_error(cmd, "arm '%s' given twice", arm.name);
-					free(arm.name);
-					overrides_free(&arm.set);
-					return 2;
-				}
-			o->e.arms = xrealloc(o->e.arms, (o->e.narms + 1) * sizeof(*o->e.arms));
-			o->e.arms[o->e.narms++] = arm;
+		case O_ARM:
+			if (add_arm(o, cmd, optarg))
+				return 2;
 			break;
-		}
-		case O_VARY: {
+		case O_VARY:
 			if (!sweep)
 				return usage_error(cmd, "%s: --vary belongs to mmsim sweep",
 						   "compare");
-			struct vary vr;
-			if (plan_parse_vary(optarg, &vr, err, sizeof(err)))
-				return usage_error(cmd, "%s", err);
-			o->e.vary = xrealloc(o->e.vary, (o->e.nvary + 1) * sizeof(*o->e.vary));
-			o->e.vary[o->e.nvary++] = vr;
-			for (size_t d = 0; d + 1 < o->e.nvary; d++)
-				if (!strcmp(o->e.vary[d].key, vr.key))
-					return usage_error(cmd, "key '%s' varied twice", vr.key);
+			if (add_vary(o, cmd, optarg))
+				return 2;
 			break;
-		}
 		case O_RUNS:
 			if (parse_uint(optarg, 100000, &runs) || !runs)
 				return usage_error(
@@ -214,7 +232,15 @@ int driver_parse(int argc, char **argv, bool sweep, struct exp_opts *o)
 		return usage_error(cmd, "%s",
 				   optind >= argc ? "no SCENARIO given"
 						  : "exactly one SCENARIO expected");
-	if (plan_load_scenario(&o->e, argv[optind], err, sizeof(err)))
+	return finish_opts(o, cmd, sweep, argv[optind], runs, first);
+}
+
+/* The scenario, the default arm of a sweep, and the seeds. */
+static int finish_opts(struct exp_opts *o, const char *cmd, bool sweep, const char *scenario,
+		       unsigned long long runs, unsigned long long first)
+{
+	char err[512];
+	if (plan_load_scenario(&o->e, scenario, err, sizeof(err)))
 		return usage_error(cmd, "%s", err);
 	if (sweep && !o->e.nvary)
 		return usage_error(cmd, "%s", "at least one --vary is needed");

@@ -148,8 +148,15 @@ static void qsbench_report(const struct scenario_config *cfg, struct workload_re
  * array's PTEs, one 32-bit entry per page as a file's index. */
 static uint64_t qsbench_host_bytes(const struct scenario_config *cfg)
 {
+	/* and the sort run on the host to record its references (qsort_trace.c): a copy of the
+	 * array, and the touches, about two per page per level of the recursion */
+	uint64_t pages = cfg->qsbench.size / 4096 + 1, levels = 1;
+	while ((1ull << levels) < cfg->qsbench.size / 4 + 1)
+		levels++;
+	uint64_t sort = cfg->qsbench.size + 2 * pages * levels * sizeof(uint64_t);
 	return scenario_task_host_bytes((uint64_t)cfg->qsbench.processes + 1) +
-	       (uint64_t)cfg->qsbench.processes * scenario_file_host_bytes(cfg, cfg->qsbench.size);
+	       (uint64_t)cfg->qsbench.processes * scenario_file_host_bytes(cfg, cfg->qsbench.size) +
+	       sort;
 }
 
 const struct workload qsbench_workload = {
