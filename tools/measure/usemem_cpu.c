@@ -23,8 +23,8 @@ int main(int argc, char **argv)
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
 	int passes = argc > 2 ? atoi(argv[2]) : 10;
 	size_t bytes = mib << 20, page = (size_t)sysconf(_SC_PAGESIZE);
-	volatile long *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				-1, 0);
+	volatile long *p =
+	    mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return 1;
 	size_t words = bytes / sizeof(long);
