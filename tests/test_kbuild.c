@@ -90,12 +90,33 @@ static void contest_no_load_only(void **state)
 	run_result_free(&r);
 }
 
+/* make -j20 with memory to spare: a job starts as soon as one ends, so about 20 are alive
+ * all the time make still has jobs to start (a real make -j60 of 2.6.24 kept ~55 cc1 alive,
+ * data/measured/kbuild/concurrency-2.6.24-i386-j60.csv) */
+static void make_keeps_its_slots_full(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	const char *text = "machine.profile = p3-2004\nmachine.ram = 768M\nmachine.swap = 64M\n"
+			   "machine.cpus = 2\nworkload = kbuild\nkbuild.parallel = 20\n"
+			   "kbuild.jobs = 120\n";
+	test_scenario(&cfg, text);
+	struct run_result r;
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	assert_int_equal(test_vmstat(&r, "pswpout"), 0);
+	double alive = test_metric(&r, "jobs_alive_mean");
+	assert_true(alive > 18.0 && alive <= 20.0);
+	run_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(kbuild_with_daemon),
 	    cmocka_unit_test(contest_mem_load),
 	    cmocka_unit_test(contest_no_load_only),
+	    cmocka_unit_test(make_keeps_its_slots_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,7 @@ struct process;
 
 struct kbuild_params {
 	int parallel;	   /* make -jN */
-	int nr_jobs;	   /* compile jobs in the build: 1000-2000 for 2.6 defconfig [estimate] */
+	int nr_jobs;	   /* compile jobs in the build: 1088, 2.6.24 i386 defconfig (measured) */
 	int cpu_scale;	   /* percent: a measured job's CPU to this machine's (clock ratio) */
 	int heap_scale;	   /* percent: a measured cc1 anonymous peak to the model's (100) */
 	uint64_t text;	   /* cc1 text + libraries resident, shared executable pages (measured) */
@@ -33,8 +33,8 @@ struct kbuild_params {
 	uint64_t link_cpu; /* final link: CPU of the measured ld -r stand-in, before cpu_scale */
 	uint64_t link_heap;	 /* final link: peak RSS of the measured ld -r stand-in */
 	uint64_t named;		 /* background daemon's anonymous memory; 0 = none */
-	uint64_t named_interval; /* the daemon wakes this often ... [estimate] */
-	int named_refs;		 /* ... and references this many random pages [estimate] */
+	uint64_t named_interval; /* the daemon wakes this often ... [assumption] */
+	int named_refs;		 /* ... and references this many random pages [assumption] */
 };
 
 void kbuild_defaults(struct kbuild_params *p);
@@ -45,6 +45,12 @@ struct kbuild_build {
 	sim_time_t start, end;
 	uint64_t cpu_ns; /* user + system of make and everything it forked */
 	int failed;	 /* jobs that did not exit 0 (OOM kills) */
+	/* compile jobs alive (forked, not exited) integrated over the time make still had jobs
+	 * to start: a make that keeps its N slots full gives alive_ns / fill_ns = N */
+	int alive;
+	sim_time_t alive_since, fill_ns;
+	uint64_t alive_ns;
+	bool filling;
 	bool done;
 };
 /* Creates the files and the job table (in a workload's start). */
