@@ -346,6 +346,47 @@ static void test_long_lines_and_mem(void **state)
 	free(big);
 }
 
+/* The reader parses records ahead of the references it returns; an error far ahead still comes
+ * after every reference of the lines above it, one at a time and in batches. */
+static void test_error_after_lines(void **state)
+{
+	(void)state;
+	char text[4096];
+	size_t len = 0;
+	uint64_t want = 0;
+	for (int i = 1; i < 60; i++) {
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d %d 0 0\n", i * 40,
+					i % 5 + 1);
+		want += (uint64_t)(i % 5 + 1);
+	}
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "7 x 0 0\n1 1 0 0\n");
+	const char *p = fixture("late.lis", text, len, NULL);
+	char err[512];
+	for (size_t max = 0; max < 40; max += 13) {
+		struct trace *t = trace_open(p, NULL, err, sizeof(err));
+		assert_non_null(t);
+		uint64_t got = 0, page = 0;
+		struct trace_ref r;
+		uint32_t ids[64];
+		long k;
+		if (max == 0) {
+			while ((k = trace_next(t, &r)) > 0)
+				got++, page = r.page;
+		} else {
+			while ((k = trace_next_batch(t, ids, NULL, max)) > 0)
+				got += (uint64_t)k, page = trace_page_of(t, ids[k - 1]);
+		}
+		assert_int_equal(k, -1);
+		assert_int_equal(got, want);
+		assert_int_equal(page, 59 * 40 + 59 % 5);
+		assert_int_equal(trace_count(t), want);
+		assert_non_null(strstr(trace_error(t), "late.lis:60: field 2"));
+		assert_int_equal(trace_next(t, &r), -1);
+		assert_int_equal(trace_next_batch(t, ids, NULL, 8), -1);
+		trace_close(t);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -374,6 +415,7 @@ int main(void)
 	    cmocka_unit_test(test_mmsim_corrupt),
 	    cmocka_unit_test(test_detection_and_errors),
 	    cmocka_unit_test(test_long_lines_and_mem),
+	    cmocka_unit_test(test_error_after_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
