@@ -105,6 +105,19 @@ static void test_arc(void **state)
 	expect_error("bad1.lis", "1 2 0 0\n5 x 0 1\n", TRACE_FMT_AUTO, "bad1.lis:2: field 2");
 	expect_error("bad2.lis", "1 2 0 0\n\n5 0 0 1\n", TRACE_FMT_AUTO, ":3: block count 0");
 	expect_error("bad3.lis", "1\n", TRACE_FMT_AUTO, ":1: expected");
+	/* lines on both sides of the in-place parser's limits (18 digits, 4 fields, tabs, CR,
+	 * blanks, a run of 2^24) read as the careful parser reads them */
+	expect("edge.lis",
+	       "\t5\t2\t\n 000000000000000000012 1 0 0 \r\n\n18446744073709551614 2\n"
+	       "999999999999999999 1 0 0\n3 1 0 0",
+	       NULL, TRACE_FMT_ARC,
+	       "5:r 6:r 12:r 18446744073709551614:r 18446744073709551615:r "
+	       "999999999999999999:r 3:r");
+	expect_error("big.lis", "1 1\n2 1 0 0 9\n", TRACE_FMT_ARC, "big.lis:2: more than 4");
+	expect_error("ovf.lis", "1 1\n18446744073709551615 2\n", TRACE_FMT_ARC,
+		     "ovf.lis:2: block range overflows");
+	expect_error("run.lis", "1 1\n1 16777217\n", TRACE_FMT_ARC, "run.lis:2: block count");
+	expect_error("neg.lis", "1 1\n1 -1\n", TRACE_FMT_ARC, "neg.lis:2: field 2");
 }
 
 static void test_lirs_txt(void **state)
@@ -118,6 +131,9 @@ static void test_lirs_txt(void **state)
 	expect_error("s.txt", "1\n*\n", TRACE_FMT_AUTO, "s.txt:2: '*' marker");
 	expect_error("n.trace", "1\n2\n-3\n", TRACE_FMT_AUTO, "n.trace:3:");
 	expect_error("o.txt", "1\n99999999999999999999999\n", TRACE_FMT_AUTO, "o.txt:2:");
+	expect("edge.txt", "000000000000000000000007\n\t8 \n18446744073709551615\n", NULL,
+	       TRACE_FMT_TXT, "7:r 8:r 18446744073709551615:r");
+	expect_error("two.txt", "1\n2 3\n", TRACE_FMT_TXT, "two.txt:2: expected one");
 	/* a "*" makes the content look like LIRS */
 	expect("unnamed", "3\n*\n4\n", NULL, TRACE_FMT_AUTO, "3:r 4:r");
 }

@@ -29,6 +29,9 @@ struct lru_sim {
 /* How many references ahead a batch prefetches the per-page state. */
 #define LRU_AHEAD    16
 #define LRU_RING_MIN 1024u
+#ifndef LRU_SLACK
+#define LRU_SLACK 4
+#endif
 /* The largest ring: more resident pages than half of it need ids past PAGEMAP_MAX_IDS. */
 #define LRU_RING_MAX (1u << 31)
 
@@ -50,23 +53,26 @@ static void lru_destroy(void *st)
 	free(s);
 }
 
-/* The ring is full: pack its live entries, into a twice larger ring if they fill half. */
+/* The ring is full: pack its live entries, into a twice larger ring if they fill more than
+ * 1/LRU_SLACK of it. */
 static void make_room(struct lru_sim *s)
 {
 	uint32_t rsize = s->rmask + 1;
 	uint32_t *dst = s->ring, dmask = s->rmask;
-	if ((uint64_t)s->size * 2 > rsize && rsize < LRU_RING_MAX) {
+	if ((uint64_t)s->size * LRU_SLACK > rsize && rsize < LRU_RING_MAX) {
 		dst = xcalloc((size_t)rsize * 2, sizeof(*dst));
 		dmask = rsize * 2 - 1;
 	}
 	uint32_t w = dst == s->ring ? s->tail : 0;
 	for (uint32_t r = s->tail; r != s->head; r++) {
-		uint32_t e = s->ring[r & s->rmask];
-		if (s->pos[e] != (r & s->rmask))
-			continue;
+		__builtin_prefetch(&s->pos[s->ring[(r + LRU_AHEAD) & s->rmask]], 1);
+		uint32_t i = r & s->rmask, e = s->ring[i];
+		/* without branches: live and stale entries come in no pattern to predict; a stale
+		 * entry is written over by the next live one (w <= r, so nothing unread is lost) */
+		int live = s->pos[e] == i;
 		dst[w & dmask] = e;
-		s->pos[e] = w & dmask;
-		w++;
+		s->pos[e] = live ? w & dmask : s->pos[e];
+		w += (uint32_t)live;
 	}
 	if (dst != s->ring) {
 		free(s->ring);

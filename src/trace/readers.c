@@ -250,8 +250,56 @@ static int csv_line(struct trace *t, char *s)
 	return 1;
 }
 
+/* The usual line of an ARC or one-number trace, "start n [x [y]]\n" or "page\n", numbers of
+ * at most 18 digits (no overflow to check), parsed where it lies in the buffer: no call per
+ * line. Returns 1 with its run queued, or 0, consuming nothing, for any other line (blank,
+ * marker, CR, bad or huge field, no newline in the buffer yet), which the line reader below
+ * then reads with every check and message of arc_line and num_line. */
+static int fast_line(struct trace *t, unsigned maxf)
+{
+	const uint8_t *p = t->in.buf + t->in.pos, *e = t->in.buf + t->in.end;
+	uint64_t f[4];
+	unsigned n = 0;
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e)
+			return 0;
+		if (*p == '\n')
+			break;
+		unsigned d = (unsigned)*p - '0';
+		if (n == maxf || d > 9)
+			return 0;
+		const uint8_t *start = p;
+		uint64_t v = 0;
+		do {
+			v = v * 10 + d;
+			if (++p == e)
+				return 0;
+			d = (unsigned)*p - '0';
+		} while (d <= 9);
+		if (p - start > 18 || (*p != ' ' && *p != '\t' && *p != '\n'))
+			return 0;
+		f[n++] = v;
+	}
+	if (maxf == 1) {
+		if (n != 1)
+			return 0;
+		f[1] = 1;
+	} else if (n < 2 || f[1] == 0 || f[1] > MAX_RUN) {
+		return 0;
+	}
+	t->in.pos = (size_t)(p + 1 - t->in.buf);
+	t->line++;
+	trace_push_run(t, f[0], f[1], TRACE_READ);
+	return 1;
+}
+
 int trace_read_text_record(struct trace *t)
 {
+	if (t->format == TRACE_FMT_ARC || t->format == TRACE_FMT_LIRS || t->format == TRACE_FMT_TXT)
+		if (fast_line(t, t->format == TRACE_FMT_ARC ? 4 : 1))
+			return 1;
 	for (;;) {
 		char *s;
 		size_t len;
