@@ -99,6 +99,8 @@ uint64_t mrc_misses(const struct mrc *m, uint64_t c);
 struct lru_mrc;
 struct lru_mrc *lru_mrc_new(void);
 int lru_mrc_access(struct lru_mrc *m, uint32_t id); /* 0, or -1 out of memory */
+/* n references in a row: the same as n calls of lru_mrc_access, prefetching ahead. */
+int lru_mrc_access_batch(struct lru_mrc *m, const uint32_t *ids, size_t n);
 /* Moves the histogram into out and frees m. */
 int lru_mrc_finish(struct lru_mrc *m, struct mrc *out);
 size_t lru_mrc_bytes(const struct lru_mrc *m);

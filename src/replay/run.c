@@ -181,9 +181,8 @@ int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy
 	if (!m)
 		goto oom;
 	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
-		for (long i = 0; i < k; i++)
-			if (lru_mrc_access(m, ids[i]))
-				goto oom;
+		if (lru_mrc_access_batch(m, ids, (size_t)k))
+			goto oom;
 	if (k < 0) {
 		snprintf(err, errlen, "%s", trace_error(t));
 		lru_mrc_finish(m, out);
