@@ -27,6 +27,9 @@ struct bio {
 	pfn_t pfn; /* the page this bio carries, if any */
 	void *private;
 	uint64_t private2;
+	/* the memory end_io reads first (the page's descriptor), or NULL: completion fetches
+	 * it a few bios ahead, so that the misses of a request's bios overlap */
+	const void *prefetch;
 	struct bio *all_next; /* every bio the device allocated, for its teardown */
 };
 
@@ -39,7 +42,11 @@ struct request {
 	uint64_t sector;
 	uint32_t nr_sectors;
 	uint8_t rw;
-	struct bio *bio_head, *bio_tail;
+	/* its bios in transfer order, bios[first .. first + nr_bios): an array rather than a
+	 * chain through the bios, so completion reads their addresses in sequence. A pooled
+	 * request keeps its array, so steady state allocates nothing. */
+	struct bio **bios;
+	unsigned first, nr_bios, bios_cap;
 	struct request *all_next; /* every request the device allocated, for its teardown */
 };
 
@@ -56,7 +63,8 @@ struct blockdev {
 	char name[16];
 	struct disk_params p;
 	uint64_t nr_sectors;
-	struct request *queue;	/* pending, sorted by sector */
+	struct request *queue; /* pending, sorted by sector */
+	struct request *queue_tail;
 	unsigned nr_queued[2];	/* queued + in flight, per direction (request slots used) */
 	struct request *active; /* being serviced */
 	struct request *hash_end[ELV_HASH_ENTRIES];   /* queued requests by end sector */
