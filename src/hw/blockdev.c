@@ -96,15 +96,21 @@ void blockdev_destroy(struct blockdev *bd)
 		free(b);
 	}
 	bd->active = bd->queue = bd->queue_tail = bd->free_rq = NULL;
-	bd->free_bio = NULL;
+	free(bd->free_bios);
+	bd->free_bios = NULL;
+	bd->nr_free_bios = bd->free_bios_cap = 0;
 }
 
+/* The pool is a stack of pointers rather than a chain through the bios: taking one reads
+ * no cold bio, and the one taken a few allocations later is fetched now. Last freed, first
+ * taken. */
 struct bio *bio_alloc(struct blockdev *bd)
 {
-	struct bio *b = bd->free_bio;
-	if (b) {
-		bd->free_bio = b->next;
-		__builtin_prefetch(b->next); /* the next allocation's, cold since it was freed */
+	struct bio *b;
+	if (bd->nr_free_bios) {
+		b = bd->free_bios[--bd->nr_free_bios];
+		if (bd->nr_free_bios >= 16)
+			__builtin_prefetch(bd->free_bios[bd->nr_free_bios - 16], 1);
 	} else {
 		b = xmalloc(sizeof(*b));
 		b->all_next = bd->all_bio;
@@ -118,8 +124,12 @@ struct bio *bio_alloc(struct blockdev *bd)
 
 void bio_free(struct blockdev *bd, struct bio *bio)
 {
-	bio->next = bd->free_bio;
-	bd->free_bio = bio;
+	if (bd->nr_free_bios == bd->free_bios_cap) {
+		bd->free_bios_cap = bd->free_bios_cap ? 2 * bd->free_bios_cap : 256;
+		bd->free_bios =
+		    xreallocarray(bd->free_bios, bd->free_bios_cap, sizeof(*bd->free_bios));
+	}
+	bd->free_bios[bd->nr_free_bios++] = bio;
 }
 
 static struct request *rq_alloc(struct blockdev *bd)
@@ -133,7 +143,7 @@ static struct request *rq_alloc(struct blockdev *bd)
 		bd->all_rq = r;
 	}
 	struct request *all_next = r->all_next;
-	struct bio **bios = r->bios;
+	struct rq_bio *bios = r->bios;
 	unsigned cap = r->bios_cap;
 	memset(r, 0, sizeof(*r));
 	r->all_next = all_next;
@@ -147,7 +157,7 @@ static struct request *rq_alloc(struct blockdev *bd)
 static void rq_bios_make_room(struct request *r, bool front)
 {
 	unsigned nr = r->nr_bios, cap = r->bios_cap;
-	struct bio **to = r->bios;
+	struct rq_bio *to = r->bios;
 	if (2 * (nr + 1) > cap) {
 		cap = cap ? 2 * cap : 32;
 		to = xreallocarray(NULL, cap, sizeof(*to));
@@ -166,14 +176,15 @@ static void rq_add_bio_back(struct request *r, struct bio *bio)
 {
 	if (r->first + r->nr_bios == r->bios_cap)
 		rq_bios_make_room(r, false);
-	r->bios[r->first + r->nr_bios++] = bio;
+	r->bios[r->first + r->nr_bios++] =
+	    (struct rq_bio){bio, {bio->prefetch[0], bio->prefetch[1]}};
 }
 
 static void rq_add_bio_front(struct request *r, struct bio *bio)
 {
 	if (!r->first)
 		rq_bios_make_room(r, true);
-	r->bios[--r->first] = bio;
+	r->bios[--r->first] = (struct rq_bio){bio, {bio->prefetch[0], bio->prefetch[1]}};
 	r->nr_bios++;
 }
 
@@ -197,10 +208,10 @@ sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_
 	return t;
 }
 
-/* elv_rqhash: hash_long of the sector in blocks of 8 (ELV_HASH_BLOCK) */
+/* elv_rqhash: hash_long of the sector in blocks of 8 (ELV_HASH_BLOCK), into RQ_HASH_SHIFT bits */
 static unsigned elv_hash(uint64_t sector)
 {
-	return (unsigned)(((sector >> 3) * 0x9e37fffffffc0001ULL) >> (64 - ELV_HASH_SHIFT));
+	return (unsigned)(((sector >> 3) * 0x9e37fffffffc0001ULL) >> (64 - RQ_HASH_SHIFT));
 }
 
 static void rqhash_add_end(struct blockdev *bd, struct request *r)
@@ -295,16 +306,16 @@ static void complete(void *arg, uint64_t unused)
 	bd->stats.sectors[r->rw] += r->nr_sectors;
 	bd->nr_queued[r->rw]--;
 	int rw = r->rw;
-	/* Each bio and the page it carries are cold by now: fetch them some bios ahead (a
-	 * bio 8 ahead, the page of the one 4 ahead, whose bio arrived meanwhile). */
-	struct bio **v = r->bios + r->first;
+	/* Each bio and the page it carries are cold by now: fetch both 16 bios ahead. */
+	struct rq_bio *v = r->bios + r->first;
 	unsigned n = r->nr_bios;
 	for (unsigned i = 0; i < n; i++) {
-		if (i + 8 < n)
-			__builtin_prefetch(v[i + 8]);
-		if (i + 4 < n && v[i + 4]->prefetch)
-			__builtin_prefetch(v[i + 4]->prefetch);
-		v[i]->end_io(v[i]); /* the owner frees the bio (bio_free) */
+		if (i + 16 < n) {
+			__builtin_prefetch(v[i + 16].bio);
+			__builtin_prefetch(v[i + 16].prefetch[0], 1);
+			__builtin_prefetch(v[i + 16].prefetch[1], 1);
+		}
+		v[i].bio->end_io(v[i].bio); /* the owner frees the bio (bio_free) */
 	}
 	r->nr_bios = 0;
 	r->next = bd->free_rq;
