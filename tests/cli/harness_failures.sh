@@ -40,6 +40,9 @@ check trace-failed-run [ "$rc" -eq 1 ]
 check trace-not-stored [ "$(runs t.db)" -eq 0 ]
 check trace-says-why grep -q "the workload failed: .*g.txt:3" err
 check trace-reproducer grep -q "reproduce with: mmsim run t.conf --seed 1" err
+"$bin" results --db t.db --failures > out 2> err
+check trace-failures-listed grep -q "t.conf seed 1: exit status 1: the workload failed: .*g.txt:3" out
+check trace-failures-command grep -q "reproduce with: mmsim run t.conf --seed 1" out
 if command -v sqlite3 > /dev/null; then
 	check trace-failure-recorded sh -c "sqlite3 t.db 'SELECT reason, stderr FROM failures' | grep -q 'g.txt:3'"
 fi
