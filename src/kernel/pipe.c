@@ -273,9 +273,15 @@ int kpipe_read(struct kpipe *p, uint32_t len)
 		/* every write here is one skb of the same size, so a read of that size takes
 		 * exactly one; sock_wfree uncharges it and unix_write_space wakes writers once
 		 * the sender is writable again (wmem <= sndbuf / 4) */
-		uint64_t per = p->nr_msgs == 1 ? p->bytes : p->bytes / p->nr_msgs;
-		/* ceil(len / per); one skb when len fits in one, the common case */
-		uint32_t n = len <= per ? (len > 0) : (uint32_t)((len + per - 1) / per);
+		/* ceil(len / per), per = bytes / nr_msgs the size of one skb; len <= per (len
+		 * fits in one skb, the common case) is tested without the division */
+		uint32_t n;
+		if ((uint64_t)len * p->nr_msgs <= p->bytes) {
+			n = len > 0;
+		} else {
+			uint64_t per = p->bytes / p->nr_msgs;
+			n = (uint32_t)((len + per - 1) / per);
+		}
 		if (n > p->nr_msgs)
 			n = p->nr_msgs;
 		p->bytes -= len;
