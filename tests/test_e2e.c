@@ -6,6 +6,7 @@
 #include "cli/scenario_file.h"
 #include "kernel/process.h"
 
+#include <errno.h>
 #include <string.h>
 
 static const char *usemem_2x = "machine.profile = x86_64-2008\n"
@@ -45,7 +46,9 @@ static void usemem_without_swap_oom_kills(void **state)
 	test_scenario(&cfg, usemem_2x);
 	cfg.swap = 0;
 	test_run(&cfg, 1, &r);
-	assert_true(r.completed); /* the launcher sees its children die and ends */
+	/* the launcher sees its children die and ends, but usemem failed: no figure of merit */
+	assert_false(r.completed);
+	assert_true(r.failed);
 	assert_true(r.rstats.oom_kills >= 1);
 	assert_true(r.nr_oom >= 1);
 	assert_string_equal(r.oom[0].comm, "usemem");
@@ -185,6 +188,46 @@ static void fork_exec_wait(void **state)
 	test_machine_shutdown();
 }
 
+/* fork_init's max_threads: an eighth of memory in kernel stacks, and the fork past it fails
+ * with EAGAIN (2.6.28 copy_process) while every earlier child is still alive. */
+static int forks_done, fork_errno;
+
+static void sleeper(void *arg)
+{
+	(void)arg;
+	sys_sleep(10ULL * NSEC_PER_SEC);
+}
+
+static void forker(void *arg)
+{
+	(void)arg;
+	while (sys_fork("sleeper", sleeper, NULL))
+		forks_done++;
+	fork_errno = sys_errno;
+	while (sys_wait(NULL) > 0)
+		;
+	sys_exit(0);
+}
+
+static void fork_past_max_threads(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	kernel_reset(); /* the pids earlier tests' runs left */
+	mm_start_kthreads();
+	/* 16384 frames, 8 KiB stacks on 4 KiB pages: 16384 / (8 * 2) = 1024 threads */
+	unsigned long max_threads = MM->nr_frames / (8 * MM->hw->thread_size / MM->page_size);
+	assert_int_equal(max_threads, 1024);
+	forks_done = 0;
+	fork_errno = 0;
+	assert_non_null(process_spawn("forker", forker, NULL));
+	sched_run(60ULL * NSEC_PER_SEC, NULL);
+	assert_int_equal(fork_errno, EAGAIN);
+	assert_int_equal(forks_done, (int)max_threads - 1); /* the forker holds one */
+	kernel_shutdown();
+	test_machine_shutdown();
+}
+
 /* hw.* overrides (sensitivity studies): the run's profile takes the given cost and keeps
  * every other; 0 keeps the profile's; a dearer system call shows in the run's system time;
  * a scenario file may not set them. */
@@ -239,6 +282,7 @@ int main(void)
 	    cmocka_unit_test(filestream_larger_than_ram),
 	    cmocka_unit_test(deterministic_per_seed),
 	    cmocka_unit_test(fork_exec_wait),
+	    cmocka_unit_test(fork_past_max_threads),
 	    cmocka_unit_test(hw_overrides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,7 +15,7 @@
 #include "harness/vmstat.h"
 
 static const char usage[] =
-    "usage: mmsim results [--db FILE] [--experiments | --csv | --json] [-o FILE]\n"
+    "usage: mmsim results [--db FILE] [--experiments | --failures | --csv | --json] [-o FILE]\n"
     "\n"
     "Lists the runs in the results store (key, scenario, seed, overrides, primary metric),\n"
     "or the recorded experiments, or exports every run as CSV (one row per run) or JSON\n"
@@ -23,12 +23,14 @@ static const char usage[] =
     "\n"
     "  --db FILE        results store (default ./" STORE_DEFAULT_PATH ")\n"
     "  --experiments    list compare/sweep experiments (ids for `mmsim report`)\n"
+    "  --failures       list the runs that failed (never results): why, and the\n"
+    "                   command that reproduces each\n"
     "  --csv            export CSV\n"
     "  --json           export JSON\n"
     "  -o, --output F   write the export to F instead of standard output\n"
     "  -h, --help       this text\n";
 
-enum mode { M_LIST, M_EXPERIMENTS, M_CSV, M_JSON };
+enum mode { M_LIST, M_EXPERIMENTS, M_FAILURES, M_CSV, M_JSON };
 
 struct ctx {
 	FILE *out;
@@ -194,16 +196,36 @@ static int list_exp(int64_t id, const char *kind, const char *spec, void *arg)
 	return 0;
 }
 
+static int list_failure(const struct stored_failure *f, void *arg)
+{
+	struct ctx *c = arg;
+	if (c->arr) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "key", f->key);
+		cJSON_AddStringToObject(o, "scenario_file", f->scenario_file);
+		cJSON_AddStringToObject(o, "overrides", f->overrides);
+		cJSON_AddNumberToObject(o, "seed", (double)f->seed);
+		cJSON_AddStringToObject(o, "version", f->version);
+		cJSON_AddStringToObject(o, "reason", f->reason);
+		cJSON_AddStringToObject(o, "stderr", f->stderr_tail);
+		cJSON_AddStringToObject(o, "command", f->command);
+		cJSON_AddItemToArray(c->arr, o);
+		return 0;
+	}
+	c->n++;
+	fprintf(c->out, "%s seed %llu%s%s: %s\n    reproduce with: %s\n", f->scenario_file,
+		(unsigned long long)f->seed, *f->overrides ? ", " : "", f->overrides, f->reason,
+		f->command);
+	return 0;
+}
+
 int cmd_results(int argc, char **argv)
 {
 	static const struct option lo[] = {
-	    {"db", required_argument, 0, 'd'},
-	    {"experiments", no_argument, 0, 'e'},
-	    {"csv", no_argument, 0, 'c'},
-	    {"json", no_argument, 0, 'J'},
-	    {"output", required_argument, 0, 'o'},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
+	    {"db", required_argument, 0, 'd'}, {"experiments", no_argument, 0, 'e'},
+	    {"failures", no_argument, 0, 'f'}, {"csv", no_argument, 0, 'c'},
+	    {"json", no_argument, 0, 'J'},     {"output", required_argument, 0, 'o'},
+	    {"help", no_argument, 0, 'h'},     {0, 0, 0, 0},
 	};
 	const char *db = STORE_DEFAULT_PATH, *outpath = NULL;
 	enum mode mode = M_LIST;
@@ -217,6 +239,10 @@ int cmd_results(int argc, char **argv)
 			break;
 		case 'e':
 			mode = M_EXPERIMENTS;
+			nmodes++;
+			break;
+		case 'f':
+			mode = M_FAILURES;
 			nmodes++;
 			break;
 		case 'c':
@@ -242,7 +268,7 @@ int cmd_results(int argc, char **argv)
 		optind++;
 	if (optind < argc || nmodes > 1) {
 		fprintf(stderr, "mmsim results: %s (try mmsim results --help)\n",
-			nmodes > 1 ? "pick one of --experiments, --csv, --json"
+			nmodes > 1 ? "pick one of --experiments, --failures, --csv, --json"
 				   : "unexpected argument");
 		return 2;
 	}
@@ -269,6 +295,11 @@ int cmd_results(int argc, char **argv)
 	case M_EXPERIMENTS:
 		rc = store_each_experiment(st, list_exp, &cx);
 		break;
+	case M_FAILURES:
+		rc = store_each_failure(st, list_failure, &cx);
+		if (!rc && !cx.n)
+			fprintf(stderr, "mmsim results: %s records no failed runs\n", db);
+		break;
 	case M_CSV:
 		rc = store_each_run(st, csv_run, &cx);
 		if (!rc && !cx.n)
@@ -282,6 +313,9 @@ int cmd_results(int argc, char **argv)
 		cx.arr = cJSON_AddArrayToObject(root, "runs");
 		if (!rc)
 			rc = store_each_run(st, json_run, &cx);
+		cx.arr = cJSON_AddArrayToObject(root, "failures");
+		if (!rc)
+			rc = store_each_failure(st, list_failure, &cx);
 		char *text = cJSON_Print(root);
 		if (!rc)
 			fprintf(out, "%s\n", text);

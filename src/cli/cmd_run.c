@@ -5,6 +5,7 @@
 #include "cli/run_output.h"
 #include "cli/scenario_file.h"
 #include "cli/trace_source.h"
+#include "harness/exec.h"
 #include "hw/profile.h"
 #include "mm/mm.h"
 #include "sim/xalloc.h"
@@ -46,8 +47,11 @@ static void run_usage(FILE *out)
 	    out,
 	    "\nexit status: 0 done (finished, or stopped at run.time_limit: see \"completed\"),\n"
 	    "             1 failed run (the workload's input was unusable, or an invariant was\n"
-	    "             violated); a benchmark that ran and failed (OOM kills) exits 0\n"
-	    "             2 bad usage or bad input\n");
+	    "             violated): no result\n"
+	    "             2 bad usage or bad input\n"
+	    "             3 the benchmark failed inside the modelled machine (a worker\n"
+	    "             OOM-killed, a fork refused): the report and JSON are written, with\n"
+	    "             \"failed\": true and no figure of merit\n");
 }
 
 static void list_keys(void)
@@ -338,6 +342,16 @@ int cmd_run(int argc, char **argv)
 	if (!a.quiet)
 		run_print_text(stdout, &meta, &cfg, &res);
 	ret = 0;
+	if (res.failed && !res.wl.input_error) { /* a prediction of the model, not a fault of the run: kept, but not 0 */
+		if (res.rstats.oom_kills)
+			fprintf(stderr,
+				"mmsim run: the benchmark failed: %llu task(s) OOM-killed\n",
+				(unsigned long long)res.rstats.oom_kills);
+		else
+			fprintf(stderr, "mmsim run: the benchmark failed: %s\n",
+				why_failed(res.wl.text));
+		ret = RUN_EXIT_BENCHMARK_FAILED;
+	}
 	if (res.wl.input_error) { /* the workload's input was unusable: no measurement */
 		fprintf(stderr, "mmsim run: the workload failed: %s\n", why_failed(res.wl.text));
 		ret = 1;

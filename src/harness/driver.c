@@ -306,6 +306,20 @@ static char *with_host_usage(const char *json, const struct exec_usage *u)
 	return out;
 }
 
+/* "exit status 1: the workload failed: ...": how the run ended and the runner's own last
+ * "mmsim run: " line, which says why. */
+static void reason_from(const char *how, const char *errtext, char *out, size_t len)
+{
+	const char *why = NULL;
+	for (const char *p = errtext; p && (p = strstr(p, "mmsim run: ")); p++)
+		why = p + strlen("mmsim run: ");
+	if (!why) {
+		snprintf(out, len, "%s", how);
+		return;
+	}
+	snprintf(out, len, "%s: %.*s", how, (int)strcspn(why, "\n"), why);
+}
+
 static int on_done(size_t idx, bool ok, const char *json, const char *errtext,
 		   const struct exec_usage *usage, void *arg)
 {
@@ -338,7 +352,7 @@ static int on_done(size_t idx, bool ok, const char *json, const char *errtext,
 		char how[160];
 		exec_describe_status(usage->status, how, sizeof(how));
 		if (!*err)
-			snprintf(err, sizeof(err), "%s", how);
+			reason_from(how, errtext, err, sizeof(err));
 		char *cmd = job_command(c->e, j);
 		fprintf(stderr, "\nmmsim: run failed (");
 		describe_job(stderr, c->e, j);

@@ -261,7 +261,8 @@ int exec_run(char **const *argvs, size_t n, int parallel, bool progress, exec_do
 		done++;
 		snprintf(json, sizeof(json), "%s/%zu.json", dir, idx);
 		snprintf(errf, sizeof(errf), "%s/%zu.err", dir, idx);
-		bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		bool ok = WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
+						WEXITSTATUS(status) == RUN_EXIT_BENCHMARK_FAILED);
 		char *text = ok ? slurp(json) : NULL;
 		char *etext = tail_of(errf, 2000);
 		if (!text)

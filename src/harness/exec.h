@@ -5,6 +5,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* `mmsim run`'s exit status for a run that completed while its benchmark failed inside the
+ * modelled machine (a worker OOM-killed, a fork refused): its JSON is written and is a
+ * result, with "completed": false and "failed": true. 0 is a completed benchmark; 1 a run
+ * that failed (no result); 2 bad input. */
+#define RUN_EXIT_BENCHMARK_FAILED 3
+
 /* What a run cost the host: wall time from fork to exit, CPU time (user + system), and the
  * peak resident set (ru_maxrss). Depends on the host and on what else ran: never part of a
  * run's results, only of what the store keeps about it. */

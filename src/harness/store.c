@@ -592,3 +592,34 @@ int store_get_failure(struct store *s, const char *key, char **reason)
 	sqlite3_finalize(st);
 	return ret;
 }
+
+int store_each_failure(struct store *s, int (*fn)(const struct stored_failure *f, void *arg),
+		       void *arg)
+{
+	sqlite3_stmt *st = prep(s, "SELECT key, scenario_file, overrides, seed, version, reason, "
+				   "stderr, command FROM failures ORDER BY scenario_file, "
+				   "overrides, seed, key");
+	if (!st)
+		return -1;
+	int rc, ret = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct stored_failure f = {
+		    .key = (const char *)sqlite3_column_text(st, 0),
+		    .scenario_file = (const char *)sqlite3_column_text(st, 1),
+		    .overrides = (const char *)sqlite3_column_text(st, 2),
+		    .seed = (uint64_t)sqlite3_column_int64(st, 3),
+		    .version = (const char *)sqlite3_column_text(st, 4),
+		    .reason = (const char *)sqlite3_column_text(st, 5),
+		    .stderr_tail = (const char *)sqlite3_column_text(st, 6),
+		    .command = (const char *)sqlite3_column_text(st, 7),
+		};
+		if ((ret = fn(&f, arg)))
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE) {
+		set_err(s, rc, "listing failures");
+		ret = -1;
+	}
+	sqlite3_finalize(st);
+	return ret;
+}

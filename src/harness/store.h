@@ -37,6 +37,9 @@ struct stored_failure {
 int store_put_failure(struct store *s, const struct stored_failure *f);
 /* 1 recorded (*reason malloc'd if asked), 0 none, -1 error. */
 int store_get_failure(struct store *s, const char *key, char **reason);
+/* Visits the recorded failures ordered by scenario file, overrides, seed. Stops on non-zero. */
+int store_each_failure(struct store *s, int (*fn)(const struct stored_failure *f, void *arg),
+		       void *arg);
 
 int store_begin(struct store *s);
 int store_commit(struct store *s);

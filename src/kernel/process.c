@@ -164,14 +164,21 @@ static void process_entry(void *arg)
 	p->main(p->arg);
 }
 
-static struct process *process_new(const char *comm, void (*fn)(void *), void *arg,
-				   struct mm_struct *mm)
+/* fork_init(num_physpages), 2.6.28 kernel/fork.c: max_threads is the number of threads
+ * whose stacks would fill an eighth of memory, at least 20. */
+static unsigned long max_threads(void)
 {
-	/* copy_process: alloc_pid() failing is -ENOMEM in 2.6.28 (kernel/fork.c) */
-	if (nr_pids >= PID_MAX_DEFAULT - 1) {
-		sys_errno = ENOMEM;
-		return NULL;
-	}
+	uint64_t per = 8 * (uint64_t)MM->hw->thread_size / MM->page_size;
+	unsigned long n = (unsigned long)(MM->nr_frames / (per ? per : 1));
+	return n < 20 ? 20 : n;
+}
+
+/* The first steps of copy_process (2.6.28 kernel/fork.c), before the mm is copied:
+ * dup_task_struct's stack (-ENOMEM), then nr_threads >= max_threads (-EAGAIN; the
+ * RLIMIT_NPROC test before it exempts root, and it is max_threads / 2 anyway). Threads are
+ * counted as the pids held: the modelled processes, alive or not yet reaped. */
+static struct process *process_alloc(void (*fn)(void *), void *arg)
+{
 	struct process *p = xcalloc(1, sizeof(*p));
 	p->main = fn;
 	p->arg = arg;
@@ -179,12 +186,31 @@ static struct process *process_new(const char *comm, void (*fn)(void *), void *a
 		cap_procs = cap_procs ? cap_procs * 2 : 64;
 		all_procs = xrealloc(all_procs, cap_procs * sizeof(*all_procs));
 	}
-	all_procs[nr_procs++] = p;
+	all_procs[nr_procs++] = p; /* freed with the others at shutdown */
 	p->stack_order = stack_order();
 	p->stack = alloc_kernel_pages(OWNER_STACK, GFP_KERNEL, p->stack_order);
 	if (p->stack == NO_PFN) {
 		sys_errno = ENOMEM;
-		return NULL; /* freed with the others at shutdown */
+		return NULL;
+	}
+	if (nr_pids >= max_threads()) {
+		free_kernel_pages(p->stack, p->stack_order);
+		p->stack = NO_PFN;
+		sys_errno = EAGAIN;
+		return NULL;
+	}
+	return p;
+}
+
+/* The rest of copy_process once the mm is there: alloc_pid() failing is -ENOMEM in 2.6.28
+ * (the stack is given back, the caller drops the mm). */
+static bool process_attach(struct process *p, const char *comm, struct mm_struct *mm)
+{
+	if (nr_pids >= PID_MAX_DEFAULT - 1) {
+		free_kernel_pages(p->stack, p->stack_order);
+		p->stack = NO_PFN;
+		sys_errno = ENOMEM;
+		return false;
 	}
 	nr_pids++;
 	struct task_struct *t = task_struct_create(comm, process_entry, p, false);
@@ -193,14 +219,16 @@ static struct process *process_new(const char *comm, void (*fn)(void *), void *a
 	t->on_exit = process_exit_hook;
 	p->task = t;
 	live_processes++;
-	return p;
+	return true;
 }
 
 struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg)
 {
+	struct process *p = process_alloc(fn, arg);
+	if (!p)
+		return NULL;
 	struct mm_struct *mm = mm_alloc();
-	struct process *p = process_new(comm, fn, arg, mm);
-	if (!p) {
+	if (!process_attach(p, comm, mm)) {
 		exit_mmap(mm);
 		return NULL;
 	}
@@ -218,15 +246,19 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 {
 	struct process *parent = current_process();
 	cpu_work_sys(MM->hw->syscall_ns);
-	struct mm_struct *mm;
+	struct process *p = process_alloc(fn, arg);
+	if (!p) {
+		check_fatal_signal();
+		return NULL;
+	}
+	struct mm_struct *mm; /* copy_mm */
 	if (thread) {
 		mm = current->mm;
 		mm->users++;
 	} else {
 		mm = dup_mm(current->mm);
 	}
-	struct process *p = process_new(comm, fn, arg, mm);
-	if (!p) {
+	if (!process_attach(p, comm, mm)) {
 		if (thread)
 			mm->users--;
 		else

@@ -46,8 +46,10 @@ static inline struct process *current_process(void)
  * /proc/sys/kernel/pid_max is written. */
 #define PID_MAX_DEFAULT 0x8000
 
-/* The error of the last failed sys_fork/sys_clone_thread/process_spawn (ENOMEM: no kernel
- * stack, or no pid left below pid_max), as errno is for the real call. */
+/* The error of the last failed sys_fork/sys_clone_thread/process_spawn, as errno is for the
+ * real call (2.6.28 copy_process): ENOMEM when no kernel stack can be had or no pid is left
+ * below pid_max, EAGAIN when max_threads (fork_init: an eighth of memory in stacks) are
+ * there already. */
 extern int sys_errno;
 
 /* fork(): the child gets a copy-on-write copy of the caller's mm and runs fn(arg). */

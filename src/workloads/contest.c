@@ -9,8 +9,12 @@
  *
  * mem_load: one process maps mem_percent % of the RAM free when it starts (Con, 2004: "110%
  * of free ram") and references it page by page in address order, over and over, until it
- * is stopped. The real loop is not known (benchmarks.md, open gap 2): the cyclic scan is a
- * [model assumption], as is counting Loads as page references / 1000. */
+ * is stopped. contest 0.61's own page (http://www.users.on.net/~ckolivas/contest/) says
+ * "Memory load - Repeatedly reference 110% of RAM in a pattern designed to cause cache
+ * misses": the size and the repetition are cited; its source (from B. Matthews' irman) was
+ * not found, so the loop itself is not known (benchmarks.md, open gap 2): the cyclic scan in
+ * address order — the pattern that defeats an LRU cache of RAM's size — is a [model
+ * assumption], as are writing the pages and counting Loads as page references / 1000. */
 #include "workloads/contest.h"
 #include "mm/policy/swap_token.h"
 

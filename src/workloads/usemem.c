@@ -38,7 +38,7 @@ static struct {
 	int nchildren;
 	sim_time_t start, end;
 	bool done;
-	int exited_ok, killed;
+	int exited_ok, killed, fork_failed;
 } U;
 
 static void usemem_child(void *arg)
@@ -77,7 +77,8 @@ static void usemem_launcher(void *arg)
 	(void)arg;
 	U.start = local_now();
 	for (int i = 0; i < U.nchildren; i++)
-		sys_fork("usemem", usemem_child, &U.children[i]);
+		if (!sys_fork("usemem", usemem_child, &U.children[i]))
+			U.fork_failed++;
 	int code;
 	while (sys_wait(&code) >= 0) {
 		if (code == 0)
@@ -119,7 +120,8 @@ static void usemem_report(const struct scenario_config *cfg, struct workload_res
 	double secs = (double)(U.end - U.start) / 1e9;
 	uint64_t bytes = U.p.size * (uint64_t)U.nchildren *
 			 (U.p.pattern == USEMEM_SEQUENTIAL ? 1u : (unsigned)U.p.loops);
-	r->completed = U.done;
+	/* a killed or unborn process did not move its bytes: the MB/s would not be a figure */
+	r->completed = U.done && U.killed == 0 && U.fork_failed == 0;
 	result_printf(r, "usemem: %d processes x %llu bytes, %s, %d loop(s)\n", U.nchildren,
 		      (unsigned long long)U.p.size, patterns[U.p.pattern], U.p.loops);
 	if (!U.done) {
@@ -127,6 +129,12 @@ static void usemem_report(const struct scenario_config *cfg, struct workload_res
 		return;
 	}
 	result_printf(r, "usemem: %d exited normally, %d killed\n", U.exited_ok, U.killed);
+	if (U.fork_failed)
+		result_printf(r, "usemem: fork failed for %d process(es)\n", U.fork_failed);
+	if (!r->completed) { /* like hackbench after an OOM kill: a count, no figure of merit */
+		result_add_metric(r, "killed", U.killed, "processes", false, false);
+		return;
+	}
 	result_printf(r, "usemem: elapsed %.6f s, %.1f MB/s\n", secs,
 		      secs > 0 ? (double)bytes / 1e6 / secs : 0.0);
 	result_add_metric(r, "elapsed", secs, "s", false, true);

@@ -40,9 +40,29 @@ check trace-failed-run [ "$rc" -eq 1 ]
 check trace-not-stored [ "$(runs t.db)" -eq 0 ]
 check trace-says-why grep -q "the workload failed: .*g.txt:3" err
 check trace-reproducer grep -q "reproduce with: mmsim run t.conf --seed 1" err
+"$bin" results --db t.db --failures > out 2> err
+check trace-failures-listed grep -q "t.conf seed 1: exit status 1: the workload failed: .*g.txt:3" out
+check trace-failures-command grep -q "reproduce with: mmsim run t.conf --seed 1" out
 if command -v sqlite3 > /dev/null; then
 	check trace-failure-recorded sh -c "sqlite3 t.db 'SELECT reason, stderr FROM failures' | grep -q 'g.txt:3'"
 fi
+
+# A benchmark that failed inside the model (usemem OOM-killed without swap): mmsim run exits
+# 3 with its JSON; the harness stores it as a result with no figure ("no result"), not as a
+# failure, and a second compare does not run it again.
+printf 'machine.ram = 32M\nmachine.swap = 0\nworkload = usemem\nusemem.processes = 2\nusemem.size = 16M\n' > o.conf
+"$bin" run o.conf --quiet --json o.json 2> err
+rc=$?
+check oom-run-exit-3 [ "$rc" -eq 3 ]
+check oom-run-says-why grep -q "the benchmark failed: 1 task(s) OOM-killed" err
+check oom-run-json grep -q '"failed":	true' o.json
+"$bin" compare o.conf --arm a --runs 1 --db o.db --no-progress > out 2> err
+rc=$?
+check oom-compare-ok [ "$rc" -eq 0 ]
+check oom-stored [ "$(runs o.db)" -eq 1 ]
+check oom-no-figure sh -c "grep -q 'runs stored, 1 did not finish' out && ! grep -q '^elapsed' out"
+"$bin" compare o.conf --arm a --runs 1 --db o.db --no-progress > out 2> err
+check oom-not-rerun grep -q "1 already stored" err
 
 # A run that dies by a signal: the signal's name and the command.
 printf '#!/bin/sh\nfor a in "$@"; do [ "$a" = --dry-run ] && exit 0; done\nkill -SEGV $$\n' > segv.sh

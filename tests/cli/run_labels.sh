@@ -6,7 +6,10 @@ mmsim=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL $*"; exit 1; }
-"$mmsim" run scenarios/seed000-arm32m-noswap-5.conf --json "$tmp/r.json" >"$tmp/out" || fail "run"
+"$mmsim" run scenarios/seed000-arm32m-noswap-5.conf --json "$tmp/r.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+# 3: the benchmark was OOM-killed (vanilla on the 32 MB board), a result all the same
+[ $rc -eq 0 ] || [ $rc -eq 3 ] || fail "run (exit $rc)"
 line=$(grep '^max concurrent reclaimers: ' "$tmp/out") || fail "no labelled line: $(grep -i 'parallel' "$tmp/out")"
 d=$(grep -o '"max_parallel_reclaimers":[[:space:]]*[0-9]*' "$tmp/r.json" | grep -o '[0-9]*$')
 k=$(grep -o '"max_parallel_reclaimers_incl_kswapd":[[:space:]]*[0-9]*' "$tmp/r.json" | grep -o '[0-9]*$')
