@@ -496,7 +496,8 @@ static uint64_t hackbench_host_bytes(const struct scenario_config *cfg)
 	/* connections are set up group by group: no further than the fork that fails */
 	uint64_t groups = MIN((uint64_t)p->groups, PID_MAX_DEFAULT / (2 * (uint64_t)p->fds) + 1);
 	uint64_t sndbuf = p->sndbuf ? p->sndbuf : (232 + 256) * 256;
-	uint64_t ring = MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * 2 * sizeof(pfn_t);
+	uint64_t ring =
+	    MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * sizeof(struct skb_run);
 	return scenario_task_host_bytes(tasks) +
 	       groups * (uint64_t)p->fds * (sizeof(struct kpipe) + ring);
 }
