@@ -119,8 +119,7 @@ int main(int argc, char **argv)
 		double t0 = now();
 		long k;
 		while ((k = trace_next_batch(t, ids, kinds, B)) > 0)
-			for (long i = 0; i < k; i++)
-				replay_sim_access(s, ids[i], kinds[i], REPLAY_NEVER);
+			replay_sim_access_batch(s, ids, kinds, (size_t)k);
 		double dt = now() - t0;
 		struct replay_result res;
 		replay_sim_result(s, &res);
@@ -149,8 +148,7 @@ int main(int argc, char **argv)
 		double t0 = now();
 		long k;
 		while ((k = trace_next_batch(t, ids, NULL, B)) > 0)
-			for (long i = 0; i < k; i++)
-				lru_mrc_access(m, ids[i]);
+			lru_mrc_access_batch(m, ids, (size_t)k);
 		bytes = lru_mrc_bytes(m) + (size_t)nd * 8;
 		struct mrc out;
 		lru_mrc_finish(m, &out);

@@ -217,6 +217,93 @@ static size_t gen_loop(uint32_t *ids, size_t n, uint32_t universe)
 	return nd;
 }
 
+/* LRU by its definition: a recency array searched and shifted on every reference. */
+static uint64_t naive_lru_misses(const uint32_t *ids, size_t n, uint32_t cache)
+{
+	uint32_t *st = malloc(cache * sizeof(*st)), used = 0;
+	uint64_t misses = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t d = 0;
+		while (d < used && st[d] != ids[i])
+			d++;
+		if (d == used) {
+			misses++;
+			if (used < cache)
+				used++;
+			d = used - 1; /* the last (least recent) one falls off when full */
+		}
+		memmove(st + 1, st, d * sizeof(*st));
+		st[0] = ids[i];
+	}
+	free(st);
+	return misses;
+}
+
+/* Batches of uneven sizes through replay_sim_access_batch; returns misses. */
+static uint64_t run_batched(enum replay_policy p, uint64_t cache, const uint32_t *ids,
+			    const uint8_t *kinds, size_t n)
+{
+	struct replay_sim *s = replay_sim_new(p, cache, NULL);
+	for (size_t i = 0, b = 1; i < n; i += b, b = b * 7 % 4099 + 1) {
+		size_t k = n - i < b ? n - i : b;
+		assert_int_equal(replay_sim_access_batch(s, ids + i, kinds ? kinds + i : NULL, k),
+				 0);
+		assert_int_equal(replay_sim_check(s), 0);
+	}
+	struct replay_result r;
+	replay_sim_result(s, &r);
+	assert_int_equal(r.refs, n);
+	replay_sim_free(s);
+	return r.misses;
+}
+
+/* The LRU queue against the definition, on strings that make its ring wrap and pack in place
+ * (a hot set far smaller than the ring, all hits) and grow (more resident pages than half the
+ * ring); one reference at a time and in batches. */
+static void test_lru_queue(void **state)
+{
+	(void)state;
+	size_t n = 20000;
+	uint32_t *ids = malloc(n * sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = (uint32_t)(i < 5 ? i : rnd(i % 3000 < 2500 ? 4 : 6));
+	const uint32_t hot[] = {1, 3, 4, 5, 8};
+	for (size_t k = 0; k < sizeof(hot) / sizeof(hot[0]); k++) {
+		uint64_t want = naive_lru_misses(ids, n, hot[k]);
+		assert_int_equal(run(REPLAY_LRU, hot[k], ids, NULL, n, NULL), want);
+		assert_int_equal(run_batched(REPLAY_LRU, hot[k], ids, NULL, n), want);
+	}
+	gen(ids, n, 6000);
+	const uint32_t big[] = {1, 2, 100, 700, 1500, 3000, 6000};
+	for (size_t k = 0; k < sizeof(big) / sizeof(big[0]); k++) {
+		uint64_t want = naive_lru_misses(ids, n, big[k]);
+		assert_int_equal(run(REPLAY_LRU, big[k], ids, NULL, n, NULL), want);
+		assert_int_equal(run_batched(REPLAY_LRU, big[k], ids, NULL, n), want);
+	}
+	free(ids);
+}
+
+/* Every streaming policy gives the same counts in batches as one reference at a time. */
+static void test_batch_same(void **state)
+{
+	(void)state;
+	size_t n = 30000;
+	uint32_t *ids = malloc(n * sizeof(*ids));
+	uint8_t *kinds = malloc(n);
+	gen(ids, n, 2000);
+	for (size_t i = 0; i < n; i++)
+		kinds[i] = (uint8_t)(ids[i] % 7 == 0 ? TRACE_EXEC : rnd(2));
+	for (int p = 0; p < REPLAY_NPOL; p++) {
+		if (p == REPLAY_OPT)
+			continue;
+		for (uint64_t c = 1; c <= 4096; c *= 8)
+			assert_int_equal(run_batched((enum replay_policy)p, c, ids, kinds, n),
+					 run((enum replay_policy)p, c, ids, kinds, n, NULL));
+	}
+	free(kinds);
+	free(ids);
+}
+
 static void check_curves_with(size_t n, uint32_t universe,
 			      size_t (*g)(uint32_t *, size_t, uint32_t))
 {
@@ -367,6 +454,8 @@ int main(void)
 	    cmocka_unit_test(test_curves_medium),
 	    cmocka_unit_test(test_lru_curve_long),
 	    cmocka_unit_test(test_policies_consistent),
+	    cmocka_unit_test(test_lru_queue),
+	    cmocka_unit_test(test_batch_same),
 	    cmocka_unit_test(test_policy_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,6 +105,19 @@ static void test_arc(void **state)
 	expect_error("bad1.lis", "1 2 0 0\n5 x 0 1\n", TRACE_FMT_AUTO, "bad1.lis:2: field 2");
 	expect_error("bad2.lis", "1 2 0 0\n\n5 0 0 1\n", TRACE_FMT_AUTO, ":3: block count 0");
 	expect_error("bad3.lis", "1\n", TRACE_FMT_AUTO, ":1: expected");
+	/* lines on both sides of the in-place parser's limits (18 digits, 4 fields, tabs, CR,
+	 * blanks, a run of 2^24) read as the careful parser reads them */
+	expect("edge.lis",
+	       "\t5\t2\t\n 000000000000000000012 1 0 0 \r\n\n18446744073709551614 2\n"
+	       "999999999999999999 1 0 0\n3 1 0 0",
+	       NULL, TRACE_FMT_ARC,
+	       "5:r 6:r 12:r 18446744073709551614:r 18446744073709551615:r "
+	       "999999999999999999:r 3:r");
+	expect_error("big.lis", "1 1\n2 1 0 0 9\n", TRACE_FMT_ARC, "big.lis:2: more than 4");
+	expect_error("ovf.lis", "1 1\n18446744073709551615 2\n", TRACE_FMT_ARC,
+		     "ovf.lis:2: block range overflows");
+	expect_error("run.lis", "1 1\n1 16777217\n", TRACE_FMT_ARC, "run.lis:2: block count");
+	expect_error("neg.lis", "1 1\n1 -1\n", TRACE_FMT_ARC, "neg.lis:2: field 2");
 }
 
 static void test_lirs_txt(void **state)
@@ -118,6 +131,9 @@ static void test_lirs_txt(void **state)
 	expect_error("s.txt", "1\n*\n", TRACE_FMT_AUTO, "s.txt:2: '*' marker");
 	expect_error("n.trace", "1\n2\n-3\n", TRACE_FMT_AUTO, "n.trace:3:");
 	expect_error("o.txt", "1\n99999999999999999999999\n", TRACE_FMT_AUTO, "o.txt:2:");
+	expect("edge.txt", "000000000000000000000007\n\t8 \n18446744073709551615\n", NULL,
+	       TRACE_FMT_TXT, "7:r 8:r 18446744073709551615:r");
+	expect_error("two.txt", "1\n2 3\n", TRACE_FMT_TXT, "two.txt:2: expected one");
 	/* a "*" makes the content look like LIRS */
 	expect("unnamed", "3\n*\n4\n", NULL, TRACE_FMT_AUTO, "3:r 4:r");
 }
@@ -346,6 +362,47 @@ static void test_long_lines_and_mem(void **state)
 	free(big);
 }
 
+/* The reader parses records ahead of the references it returns; an error far ahead still comes
+ * after every reference of the lines above it, one at a time and in batches. */
+static void test_error_after_lines(void **state)
+{
+	(void)state;
+	char text[4096];
+	size_t len = 0;
+	uint64_t want = 0;
+	for (int i = 1; i < 60; i++) {
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%d %d 0 0\n", i * 40,
+					i % 5 + 1);
+		want += (uint64_t)(i % 5 + 1);
+	}
+	len += (size_t)snprintf(text + len, sizeof(text) - len, "7 x 0 0\n1 1 0 0\n");
+	const char *p = fixture("late.lis", text, len, NULL);
+	char err[512];
+	for (size_t max = 0; max < 40; max += 13) {
+		struct trace *t = trace_open(p, NULL, err, sizeof(err));
+		assert_non_null(t);
+		uint64_t got = 0, page = 0;
+		struct trace_ref r;
+		uint32_t ids[64];
+		long k;
+		if (max == 0) {
+			while ((k = trace_next(t, &r)) > 0)
+				got++, page = r.page;
+		} else {
+			while ((k = trace_next_batch(t, ids, NULL, max)) > 0)
+				got += (uint64_t)k, page = trace_page_of(t, ids[k - 1]);
+		}
+		assert_int_equal(k, -1);
+		assert_int_equal(got, want);
+		assert_int_equal(page, 59 * 40 + 59 % 5);
+		assert_int_equal(trace_count(t), want);
+		assert_non_null(strstr(trace_error(t), "late.lis:60: field 2"));
+		assert_int_equal(trace_next(t, &r), -1);
+		assert_int_equal(trace_next_batch(t, ids, NULL, 8), -1);
+		trace_close(t);
+	}
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -374,6 +431,7 @@ int main(void)
 	    cmocka_unit_test(test_mmsim_corrupt),
 	    cmocka_unit_test(test_detection_and_errors),
 	    cmocka_unit_test(test_long_lines_and_mem),
+	    cmocka_unit_test(test_error_after_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,8 @@
 /* mmsim calibrate: the host's own costs of the kernel operations the hardware profiles price,
  * measured with small microbenchmarks in the manner of lmbench (McVoy and Staelin, "lmbench:
  * Portable tools for performance analysis", USENIX 1996): a null system call, a pipe round
- * trip between two processes on one CPU (two context switches), a minor fault on fresh
+ * trip between two processes on one CPU (two context switches) and the same over AF_UNIX
+ * sockets (lat_unix: the socket's cost per message over the pipe's), a minor fault on fresh
  * anonymous memory, clearing and copying a page, fork+exit+wait, and a touch of a present page.
  *
  * Where no figure of a profile's own era hardware can be found (docs/hardware.md), these are
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -58,12 +60,14 @@ static void pin_to_cpu0(void)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* Half a pipe round trip between two processes pinned to one CPU, less the two system calls
- * each half makes: one context switch (lat_ctx's size-0 figure, measured the same way). */
-static double bench_ctxsw(unsigned n, double syscall_ns)
+/* One round trip of a byte between two processes pinned to one CPU, over two pipes or (unix)
+ * two AF_UNIX stream socket pairs: two context switches, four system calls. */
+static double roundtrip_ns(unsigned n, int unix)
 {
 	int ab[2], ba[2];
-	if (pipe(ab) || pipe(ba))
+	if (unix
+		? socketpair(AF_UNIX, SOCK_STREAM, 0, ab) || socketpair(AF_UNIX, SOCK_STREAM, 0, ba)
+		: pipe(ab) || pipe(ba))
 		return -1;
 	pid_t pid = fork();
 	if (pid < 0)
@@ -90,8 +94,15 @@ static double bench_ctxsw(unsigned n, double syscall_ns)
 	close(ab[1]);
 	close(ba[0]);
 	close(ba[1]);
-	double cs = per_trip / 2 - 2 * syscall_ns;
-	return cs > 0 ? cs : per_trip / 2;
+	return per_trip;
+}
+
+/* Half a pipe round trip less the two system calls each half makes: one context switch
+ * (lat_ctx's size-0 figure, measured the same way). */
+static double bench_ctxsw(double trip_ns, double syscall_ns)
+{
+	double cs = trip_ns / 2 - 2 * syscall_ns;
+	return cs > 0 ? cs : trip_ns / 2;
 }
 
 static double bench_zero(unsigned n, char *buf)
@@ -212,14 +223,16 @@ struct measured {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: mmsim calibrate [--quick] [--profile NAME]\n\n"
-		     "Measures this host's cost of the kernel operations the hardware profiles\n"
-		     "price (null syscall, context switch, minor fault, page zero and copy, fork,\n"
-		     "a touch of a present page) and prints them as hw.<cost> = ns lines, usable\n"
-		     "as --set overrides. With --profile, each is also scaled to that profile by\n"
-		     "the ratio of clock rates (a crude rule: see docs/hardware.md).\n\n"
-		     "  --quick          fewer repetitions (a second or so; noisier)\n"
-		     "  --profile NAME   also print the clock-scaled figures for profile NAME\n");
+	fprintf(out,
+		"usage: mmsim calibrate [--quick] [--profile NAME]\n\n"
+		"Measures this host's cost of the kernel operations the hardware profiles\n"
+		"price (null syscall, context switch, AF_UNIX message, minor fault, page zero\n"
+		"and copy, fork, "
+		"a touch of a present page) and prints them as hw.<cost> = ns lines, usable\n"
+		"as --set overrides. With --profile, each is also scaled to that profile by\n"
+		"the ratio of clock rates (a crude rule: see docs/hardware.md).\n\n"
+		"  --quick          fewer repetitions (a second or so; noisier)\n"
+		"  --profile NAME   also print the clock-scaled figures for profile NAME\n");
 }
 
 int cmd_calibrate(int argc, char **argv)
@@ -268,21 +281,31 @@ int cmd_calibrate(int argc, char **argv)
 	memset(a, 1, HOST_PAGE);
 	memset(b, 2, HOST_PAGE);
 	double sys = minimum(bench_syscall, 200000 * k, reps);
-	double zero = -1, copy = -1, ctx = -1, fault = -1;
+	double zero = -1, copy = -1, pipe_trip = -1, unix_trip = -1, fault = -1;
 	for (int r = 0; r < reps; r++) {
 		double z = bench_zero(20000 * k, a), cp = bench_copy(20000 * k, b, a);
-		double cs = bench_ctxsw(5000 * k, sys), f = -1;
+		double pt = roundtrip_ns(5000 * k, 0), ut = roundtrip_ns(5000 * k, 1), f = -1;
 		zero = zero < 0 || z < zero ? z : zero;
 		copy = copy < 0 || cp < copy ? cp : copy;
-		if (cs >= 0 && (ctx < 0 || cs < ctx))
-			ctx = cs;
+		if (pt >= 0 && (pipe_trip < 0 || pt < pipe_trip))
+			pipe_trip = pt;
+		if (ut >= 0 && (unix_trip < 0 || ut < unix_trip))
+			unix_trip = ut;
 		f = bench_fault(8192 * k, zero);
 		if (f >= 0 && (fault < 0 || f < fault))
 			fault = f;
 	}
+	double ctx = pipe_trip < 0 ? -1 : bench_ctxsw(pipe_trip, sys);
+	/* the profiles' rule (src/hw/profiles.c): lat_unix less lat_pipe, per message, half to
+	 * the send and half to the receive */
+	double sock = pipe_trip < 0 || unix_trip < 0 ? -1
+		      : unix_trip > pipe_trip	     ? (unix_trip - pipe_trip) / 4
+						     : 0;
 	struct measured m[] = {
 	    {"syscall_ns", sys, "getppid(2), the null system call"},
 	    {"ctxsw_ns", ctx, "half a pipe round trip on one CPU less two syscalls"},
+	    {"sock_send_ns", sock, "AF_UNIX round trip less pipe round trip, a quarter"},
+	    {"sock_recv_ns", sock, "AF_UNIX round trip less pipe round trip, a quarter"},
 	    {"fault_ns", fault, "write to fresh anonymous memory, less the page clear"},
 	    {"page_zero_ns", zero, "memset of one 4 KiB page, cache-warm"},
 	    {"page_copy_ns", copy, "memcpy of one 4 KiB page, cache-warm"},

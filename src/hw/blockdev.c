@@ -87,6 +87,7 @@ void blockdev_destroy(struct blockdev *bd)
 	while (bd->all_rq) {
 		struct request *r = bd->all_rq;
 		bd->all_rq = r->all_next;
+		free(r->bios);
 		free(r);
 	}
 	while (bd->all_bio) {
@@ -94,16 +95,23 @@ void blockdev_destroy(struct blockdev *bd)
 		bd->all_bio = b->all_next;
 		free(b);
 	}
-	bd->active = bd->queue = bd->free_rq = NULL;
-	bd->free_bio = NULL;
+	bd->active = bd->queue = bd->queue_tail = bd->free_rq = NULL;
+	free(bd->free_bios);
+	bd->free_bios = NULL;
+	bd->nr_free_bios = bd->free_bios_cap = 0;
 }
 
+/* The pool is a stack of pointers rather than a chain through the bios: taking one reads
+ * no cold bio, and the one taken a few allocations later is fetched now. Last freed, first
+ * taken. */
 struct bio *bio_alloc(struct blockdev *bd)
 {
-	struct bio *b = bd->free_bio;
-	if (b)
-		bd->free_bio = b->next;
-	else {
+	struct bio *b;
+	if (bd->nr_free_bios) {
+		b = bd->free_bios[--bd->nr_free_bios];
+		if (bd->nr_free_bios >= 16)
+			__builtin_prefetch(bd->free_bios[bd->nr_free_bios - 16], 1);
+	} else {
 		b = xmalloc(sizeof(*b));
 		b->all_next = bd->all_bio;
 		bd->all_bio = b;
@@ -116,8 +124,12 @@ struct bio *bio_alloc(struct blockdev *bd)
 
 void bio_free(struct blockdev *bd, struct bio *bio)
 {
-	bio->next = bd->free_bio;
-	bd->free_bio = bio;
+	if (bd->nr_free_bios == bd->free_bios_cap) {
+		bd->free_bios_cap = bd->free_bios_cap ? 2 * bd->free_bios_cap : 256;
+		bd->free_bios =
+		    xreallocarray(bd->free_bios, bd->free_bios_cap, sizeof(*bd->free_bios));
+	}
+	bd->free_bios[bd->nr_free_bios++] = bio;
 }
 
 static struct request *rq_alloc(struct blockdev *bd)
@@ -126,14 +138,54 @@ static struct request *rq_alloc(struct blockdev *bd)
 	if (r)
 		bd->free_rq = r->next;
 	else {
-		r = xmalloc(sizeof(*r));
+		r = xcalloc(1, sizeof(*r));
 		r->all_next = bd->all_rq;
 		bd->all_rq = r;
 	}
 	struct request *all_next = r->all_next;
+	struct rq_bio *bios = r->bios;
+	unsigned cap = r->bios_cap;
 	memset(r, 0, sizeof(*r));
 	r->all_next = all_next;
+	r->bios = bios;
+	r->bios_cap = cap;
 	return r;
+}
+
+/* Room for one more bio at the front or the back of r's array: a larger array when it is
+ * half full, the bios moved so that the side asked for has a free slot. */
+static void rq_bios_make_room(struct request *r, bool front)
+{
+	unsigned nr = r->nr_bios, cap = r->bios_cap;
+	struct rq_bio *to = r->bios;
+	if (2 * (nr + 1) > cap) {
+		cap = cap ? 2 * cap : 32;
+		to = xreallocarray(NULL, cap, sizeof(*to));
+	}
+	unsigned first = front ? (cap - nr) / 2 : 0;
+	memmove(to + first, r->bios + r->first, nr * sizeof(*to));
+	if (to != r->bios) {
+		free(r->bios);
+		r->bios = to;
+		r->bios_cap = cap;
+	}
+	r->first = first;
+}
+
+static void rq_add_bio_back(struct request *r, struct bio *bio)
+{
+	if (r->first + r->nr_bios == r->bios_cap)
+		rq_bios_make_room(r, false);
+	r->bios[r->first + r->nr_bios++] =
+	    (struct rq_bio){bio, {bio->prefetch[0], bio->prefetch[1]}};
+}
+
+static void rq_add_bio_front(struct request *r, struct bio *bio)
+{
+	if (!r->first)
+		rq_bios_make_room(r, true);
+	r->bios[--r->first] = (struct rq_bio){bio, {bio->prefetch[0], bio->prefetch[1]}};
+	r->nr_bios++;
 }
 
 sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
@@ -156,10 +208,10 @@ sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_
 	return t;
 }
 
-/* elv_rqhash: hash_long of the sector in blocks of 8 (ELV_HASH_BLOCK) */
+/* elv_rqhash: hash_long of the sector in blocks of 8 (ELV_HASH_BLOCK), into RQ_HASH_SHIFT bits */
 static unsigned elv_hash(uint64_t sector)
 {
-	return (unsigned)(((sector >> 3) * 0x9e37fffffffc0001ULL) >> (64 - ELV_HASH_SHIFT));
+	return (unsigned)(((sector >> 3) * 0x9e37fffffffc0001ULL) >> (64 - RQ_HASH_SHIFT));
 }
 
 static void rqhash_add_end(struct blockdev *bd, struct request *r)
@@ -196,21 +248,24 @@ static void rqhash_del_start(struct request *r)
 		r->hnext_start->hpprev_start = r->hpprev_start;
 }
 
+/* After the last request at or below r's sector, found from the tail: a new request is
+ * most often the highest yet (a writer going forward through its file). */
 static void queue_insert(struct blockdev *bd, struct request *r)
 {
-	struct request *prev = NULL, *cur = bd->queue;
-	while (cur && cur->sector <= r->sector) {
-		prev = cur;
-		cur = cur->next;
-	}
+	struct request *prev = bd->queue_tail;
+	while (prev && prev->sector > r->sector)
+		prev = prev->prev;
+	struct request *next = prev ? prev->next : bd->queue;
 	r->prev = prev;
-	r->next = cur;
+	r->next = next;
 	if (prev)
 		prev->next = r;
 	else
 		bd->queue = r;
-	if (cur)
-		cur->prev = r;
+	if (next)
+		next->prev = r;
+	else
+		bd->queue_tail = r;
 	rqhash_add_end(bd, r);
 	rqhash_add_start(bd, r);
 }
@@ -223,6 +278,8 @@ static void queue_remove(struct blockdev *bd, struct request *r)
 		bd->queue = r->next;
 	if (r->next)
 		r->next->prev = r->prev;
+	else
+		bd->queue_tail = r->prev;
 	r->next = r->prev = NULL;
 	rqhash_del_end(r);
 	rqhash_del_start(r);
@@ -249,13 +306,18 @@ static void complete(void *arg, uint64_t unused)
 	bd->stats.sectors[r->rw] += r->nr_sectors;
 	bd->nr_queued[r->rw]--;
 	int rw = r->rw;
-	struct bio *b = r->bio_head;
-	while (b) {
-		struct bio *n = b->next;
-		b->next = NULL;
-		b->end_io(b); /* the owner frees the bio (bio_free) */
-		b = n;
+	/* Each bio and the page it carries are cold by now: fetch both 16 bios ahead. */
+	struct rq_bio *v = r->bios + r->first;
+	unsigned n = r->nr_bios;
+	for (unsigned i = 0; i < n; i++) {
+		if (i + 16 < n) {
+			__builtin_prefetch(v[i + 16].bio);
+			__builtin_prefetch(v[i + 16].prefetch[0], 1);
+			__builtin_prefetch(v[i + 16].prefetch[1], 1);
+		}
+		v[i].bio->end_io(v[i].bio); /* the owner frees the bio (bio_free) */
 	}
+	r->nr_bios = 0;
 	r->next = bd->free_rq;
 	bd->free_rq = r;
 	/* __freed_request: below the off threshold every freed request clears the queue's
@@ -329,8 +391,7 @@ static bool try_merge(struct blockdev *bd, struct bio *bio)
 		struct request *r = best;
 		rqhash_del_end(r);
 		r->nr_sectors += bio->nr_sectors;
-		r->bio_tail->next = bio;
-		r->bio_tail = bio;
+		rq_add_bio_back(r, bio);
 		rqhash_add_end(bd, r);
 		bd->stats.merges[bio->rw]++;
 		return true;
@@ -344,8 +405,7 @@ static bool try_merge(struct blockdev *bd, struct bio *bio)
 	rqhash_del_start(r);
 	r->sector = bio->sector;
 	r->nr_sectors += bio->nr_sectors;
-	bio->next = r->bio_head;
-	r->bio_head = bio;
+	rq_add_bio_front(r, bio);
 	rqhash_add_start(bd, r);
 	bd->stats.merges[bio->rw]++;
 	/* keep the queue sorted: the request only moved down, toward its prev */
@@ -359,6 +419,8 @@ static bool try_merge(struct blockdev *bd, struct bio *bio)
 		p->next = r->next;
 		if (r->next)
 			r->next->prev = p;
+		else
+			bd->queue_tail = p;
 		r->next = p;
 		p->prev = r;
 	}
@@ -389,7 +451,7 @@ void submit_bio(struct blockdev *bd, struct bio *bio)
 	r->sector = bio->sector;
 	r->nr_sectors = bio->nr_sectors;
 	r->rw = bio->rw;
-	r->bio_head = r->bio_tail = bio;
+	rq_add_bio_back(r, bio);
 	queue_insert(bd, r);
 	bd->nr_queued[bio->rw]++;
 	if (!bd->congested[bio->rw] && bd->nr_queued[bio->rw] >= congestion_on(bd)) {

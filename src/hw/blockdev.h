@@ -14,9 +14,12 @@
 
 enum { READ = 0, WRITE = 1 };
 
-/* elevator.c's ELV_HASH_SHIFT: 64 buckets, sectors hashed in blocks of 8 */
-#define ELV_HASH_SHIFT	 6
-#define ELV_HASH_ENTRIES (1u << ELV_HASH_SHIFT)
+/* elevator.c's ELV_HASH_SHIFT is 6: 64 buckets, sectors hashed in blocks of 8. The model
+ * uses 1024: a lookup compares exact sectors, so the table's size decides only how many
+ * requests it passes over (the host's time), never which one it finds, and the 128 request
+ * slots of a queue then rarely share a bucket. */
+#define RQ_HASH_SHIFT	10
+#define RQ_HASH_ENTRIES (1u << RQ_HASH_SHIFT)
 
 struct bio {
 	struct bio *next;
@@ -27,6 +30,10 @@ struct bio {
 	pfn_t pfn; /* the page this bio carries, if any */
 	void *private;
 	uint64_t private2;
+	/* memory end_io reads first (the first and last byte of the page's descriptor, which
+	 * may lie in two cache lines), or NULL: completion fetches it a few bios ahead, so
+	 * that the misses of a request's bios overlap */
+	const void *prefetch[2];
 	struct bio *all_next; /* every bio the device allocated, for its teardown */
 };
 
@@ -39,7 +46,15 @@ struct request {
 	uint64_t sector;
 	uint32_t nr_sectors;
 	uint8_t rw;
-	struct bio *bio_head, *bio_tail;
+	/* its bios in transfer order, bios[first .. first + nr_bios): an array rather than a
+	 * chain through the bios, so completion reads their addresses, and those of the memory
+	 * their end_io reads, in sequence. A pooled request keeps its array, so steady state
+	 * allocates nothing. */
+	struct rq_bio {
+		struct bio *bio;
+		const void *prefetch[2]; /* the bio's */
+	} * bios;
+	unsigned first, nr_bios, bios_cap;
 	struct request *all_next; /* every request the device allocated, for its teardown */
 };
 
@@ -56,17 +71,19 @@ struct blockdev {
 	char name[16];
 	struct disk_params p;
 	uint64_t nr_sectors;
-	struct request *queue;	/* pending, sorted by sector */
+	struct request *queue; /* pending, sorted by sector */
+	struct request *queue_tail;
 	unsigned nr_queued[2];	/* queued + in flight, per direction (request slots used) */
 	struct request *active; /* being serviced */
-	struct request *hash_end[ELV_HASH_ENTRIES];   /* queued requests by end sector */
-	struct request *hash_start[ELV_HASH_ENTRIES]; /* queued requests by start sector */
-	uint64_t head;				      /* sector after the last one transferred */
+	struct request *hash_end[RQ_HASH_ENTRIES];   /* queued requests by end sector */
+	struct request *hash_start[RQ_HASH_ENTRIES]; /* queued requests by start sector */
+	uint64_t head;				     /* sector after the last one transferred */
 	bool congested[2];
 	bool dispatch_scheduled;
 	struct waitqueue slot_wait[2];
 	struct request *free_rq; /* request pool */
-	struct bio *free_bio;	 /* bio pool */
+	struct bio **free_bios;	 /* bio pool: a stack */
+	unsigned nr_free_bios, free_bios_cap;
 	/* Everything ever allocated: at teardown a bio may be anywhere (queued, in flight,
 	 * held by a task asleep before submitting it), and each is freed once from here. */
 	struct request *all_rq;

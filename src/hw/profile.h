@@ -56,6 +56,11 @@ struct hw_profile {
 	sim_time_t page_copy_ns;  /* copy one page (COW, read/write syscalls) */
 	sim_time_t page_alloc_ns; /* buddy allocator fast path */
 	sim_time_t page_free_ns;
+	/* AF_UNIX stream message, beyond the syscall entry and the copy: unix_stream_sendmsg
+	 * (skb allocation, queueing, the reader's wakeup) and unix_stream_recvmsg (dequeue,
+	 * kfree_skb) */
+	sim_time_t sock_send_ns;
+	sim_time_t sock_recv_ns;
 	sim_time_t lru_add_ns;	  /* one page onto an LRU list (lock held) */
 	sim_time_t isolate_ns;	  /* per page scanned by isolate_lru_pages (lock held) */
 	sim_time_t scan_page_ns;  /* shrink_page_list work per page, besides rmap */
@@ -84,6 +89,8 @@ struct hw_profile {
 	X(page_copy_ns)                                                                            \
 	X(page_alloc_ns)                                                                           \
 	X(page_free_ns)                                                                            \
+	X(sock_send_ns)                                                                            \
+	X(sock_recv_ns)                                                                            \
 	X(lru_add_ns)                                                                              \
 	X(isolate_ns)                                                                              \
 	X(scan_page_ns)                                                                            \

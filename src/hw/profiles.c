@@ -7,10 +7,18 @@
  * ---------------------
  * Disk figures are the vendors' data-sheet numbers for drives of the era (seek, rpm,
  * sustained rate); "[estimate]" marks a figure that is an order-of-magnitude judgement of
- * ours rather than a measurement. Every CPU cost is such an estimate (docs/hardware.md, "CPU
- * costs"): the x86-64 2008 figures are the orders of magnitude lmbench-style measurements give
- * for that class (page fault ~1-2 us, context switch a few us, memory copy/clear bandwidth of
- * the era), and the other profiles' are those scaled roughly by clock rate and architecture. */
+ * ours rather than a measurement (scripts/sensitivity.py halves and doubles them).
+ *
+ * The ARM and IA64 CPU costs come from two published lmbench runs (docs/hardware.md, "CPU
+ * costs", gives the whole tables and the rules):
+ *  [P3-790]  lmbench 2.0 on an i686 790 MHz, Linux 2.5.62, median of 5 runs: A. M. Marathe,
+ *            "[BENCHMARK] 2.5.62 Lmbench performance", linux-kernel, 21 Feb 2003,
+ *            <94F20261551DC141B6B559DC4910867217CCC7@blr-m3-msg.wipro.com>;
+ *  [IA64-1600] lmbench 3.0 on an SMP ia64 1600 MHz, Linux 2.6.27-rc1-mm1: Y. Goto, linux-mm,
+ *            5 Aug 2008, <20080805150434.BF32.E1E9C6FF@jp.fujitsu.com>, quoted whole in
+ *            M. Gorman's reply <20080805111450.GE20243@csn.ul.ie>.
+ * lmbench's MB is 10^6 bytes (lmbench3 src/lib_timing.c). The x86-64 profiles' CPU costs
+ * are still the estimates of their class (lmbench-style orders of magnitude). */
 
 static const struct hw_profile profiles[] = {
     {
@@ -39,6 +47,8 @@ static const struct hw_profile profiles[] = {
 	.page_copy_ns = 1000,		   /* 4 KiB copy at ~4 GB/s [estimate] */
 	.page_alloc_ns = 150,		   /* [estimate] */
 	.page_free_ns = 100,		   /* [estimate] */
+	.sock_send_ns = 150,		   /* the skb allocation, as page_alloc_ns [estimate] */
+	.sock_recv_ns = 100,		   /* the skb free, as page_free_ns [estimate] */
 	.lru_add_ns = 50,		   /* [estimate] */
 	.isolate_ns = 60,		   /* [estimate] */
 	.scan_page_ns = 300,		   /* [estimate] */
@@ -84,6 +94,8 @@ static const struct hw_profile profiles[] = {
 	.page_copy_ns = 6000,		     /* [estimate] */
 	.page_alloc_ns = 400,		     /* [estimate] */
 	.page_free_ns = 300,		     /* [estimate] */
+	.sock_send_ns = 400,		     /* the skb allocation, as page_alloc_ns [estimate] */
+	.sock_recv_ns = 300,		     /* the skb free, as page_free_ns [estimate] */
 	.lru_add_ns = 150,		     /* [estimate] */
 	.isolate_ns = 180,		     /* [estimate] */
 	.scan_page_ns = 900,		     /* [estimate] */
@@ -121,23 +133,34 @@ static const struct hw_profile profiles[] = {
 	.pgd_order = 2,		    /* pgd_alloc: __get_free_pages(GFP_KERNEL, 2) */
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
 	.quantum_ns = 200 * NSEC_PER_USEC, /* model knob [estimate] */
-	.ctxsw_ns = 30000,		   /* ARMv5 with VIVT cache flush on switch [estimate] */
+	/* CPU costs: [P3-790] scaled by the clock ratio 790/200 = 3.95 for kernel paths, and by
+	 * the memory-bus ratio 2.66 (PC133 64-bit 1064 MB/s against 32-bit SDRAM at 100 MHz,
+	 * 400 MB/s: the ARM926 board class [assumption: neither machine's memory is stated])
+	 * for page-sized memory traffic. The clock ratio leaves out the ARM9's lower work per
+	 * clock (ARM's 1.1 Dhrystone MIPS/MHz maximum for ARM9, infocenter.arm.com KA3885) and
+	 * the VIVT cache flush of every ARMv5 address-space switch (cpu_arm926_switch_mm), so
+	 * these are lower bounds (docs/throttle.md, "Absolute times"). */
+	.ctxsw_ns = 5690,      /* lat_ctx 2p/0K 1.44 us x 3.95 */
 	.tick_ns = 20000,      /* timer interrupt + scheduler_tick at 200 MHz [estimate] */
 	.touch_ns = 30,	       /* [estimate] */
-	.syscall_ns = 2000,    /* [estimate] */
-	.fault_ns = 15000,     /* [estimate] */
-	.page_zero_ns = 25000, /* 4 KiB at ~160 MB/s [estimate] */
-	.page_copy_ns = 40000, /* [estimate] */
+	.syscall_ns = 1740,    /* lat_syscall null 0.44 us x 3.95 */
+	.fault_ns = 15800,     /* lat_pagefault 4.0 us x 3.95 */
+	.page_zero_ns = 64100, /* 4 KiB at bw_mem write 170 MB/s / 2.66 */
+	.page_copy_ns = 88600, /* 4 KiB at bw_mem bcopy (libc) 123 MB/s / 2.66 */
 	.page_alloc_ns = 2000, /* [estimate] */
 	.page_free_ns = 1500,  /* [estimate] */
+	/* lat_unix less lat_pipe (14 - 8.3 us round trip, two messages): the AF_UNIX message's
+	 * cost over a pipe message's, 2.85 us x 3.95, half to each side */
+	.sock_send_ns = 5630,
+	.sock_recv_ns = 5630,
 	.lru_add_ns = 750,     /* [estimate] */
 	.isolate_ns = 900,     /* [estimate] */
 	.scan_page_ns = 4500,  /* [estimate] */
 	.rmap_pte_ns = 2200,   /* [estimate] */
 	.swap_alloc_ns = 6000, /* [estimate] */
 	.io_submit_ns = 20000, /* [estimate] */
-	.fork_ns = 1000000,    /* [estimate] */
-	.exec_ns = 3000000,    /* [estimate] */
+	.fork_ns = 1173000,    /* lat_proc fork+exit 297 us x 3.95 */
+	.exec_ns = 3966000,    /* lat_proc fork+execve 1301 us less fork 297, x 3.95 */
 	.disk =
 	    {
 		.capacity_bytes = 1ULL << 30,
@@ -163,7 +186,8 @@ static const struct hw_profile profiles[] = {
 	 * is 5.8 GB, and the pgd/pmd pages NR_PAGETABLE does not count (5 per task, below)
 	 * bring it to 7.6 GB. Only 64 KiB pages make the reported OOM possible. */
 	.page_size = 65536,
-	.cpu_mhz = 1600,	     /* Itanium 2 (Montecito) 1.6 GHz [estimate of the model] */
+	.cpu_mhz = 1600, /* not stated in the threads; the 1.6 GHz of [IA64-1600], an ia64 box of
+			  * the same company (Fujitsu) and year running lmbench */
 	.l1_cache_bytes = 128,	     /* IA64 L1_CACHE_SHIFT 7 */
 	.kernel_reserved_kb = 65536, /* IA64 kernel image, per-CPU areas, bootmem [estimate] */
 	.struct_page_bytes = 56,     /* sizeof(struct page), 64-bit 2.6.2x */
@@ -180,25 +204,32 @@ static const struct hw_profile profiles[] = {
 	.pt_upper_pages = 5,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
-	/* CPU costs: the x86_64-2008 estimates scaled by the clock ratio 2500/1600; page-sized
-	 * operations also by the page size (x16) [estimate] */
-	.ctxsw_ns = 4700,
-	.tick_ns = 2300,
-	.touch_ns = 3,
-	.syscall_ns = 230,
-	.fault_ns = 1600,
-	.page_zero_ns = 17600,
-	.page_copy_ns = 24800,
-	.page_alloc_ns = 230,
-	.page_free_ns = 160,
-	.lru_add_ns = 80,
-	.isolate_ns = 95,
-	.scan_page_ns = 470,
-	.rmap_pte_ns = 230,
-	.swap_alloc_ns = 630,
-	.io_submit_ns = 2300,
-	.fork_ns = 94000,
-	.exec_ns = 310000,
+	/* CPU costs: [IA64-1600], the same CPU and clock, Linux 2.6.27, where the figure is of
+	 * one process; the two-process latencies of that SMP box include the wakeup of an idle
+	 * CPU (its lat_ctx 2p/0K, 11.3 us, exceeds half its pipe round trip, 4.2 us, which
+	 * contains a switch), which hackbench's thousands of runnable tasks do not pay, so the
+	 * switch itself is [P3-790]'s scaled by the clock ratio 790/1600 = 0.494. */
+	.ctxsw_ns = 711,   /* [P3-790] lat_ctx 2p/0K 1.44 us x 0.494 */
+	.tick_ns = 2300,   /* [estimate] */
+	.touch_ns = 3,	   /* [estimate] */
+	.syscall_ns = 230, /* lat_syscall null I/O 0.23 us (null, getppid, is an fsys fast path) */
+	.fault_ns = 240,   /* lat_pagefault 0.2385 us */
+	.page_zero_ns = 125200, /* 64 KiB at bw_mem write 523.5 MB/s */
+	.page_copy_ns = 119200, /* 64 KiB at bw_mem bcopy (libc) 549.6 MB/s */
+	.page_alloc_ns = 230,	/* [estimate] */
+	.page_free_ns = 160,	/* [estimate] */
+	/* lat_unix less lat_pipe (28.3 - 8.464 us round trip, two messages; the idle wakeup is
+	 * in both and cancels): 9.92 us, half to each side */
+	.sock_send_ns = 4960,
+	.sock_recv_ns = 4960,
+	.lru_add_ns = 80,     /* [estimate] */
+	.isolate_ns = 95,     /* [estimate] */
+	.scan_page_ns = 470,  /* [estimate] */
+	.rmap_pte_ns = 230,   /* [estimate] */
+	.swap_alloc_ns = 630, /* [estimate] */
+	.io_submit_ns = 2300, /* [estimate] */
+	.fork_ns = 227000,    /* lat_proc fork+exit 227 us */
+	.exec_ns = 236000,    /* lat_proc fork+execve 463 us less fork 227 */
 	.disk =
 	    {
 		.capacity_bytes = 146ULL << 30,
@@ -242,6 +273,8 @@ static const struct hw_profile profiles[] = {
 	.page_copy_ns = 1000,
 	.page_alloc_ns = 150,
 	.page_free_ns = 100,
+	.sock_send_ns = 150, /* the skb allocation, as page_alloc_ns [estimate] */
+	.sock_recv_ns = 100, /* the skb free, as page_free_ns [estimate] */
 	.lru_add_ns = 50,
 	.isolate_ns = 60,
 	.scan_page_ns = 300,
@@ -293,6 +326,8 @@ static const struct hw_profile profiles[] = {
 	.page_copy_ns = 1000,                                                       \
 	.page_alloc_ns = 150,                                                       \
 	.page_free_ns = 100,                                                        \
+	.sock_send_ns = 150, /* the skb allocation, as page_alloc_ns [estimate] */ \
+	.sock_recv_ns = 100, /* the skb free, as page_free_ns [estimate] */ \
 	.lru_add_ns = 50,                                                           \
 	.isolate_ns = 60,                                                           \
 	.scan_page_ns = 300,                                                        \

@@ -102,14 +102,18 @@ static uint32_t ring_add(uint32_t a, uint32_t b, uint32_t cap)
 	return s < cap ? s : s - cap < cap ? s - cap : s % cap;
 }
 
-sim_time_t kpipe_write_cost(uint32_t len)
+sim_time_t kpipe_write_cost(int kind, uint32_t len)
 {
-	return MM->hw->syscall_ns + MM->hw->page_alloc_ns + copy_cost(len);
+	const struct hw_profile *hw = MM->hw;
+	return hw->syscall_ns + copy_cost(len) +
+	       (kind == KPIPE_SOCKET ? hw->sock_send_ns : hw->page_alloc_ns);
 }
 
-sim_time_t kpipe_read_cost(uint32_t len)
+sim_time_t kpipe_read_cost(int kind, uint32_t len)
 {
-	return MM->hw->syscall_ns + MM->hw->page_free_ns + copy_cost(len);
+	const struct hw_profile *hw = MM->hw;
+	return hw->syscall_ns + copy_cost(len) +
+	       (kind == KPIPE_SOCKET ? hw->sock_recv_ns : hw->page_free_ns);
 }
 
 static bool fatal(void)
@@ -222,7 +226,7 @@ static int pipe_write(struct kpipe *p, uint32_t len)
 
 int kpipe_write(struct kpipe *p, uint32_t len)
 {
-	cpu_work_sys(kpipe_write_cost(len));
+	cpu_work_sys(kpipe_write_cost(p->kind, len));
 	int r = p->kind == KPIPE_SOCKET ? socket_write(p, len) : pipe_write(p, len);
 	preempt_point(); /* a reader this write woke may take the CPU on return to user */
 	return r;
@@ -267,7 +271,7 @@ static void free_skbs(struct kpipe *p, uint32_t n)
 
 int kpipe_read(struct kpipe *p, uint32_t len)
 {
-	cpu_work_sys(kpipe_read_cost(len));
+	cpu_work_sys(kpipe_read_cost(p->kind, len));
 	while (!p->bytes) {
 		if (!p->writers)
 			return 0;

@@ -74,10 +74,11 @@ void kpipe_close_read(struct kpipe *p);
 /* Frees what is still queued and the host memory (a run's teardown, machine alive). */
 void kpipe_release(struct kpipe *p);
 
-/* CPU cost of one call (docs/throttle.md): the profile's syscall entry, the slab
- * allocation (write) or free (read) of the skb or the pipe-buffer bookkeeping, and the copy
- * of len bytes at the profile's page-copy rate. */
-sim_time_t kpipe_write_cost(uint32_t len);
-sim_time_t kpipe_read_cost(uint32_t len);
+/* CPU cost of one call (docs/throttle.md): the profile's syscall entry, the copy of len
+ * bytes at the profile's page-copy rate, and for a socket the AF_UNIX work of the message
+ * (sock_send_ns: skb allocation and queueing; sock_recv_ns: dequeue and free), for a pipe the
+ * buffer page's allocation (write) or free (read). */
+sim_time_t kpipe_write_cost(int kind, uint32_t len);
+sim_time_t kpipe_read_cost(int kind, uint32_t len);
 
 #endif

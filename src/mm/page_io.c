@@ -11,6 +11,8 @@ void submit_page_bio(struct blockdev *bd, pfn_t pfn, uint64_t sector, int rw,
 	b->rw = (uint8_t)rw;
 	b->pfn = pfn;
 	b->end_io = end_io;
+	b->prefetch[0] = pfn_to_page(pfn);
+	b->prefetch[1] = (const char *)pfn_to_page(pfn) + sizeof(struct page) - 1;
 	cpu_work_sys(MM->hw->io_submit_ns);
 	submit_bio(bd, b);
 }

@@ -22,6 +22,9 @@ struct replay_ops {
 	void (*destroy)(void *st);
 	/* 1 hit, 0 miss, -1 out of memory (see replay_sim_access) */
 	int (*access)(void *st, uint32_t id, uint8_t kind, uint32_t next_use);
+	/* n references in a row, as n calls of access without next use (NULL: the front calls
+	 * access). Returns the hits. Lets an algorithm look ahead in the ids (prefetch). */
+	long (*access_batch)(void *st, const uint32_t *ids, const uint8_t *kinds, size_t n);
 	/* 0 when the internal structures are sound */
 	int (*check)(const void *st);
 	size_t (*bytes)(const void *st);

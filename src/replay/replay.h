@@ -53,6 +53,11 @@ void replay_sim_free(struct replay_sim *s);
 /* One reference. next_use is the index of the next reference to the same page
  * (REPLAY_NEVER if none); only OPT looks at it. Returns 1 hit, 0 miss, -1 out of memory. */
 int replay_sim_access(struct replay_sim *s, uint32_t id, uint8_t kind, uint32_t next_use);
+/* n references without next use (every policy but OPT), kinds may be NULL (all reads): the
+ * same as n calls of replay_sim_access, faster for the policies that look ahead. 0, or -1 out
+ * of memory. */
+int replay_sim_access_batch(struct replay_sim *s, const uint32_t *ids, const uint8_t *kinds,
+			    size_t n);
 void replay_sim_result(const struct replay_sim *s, struct replay_result *r);
 /* Consistency check of the internal structures, for tests: 0 when sound. */
 int replay_sim_check(const struct replay_sim *s);
@@ -94,6 +99,8 @@ uint64_t mrc_misses(const struct mrc *m, uint64_t c);
 struct lru_mrc;
 struct lru_mrc *lru_mrc_new(void);
 int lru_mrc_access(struct lru_mrc *m, uint32_t id); /* 0, or -1 out of memory */
+/* n references in a row: the same as n calls of lru_mrc_access, prefetching ahead. */
+int lru_mrc_access_batch(struct lru_mrc *m, const uint32_t *ids, size_t n);
 /* Moves the histogram into out and frees m. */
 int lru_mrc_finish(struct lru_mrc *m, struct mrc *out);
 size_t lru_mrc_bytes(const struct lru_mrc *m);

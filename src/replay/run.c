@@ -117,12 +117,10 @@ int replay_run(const char *path, const struct trace_opts *topts, const struct re
 		long k = 0;
 		while ((k = trace_next_batch(t, ids, kinds, batch_size(t, limit, B))) > 0)
 			for (size_t j = 0; j < njobs; j++)
-				for (long i = 0; i < k; i++)
-					if (replay_sim_access(sims[j], ids[i], kinds[i],
-							      REPLAY_NEVER) < 0) {
-						trace_close(t);
-						goto oom;
-					}
+				if (replay_sim_access_batch(sims[j], ids, kinds, (size_t)k) < 0) {
+					trace_close(t);
+					goto oom;
+				}
 		if (k < 0) {
 			snprintf(err, errlen, "%s", trace_error(t));
 			trace_close(t);
@@ -183,9 +181,8 @@ int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy
 	if (!m)
 		goto oom;
 	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
-		for (long i = 0; i < k; i++)
-			if (lru_mrc_access(m, ids[i]))
-				goto oom;
+		if (lru_mrc_access_batch(m, ids, (size_t)k))
+			goto oom;
 	if (k < 0) {
 		snprintf(err, errlen, "%s", trace_error(t));
 		lru_mrc_finish(m, out);

@@ -74,6 +74,21 @@ int replay_sim_access(struct replay_sim *s, uint32_t id, uint8_t kind, uint32_t 
 	return r;
 }
 
+int replay_sim_access_batch(struct replay_sim *s, const uint32_t *ids, const uint8_t *kinds,
+			    size_t n)
+{
+	if (s->ops->access_batch) {
+		long h = s->ops->access_batch(s->st, ids, kinds, n);
+		s->hits += (uint64_t)h;
+		s->misses += n - (uint64_t)h;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (replay_sim_access(s, ids[i], kinds ? kinds[i] : TRACE_READ, REPLAY_NEVER) < 0)
+			return -1;
+	return 0;
+}
+
 void replay_sim_result(const struct replay_sim *s, struct replay_result *r)
 {
 	memset(r, 0, sizeof(*r));

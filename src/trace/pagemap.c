@@ -13,11 +13,7 @@
 #define ONE_MAX	  4
 #define OFF(page) ((uint32_t)(page) & (PAGEMAP_CHUNK - 1))
 
-static inline uint32_t hash(uint64_t chunk, uint32_t mask)
-{
-	/* Fibonacci hashing: the high bits of the product mix every bit of the key. */
-	return (uint32_t)((chunk * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-}
+#define hash pagemap_hash
 
 void pagemap_init(struct pagemap *m)
 {
@@ -205,4 +201,27 @@ uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
 	m->slots[h] = id + 1;
 	m->used++;
 	return id;
+}
+
+void pagemap_prefetch_entry(const struct pagemap *m, uint64_t page)
+{
+	if (!m->mask)
+		return;
+	uint32_t h = hash(page >> PAGEMAP_CHUNK_SHIFT, m->mask);
+	/* the chunk's block is almost always first in its probe sequence, else within a few */
+	for (int k = 0; k < 4; k++, h = (h + 1) & m->mask) {
+		uint32_t v = m->slots[h];
+		if (!v)
+			return;
+		if (v == TOMB)
+			continue;
+		if (v & BLOCK_BIT) {
+			const char *b = (const char *)&m->blocks[v & ~BLOCK_BIT];
+			__builtin_prefetch(b);
+			__builtin_prefetch(b + 64);
+			__builtin_prefetch(b + sizeof(struct pagemap_block) - 1);
+			return;
+		}
+		__builtin_prefetch(&m->pages[v - 1]);
+	}
 }

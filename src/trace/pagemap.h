@@ -63,6 +63,22 @@ static inline uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new
 	}
 	return pagemap_get_slow(m, page, is_new);
 }
+static inline uint32_t pagemap_hash(uint64_t chunk, uint32_t mask)
+{
+	/* Fibonacci hashing: the high bits of the product mix every bit of the key. */
+	return (uint32_t)((chunk * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+/* Hints for a lookup of page to come, in two steps a while apart: first the hash slot its
+ * lookup reads, then (the slot having arrived) the block or page numbers the slots from there
+ * name. They change nothing; a map that changes in between only makes a prefetch useless. */
+static inline void pagemap_prefetch_slot(const struct pagemap *m, uint64_t page)
+{
+	if (m->mask)
+		__builtin_prefetch(&m->slots[pagemap_hash(page >> PAGEMAP_CHUNK_SHIFT, m->mask)]);
+}
+void pagemap_prefetch_entry(const struct pagemap *m, uint64_t page);
+
 /* Append page under the next id without hashing it (the caller knows it is new, e.g. the
  * binary format says so); pagemap_get/find must not be used on such a map. */
 uint32_t pagemap_append(struct pagemap *m, uint64_t page);

@@ -1,5 +1,5 @@
 /* Record parsers of the external trace formats. Each turns one line (or one binary record) into
- * a run of single-page references in t->pend_* and validates as strictly as the format allows:
+ * a run of single-page references (trace_push_run) and validates as strictly as the format allows:
  * a trace that parses wrongly gives wrong hit ratios silently, which is worse than an error. */
 #include "trace/trace_impl.h"
 
@@ -87,9 +87,7 @@ static int arc_line(struct trace *t, const char *s)
 				  (unsigned long long)f[1], (unsigned long long)MAX_RUN);
 	if (f[0] + (f[1] - 1) < f[0])
 		return trace_fail(t, "block range overflows 64 bits");
-	t->pend_page = f[0];
-	t->pend_left = f[1];
-	t->pend_kind = TRACE_READ;
+	trace_push_run(t, f[0], f[1], TRACE_READ);
 	return 1;
 }
 
@@ -106,9 +104,7 @@ static int num_line(struct trace *t, const char *s)
 	const char *e = parse_dec(s, &v);
 	if (!e || !is_blank(e))
 		return trace_fail(t, "expected one non-negative integer per line");
-	t->pend_page = v;
-	t->pend_left = 1;
-	t->pend_kind = TRACE_READ;
+	trace_push_run(t, v, 1, TRACE_READ);
 	return 1;
 }
 
@@ -139,15 +135,12 @@ static int lackey_line(struct trace *t, const char *s)
 	if (last - first >= MAX_RUN)
 		return trace_fail(t, "access of %llu bytes is implausibly large",
 				  (unsigned long long)size);
-	t->pend_page = first;
-	t->pend_left = last - first + 1;
-	t->pend_kind = op == 'I' ? TRACE_EXEC : op == 'S' ? TRACE_WRITE : TRACE_READ;
-	if (op == 'M') {
-		/* a modify is a load then a store of the same bytes */
-		t->pend2_page = first;
-		t->pend2_left = last - first + 1;
-		t->pend2_kind = TRACE_WRITE;
-	}
+	trace_push_run(t, first, last - first + 1,
+		       op == 'I'   ? TRACE_EXEC
+		       : op == 'S' ? TRACE_WRITE
+				   : TRACE_READ);
+	if (op == 'M') /* a modify is a load then a store of the same bytes */
+		trace_push_run(t, first, last - first + 1, TRACE_WRITE);
 	return 1;
 }
 
@@ -253,14 +246,60 @@ static int csv_line(struct trace *t, char *s)
 	uint64_t v;
 	if (!csv_number(csv_trim(f[t->csv_col - 1]), &v))
 		return trace_fail(t, "csv column %u is not a numeric object id", t->csv_col);
-	t->pend_page = v;
-	t->pend_left = 1;
-	t->pend_kind = TRACE_READ;
+	trace_push_run(t, v, 1, TRACE_READ);
+	return 1;
+}
+
+/* The usual line of an ARC or one-number trace, "start n [x [y]]\n" or "page\n", numbers of
+ * at most 18 digits (no overflow to check), parsed where it lies in the buffer: no call per
+ * line. Returns 1 with its run queued, or 0, consuming nothing, for any other line (blank,
+ * marker, CR, bad or huge field, no newline in the buffer yet), which the line reader below
+ * then reads with every check and message of arc_line and num_line. */
+static int fast_line(struct trace *t, unsigned maxf)
+{
+	const uint8_t *p = t->in.buf + t->in.pos, *e = t->in.buf + t->in.end;
+	uint64_t f[4];
+	unsigned n = 0;
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e)
+			return 0;
+		if (*p == '\n')
+			break;
+		unsigned d = (unsigned)*p - '0';
+		if (n == maxf || d > 9)
+			return 0;
+		const uint8_t *start = p;
+		uint64_t v = 0;
+		do {
+			v = v * 10 + d;
+			if (++p == e)
+				return 0;
+			d = (unsigned)*p - '0';
+		} while (d <= 9);
+		if (p - start > 18 || (*p != ' ' && *p != '\t' && *p != '\n'))
+			return 0;
+		f[n++] = v;
+	}
+	if (maxf == 1) {
+		if (n != 1)
+			return 0;
+		f[1] = 1;
+	} else if (n < 2 || f[1] == 0 || f[1] > MAX_RUN) {
+		return 0;
+	}
+	t->in.pos = (size_t)(p + 1 - t->in.buf);
+	t->line++;
+	trace_push_run(t, f[0], f[1], TRACE_READ);
 	return 1;
 }
 
 int trace_read_text_record(struct trace *t)
 {
+	if (t->format == TRACE_FMT_ARC || t->format == TRACE_FMT_LIRS || t->format == TRACE_FMT_TXT)
+		if (fast_line(t, t->format == TRACE_FMT_ARC ? 4 : 1))
+			return 1;
 	for (;;) {
 		char *s;
 		size_t len;
@@ -313,9 +352,7 @@ int trace_read_oracle_record(struct trace *t)
 		id = id << 8 | p[i];
 	t->in.pos += 24;
 	t->record++;
-	t->pend_page = id;
-	t->pend_left = 1;
-	t->pend_kind = TRACE_READ;
+	trace_push_run(t, id, 1, TRACE_READ);
 	return 1;
 }
 

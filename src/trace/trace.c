@@ -104,6 +104,7 @@ static struct trace *setup(struct trace *t, const char *name, const struct trace
 	if (opts)
 		t->opts = *opts;
 	t->state = 1;
+	t->rd_state = 1;
 	pagemap_init(&t->map);
 	if (t->in.failed) {
 		snprintf(err, errlen, "%s: %s", t->name, t->in.err);
@@ -307,41 +308,98 @@ static int next_mmsim(struct trace *t, struct trace_ref *ref)
 	return 1;
 }
 
+/* Pass the chunks of run r to a page map hint: its first and last, at most two between. */
+static inline void hint_run(const struct pagemap *m, const struct trace_run *r,
+			    void (*hint)(const struct pagemap *, uint64_t))
+{
+	uint64_t c = r->page >> PAGEMAP_CHUNK_SHIFT;
+	uint64_t last = (r->page + r->left - 1) >> PAGEMAP_CHUNK_SHIFT;
+	for (int k = 0; c <= last; k++, c++) {
+		if (k == 3)
+			c = last;
+		hint(m, c << PAGEMAP_CHUNK_SHIFT);
+	}
+}
+
+/* Parse records until TRACE_AHEAD runs wait behind the current one, asking the page map for
+ * the hash slots of each new run's chunks. When the parser ends or fails, rd_state says so
+ * and the state of the references follows once the runs before are returned, so an error
+ * still comes after every reference of the lines above it. */
+static void read_ahead(struct trace *t)
+{
+	while (t->rd_state > 0 && t->rq_tail - t->rq_head <= TRACE_AHEAD) {
+		uint32_t from = t->rq_tail;
+		int r = t->format == TRACE_FMT_ORACLE ? trace_read_oracle_record(t)
+						      : trace_read_text_record(t);
+		if (r <= 0) {
+			/* trace_fail set state: the error waits behind the queued runs */
+			t->rd_state = r;
+			t->state = 1;
+			break;
+		}
+		for (uint32_t i = from; i != t->rq_tail; i++)
+			hint_run(&t->map, &t->runq[i & (TRACE_RUNQ - 1)], pagemap_prefetch_slot);
+	}
+}
+
+/* The run being expanded, parsing more when none is; NULL at the end or on an error (state
+ * then says which). */
+static struct trace_run *cur_run(struct trace *t)
+{
+	if (t->rq_head == t->rq_tail) {
+		read_ahead(t);
+		if (t->rq_head == t->rq_tail) {
+			t->state = t->rd_state;
+			return NULL;
+		}
+	}
+	return &t->runq[t->rq_head & (TRACE_RUNQ - 1)];
+}
+
+/* How far ahead of the run being expanded its blocks are fetched: the slots asked for when it
+ * was parsed have arrived by then, and the blocks will have by the time it is expanded. */
+#define BLOCKS_AHEAD 4
+
+/* The current run is done: the next one becomes current. */
+static void next_run(struct trace *t)
+{
+	t->rq_head++;
+	if (t->rq_tail - t->rq_head > BLOCKS_AHEAD) {
+		const struct trace_run *q =
+		    &t->runq[(t->rq_head + BLOCKS_AHEAD) & (TRACE_RUNQ - 1)];
+		hint_run(&t->map, q, pagemap_prefetch_entry);
+	}
+	read_ahead(t);
+}
+
+/* The page map ran out of ids on a page of run r. */
+static int ids_exhausted(struct trace *t, const struct trace_run *r)
+{
+	t->line = r->line;
+	t->record = r->record;
+	return trace_fail(t, "more distinct pages than ids (2^31)");
+}
+
 int trace_next(struct trace *t, struct trace_ref *ref)
 {
 	if (t->state <= 0)
 		return t->state;
 	if (t->format == TRACE_FMT_MMSIM)
 		return next_mmsim(t, ref);
-	for (;;) {
-		if (t->pend_left) {
-			uint64_t page = t->pend_page++;
-			t->pend_left--;
-			int is_new;
-			uint32_t id = pagemap_get(&t->map, page, &is_new);
-			if (id == PAGEMAP_FAIL)
-				return trace_fail(t, "more distinct pages than ids (2^31)");
-			ref->page = page;
-			ref->id = id;
-			ref->kind = t->pend_kind;
-			t->count++;
-			return 1;
-		}
-		if (t->pend2_left) {
-			t->pend_page = t->pend2_page;
-			t->pend_left = t->pend2_left;
-			t->pend_kind = t->pend2_kind;
-			t->pend2_left = 0;
-			continue;
-		}
-		int r = t->format == TRACE_FMT_ORACLE ? trace_read_oracle_record(t)
-						      : trace_read_text_record(t);
-		if (r <= 0) {
-			if (r == 0)
-				t->state = 0;
-			return t->state;
-		}
-	}
+	struct trace_run *r = cur_run(t);
+	if (!r)
+		return t->state;
+	int is_new;
+	uint32_t id = pagemap_get(&t->map, r->page, &is_new);
+	if (id == PAGEMAP_FAIL)
+		return ids_exhausted(t, r);
+	ref->page = r->page++;
+	ref->id = id;
+	ref->kind = r->kind;
+	t->count++;
+	if (!--r->left)
+		next_run(t);
+	return 1;
 }
 
 /* The binary format's inner loop: while 20 bytes (two maximal varints) remain in the buffer
@@ -381,55 +439,51 @@ static size_t mmt_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t m
 	return i;
 }
 
-/* The text formats' inner loop: a record's run of pages, mapped straight into the batch. */
-static size_t expand_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
+/* The text formats' inner loop: the current run's pages, mapped straight into the batch. */
+static size_t expand_batch(struct trace *t, struct trace_run *r, uint32_t *ids, uint8_t *kinds,
+			   size_t max)
 {
-	size_t k = t->pend_left < max ? (size_t)t->pend_left : max;
-	uint64_t page = t->pend_page;
+	size_t k = r->left < max ? (size_t)r->left : max;
+	uint64_t page = r->page;
 	for (size_t j = 0; j < k; j++) {
 		int is_new;
 		uint32_t id = pagemap_get(&t->map, page + j, &is_new);
 		if (id == PAGEMAP_FAIL) {
 			k = j;
-			trace_fail(t, "more distinct pages than ids (2^31)");
+			ids_exhausted(t, r);
 			break;
 		}
 		ids[j] = id;
 	}
 	if (kinds)
-		memset(kinds, t->pend_kind, k);
-	t->pend_page = page + k;
-	t->pend_left -= k;
+		memset(kinds, r->kind, k);
+	r->page = page + k;
+	r->left -= k;
 	t->count += k;
+	if (!r->left)
+		next_run(t);
 	return k;
 }
 
 long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
 {
 	size_t i = 0;
-	struct trace_ref r;
-	while (i < max) {
-		if (t->format == TRACE_FMT_MMSIM && t->state > 0) {
-			size_t k = mmt_batch(t, ids + i, kinds ? kinds + i : NULL, max - i);
-			i += k;
-			if (i == max)
+	if (t->format != TRACE_FMT_MMSIM) {
+		struct trace_run *r;
+		while (i < max && t->state > 0 && (r = cur_run(t)))
+			i += expand_batch(t, r, ids + i, kinds ? kinds + i : NULL, max - i);
+	} else {
+		struct trace_ref ref;
+		while (i < max && t->state > 0) {
+			i += mmt_batch(t, ids + i, kinds ? kinds + i : NULL, max - i);
+			if (i == max || trace_next(t, &ref) <= 0)
 				break;
+			ids[i] = ref.id;
+			if (kinds)
+				kinds[i] = ref.kind;
+			i++;
 		}
-		if (t->pend_left && t->state > 0) {
-			size_t k = expand_batch(t, ids + i, kinds ? kinds + i : NULL, max - i);
-			i += k;
-			if (t->state > 0)
-				continue;
-		}
-		int rc = trace_next(t, &r);
-		if (rc < 0)
-			return i ? (long)i : -1; /* the error comes again on the next call */
-		if (rc == 0)
-			break;
-		ids[i] = r.id;
-		if (kinds)
-			kinds[i] = r.kind;
-		i++;
 	}
-	return (long)i;
+	/* the references before an error first; the error comes again on the next call */
+	return t->state < 0 && !i ? -1 : (long)i;
 }

@@ -50,6 +50,17 @@ static inline int mmt_get_varint(const uint8_t *p, const uint8_t *e, uint64_t *o
 	return -1;
 }
 
+/* Runs parsed ahead of the one being expanded, so that the page map's hash slots and blocks
+ * for them are fetched from memory while earlier runs are mapped (see read_ahead in trace.c). */
+#define TRACE_AHEAD 16
+#define TRACE_RUNQ  32 /* a power of two above TRACE_AHEAD + 1 (one record, two runs) */
+
+struct trace_run {
+	uint64_t page, left;
+	uint64_t line, record; /* t->line and t->record after its record, for error messages */
+	uint8_t kind;
+};
+
 struct trace {
 	struct tin in;
 	int own_fd;
@@ -63,11 +74,12 @@ struct trace {
 	uint64_t count;
 	struct pagemap map;
 	unsigned page_shift;
-	/* expansion of one record into several single-page references */
-	uint64_t pend_page, pend_left;
-	uint8_t pend_kind;
-	uint64_t pend2_page, pend2_left;
-	uint8_t pend2_kind;
+	/* runs of single-page references parsed ahead (a record gives one, a lackey modify two):
+	 * runq[rq_head & mask] is being expanded, up to TRACE_AHEAD more wait behind it */
+	struct trace_run runq[TRACE_RUNQ];
+	uint32_t rq_head, rq_tail; /* free-running */
+	int rd_state; /* the parser's: 1 reading, 0 at the end, -1 failed (err set); state
+		       * follows it once the runs parsed before the end or error are returned */
 	/* csv */
 	unsigned csv_col;
 	char csv_delim;
@@ -79,7 +91,19 @@ struct trace {
 
 /* Formatted error at the current position; returns -1. */
 int trace_fail(struct trace *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Text readers: read lines until one record fills t->pend_*; 1, 0 at end, -1 on error. */
+/* A record's run of n pages from page, queued behind the runs parsed before it. */
+static inline void trace_push_run(struct trace *t, uint64_t page, uint64_t n, uint8_t kind)
+{
+	struct trace_run *r = &t->runq[t->rq_tail++ & (TRACE_RUNQ - 1)];
+	r->page = page;
+	r->left = n;
+	r->kind = kind;
+	r->line = t->line;
+	r->record = t->record;
+}
+
+/* Record parsers: read lines (records) until one queues its runs (trace_push_run); 1, 0 at
+ * the end, -1 on error. */
 int trace_read_text_record(struct trace *t);
 int trace_read_oracle_record(struct trace *t);
 /* Content sniffing for text formats; returns TRACE_FMT_AUTO when unsure. */
