@@ -199,9 +199,11 @@ static const struct hw_profile profiles[] = {
 	.task_struct_in_stack = true,
 	.register_backing_store = true, /* IA64_RBS_OFFSET, include/asm-ia64/ptrace.h */
 	/* 3 levels, the pgd split per region: the pgd and one pmd page each for region 1
-	 * (mmap: ld.so, libc), region 2 (text), and the bottom (data, heap) and top (stack,
-	 * register backing store) of region 3 */
-	.pt_upper_pages = 5,
+	 * (mmap: ld.so, libc), region 2 (text), the bottom (data, heap) and the top (stack)
+	 * of region 3, and the register backing store: 2.6.25 ia64_set_rbs_bot puts it
+	 * RLIMIT_STACK's hard limit (unlimited: MAX_USER_STACK_SIZE, half the region) below
+	 * the stack, far outside the 4 TiB one pmd page covers at 64 KiB pages */
+	.pt_upper_pages = 6,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: [IA64-1600], the same CPU and clock, Linux 2.6.27, where the figure is of

@@ -171,8 +171,10 @@ pfn_t filemap_fault(struct address_space *f, uint64_t pgoff, bool *major)
 	if (pgoff >= f->size_pages)
 		return NO_PFN;
 	pfn_t pfn = get_uptodate_page(f, pgoff, major);
-	if (pfn != NO_PFN)
-		mark_page_accessed(pfn); /* filemap_fault marks every file fault (§1.4) */
+	/* up to 2.6.28 filemap_fault marks every file fault (§1.4); from 2.6.29 the young PTE
+	 * stands for the use, and zap_vma marks the page at unmap (unmap_mark_accessed.c) */
+	if (pfn != NO_PFN && !MM->sysctl.unmap_mark_accessed)
+		mark_page_accessed(pfn);
 	return pfn;
 }
 

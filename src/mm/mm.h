@@ -57,6 +57,9 @@ struct vm_sysctl {
 	/* Rik van Riel's "evict use-once pages first" (2.6.31, §1.21), off in 2.6.28: the
 	 * active file list is scanned only while it is larger than the inactive one */
 	int reclaim_inactive_file_is_low;
+	/* Nick Piggin's "don't mark_page_accessed in fault path" (2.6.29), off in 2.6.28: a file
+	 * fault no longer marks the page accessed; unmapping a young PTE does */
+	int unmap_mark_accessed;
 	/* the 2011 writeback series (§5), vanilla values 1, 2, 0, 0 */
 	int reclaim_direct_file_writeback; /* 1: direct reclaim may write file pages */
 	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */

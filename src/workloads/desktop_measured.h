@@ -35,6 +35,8 @@ extern const struct desktop_map desktop_maps[];
 /* the thread's 45 programs in its order, then the X server, then the window manager */
 extern const struct desktop_program desktop_programs[];
 extern const int desktop_nr_programs;
+/* `firefox URL` with firefox running: the second firefox that hands over the URL and exits */
+extern const struct desktop_program desktop_firefox_remote;
 extern const uint32_t desktop_firefox_tab_kb; /* firefox's anonymous growth per new tab */
 extern const uint32_t desktop_x_window_kb;    /* the X server's anonymous growth per window */
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """smaps.py PID STEP PROGRAM PHASE: /proc/PID/smaps summarised per mapping, as CSV rows
+(PID may also be the path of a saved smaps file, as remote.sh saves one)
 step,program,phase,pid,path,perms,size_kb,rss_kb,ref_kb,anon_kb,swap_kb
 Anonymous mappings ([heap], unnamed, [anon:...]) are summed into one [anon] row per
 permission set; [stack] is its own row; file mappings one row each."""
@@ -10,7 +11,7 @@ pid, step, prog, phase = sys.argv[1:5]
 rows = {}
 cur = None
 try:
-    f = open("/proc/%s/smaps" % pid)
+    f = open(pid if "/" in pid else "/proc/%s/smaps" % pid)
 except OSError:
     sys.exit(0)
 for line in f:

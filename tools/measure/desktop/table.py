@@ -5,6 +5,8 @@ table.py compact RAWDIR OUTDIR   RAWDIR/{programs,mappings}.csv -> OUTDIR/{progr
     mappings summed per (step, program, phase, file, kind), kind x = executable file mapping,
     r = other file mapping (read-only data, fonts, caches), a = anonymous (heap, stack,
     anonymous pages of private file mappings, shared memory); rows touching nothing dropped.
+table.py remote RAWDIR OUTDIR   remote.sh's RAWDIR/remote.csv and remote-time.txt, compacted the
+    same way, -> OUTDIR/remote.csv (the `firefox URL` client, one step per run)
 table.py c DATADIR MAPS.c > src/workloads/desktop_measured.c   the model's tables
     (docs/desktop-measured.md): files and programs on stdout, each program's rows in MAPS.c
     (src/workloads/desktop_measured_maps.c)
@@ -49,9 +51,14 @@ def compact(raw, out):
         for p in progs:
             w.writerow([p["step"], p["program"], p["command"], "%.2f" % float(p["window_s"]),
                         p["cpu_ms_to_window"], p["rchar"], p["cpu_ms_settled"], p["pid"]])
+    acc, extra = compact_rows(csv.DictReader(open(os.path.join(raw, "mappings.csv"))))
+    write_mappings(os.path.join(out, "mappings.csv"), acc, extra)
+
+
+def compact_rows(reader):
     acc = OrderedDict()
     extra = []
-    for r in csv.DictReader(open(os.path.join(raw, "mappings.csv"))):
+    for r in reader:
         if r["phase"] in ("switch-cpu", "newtab-anon-kb"):
             extra.append([r["step"], r["program"], r["phase"], "-", "-", r["size_kb"], 0, 0, 0])
             continue
@@ -65,7 +72,11 @@ def compact(raw, out):
         v[1] += rss
         v[2] += int(r["ref_kb"])
         v[3] += anon if k == "a" else int(r["anon_kb"])
-    with open(os.path.join(out, "mappings.csv"), "w") as f:
+    return acc, extra
+
+
+def write_mappings(path, acc, extra):
+    with open(path, "w") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["step", "program", "phase", "file", "kind", "size_kb", "rss_kb", "ref_kb",
                     "anon_kb"])
@@ -74,6 +85,46 @@ def compact(raw, out):
                 w.writerow(list(key) + v)
         for e in extra:
             w.writerow(e)
+
+
+def remote(raw, out):
+    """The `firefox URL` runs (remote.sh): mappings compacted as compact() does, and each
+    run's CPU (user + sys from /usr/bin/time) as a switch-cpu-like row in ms."""
+    # the LD_PRELOAD helper that saved the mappings is not firefox's
+    acc, extra = compact_rows(r for r in csv.DictReader(open(os.path.join(raw, "remote.csv")))
+                              if not r["path"].endswith("/smaps_at_exit.so"))
+    for line in open(os.path.join(raw, "remote-time.txt")):
+        t = line.split()
+        run = t[1].rstrip(":")
+        cpu = float(t[t.index("user,") - 2]) + float(t[t.index("sys,") - 2])
+        extra.append([run, "firefox", "remote-cpu", "-", "-", int(round(cpu * 1000)), 0, 0, 0])
+    write_mappings(os.path.join(out, "remote.csv"), acc, extra)
+
+
+def remote_record(data, fid):
+    """The `firefox URL` client: per file the median over the runs of what it referenced."""
+    path = os.path.join(data, "remote.csv")
+    if not os.path.exists(path):
+        return None
+    rows = list(csv.DictReader(open(path)))
+    runs = sorted({r["step"] for r in rows if r["phase"] == "remote"})
+    per, sizes = OrderedDict(), {}
+    for r in rows:
+        if r["phase"] != "remote":
+            continue
+        k = (r["file"], r["kind"])
+        per.setdefault(k, {})[r["step"]] = int(r["anon_kb"] if k[1] == "a" else r["ref_kb"])
+        sizes[k] = r
+    maps, anon = [], 0
+    for k, v in per.items():
+        med = int(statistics.median([v.get(run, 0) for run in runs]))
+        if k[1] == "a":
+            anon += med
+        elif med:
+            maps.append((fid(sizes[k]), med, 0))
+    cpu = [int(r["size_kb"]) for r in rows if r["phase"] == "remote-cpu"]
+    return dict(anon=anon, anon_sw=0, maps=maps, cpu=int(statistics.median(cpu)) if cpu else 0,
+                sw_cpu=0, same_as=-1, runs=len(runs))
 
 
 def gen(data, maps_path):
@@ -156,6 +207,10 @@ def gen(data, maps_path):
         recs.append((name, cache[src], note))
     recs.append(("Xorg", server("Xvfb"), "measured: Xvfb"))
     recs.append(("metacity", server("openbox"), "measured: openbox"))
+    ff_remote = remote_record(data, fid)
+    if ff_remote:
+        recs.append(("firefox URL", ff_remote,
+                     "measured: the remote firefox, median of %d runs" % ff_remote["runs"]))
     tabs = [int(r["size_kb"]) for r in rows if r["phase"] == "newtab-anon-kb"]
     # the X server's anonymous growth over the run, per window it gained
     xa = {ph: sum(int(r["anon_kb"]) for r in by[("Xvfb", ph)] if r["kind"] == "a")
@@ -195,13 +250,20 @@ def gen(data, maps_path):
     maps_out.append("};\n")
     with open(maps_path, "w") as f:
         f.write("".join(maps_out))
-    out("const struct desktop_program desktop_programs[] = {\n")
-    for (name, r, note), f in zip(recs, first):
-        out('    {"%s", %d, %d, %d, %d, %d, %d, %d}, /* %s */\n' % (
+    def prog_entry(name, r, note, f):
+        return '{"%s", %d, %d, %d, %d, %d, %d, %d}, /* %s */\n' % (
             name, r["same_as"], r["anon"], r["anon_sw"], r["cpu"], r["sw_cpu"], f,
-            len(r["maps"]), note or "measured"))
+            len(r["maps"]), note or "measured")
+
+    nprog = len(THREAD) + 2
+    out("const struct desktop_program desktop_programs[] = {\n")
+    for (name, r, note), f in zip(recs[:nprog], first):
+        out("    " + prog_entry(name, r, note, f))
     out("};\nconst int desktop_nr_programs = %d; /* the thread's %d, X, the window manager */\n"
-        % (len(recs), len(THREAD)))
+        % (nprog, len(THREAD)))
+    if ff_remote:
+        out("const struct desktop_program desktop_firefox_remote =\n    "
+            + prog_entry(*recs[nprog], first[nprog]).replace("}, /*", "}; /*"))
     out("const uint32_t desktop_firefox_tab_kb = %d; /* median of %d new tabs */\n"
         % (statistics.median(tabs) if tabs else 0, len(tabs)))
     out("const uint32_t desktop_x_window_kb = %d; /* Xvfb anon %d -> %d KiB over %d windows */\n"
@@ -211,5 +273,7 @@ def gen(data, maps_path):
 if __name__ == "__main__":
     if sys.argv[1] == "compact":
         compact(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "remote":
+        remote(sys.argv[2], sys.argv[3])
     else:
         gen(sys.argv[2], sys.argv[3])
