@@ -142,12 +142,14 @@ static void registry_forgets_with_machine(void **state)
 
 /* A socket's ring of queued skbs wraps and, when several senders pass the sndbuf test at
  * once (here: wmem cleared before each write), grows keeping the order; every object comes
- * back when all is read. */
+ * back when all is read. Skbs share a ring entry while both their slabs are the same: with
+ * data objects four to a slab, 35 skbs queued take at least 9 entries. */
 static void socket_ring_wraps_and_grows(void **state)
 {
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
-	skb_caches_init(256, 512);
+	skb_caches_init(256, 4096);
+	assert_int_equal(skb_data_cache.objects, 4);
 	struct kpipe p;
 	kpipe_init(&p, KPIPE_SOCKET, 4 * 360, 360);
 	assert_int_equal(p.skb_cap, 6);
@@ -161,7 +163,9 @@ static void socket_ring_wraps_and_grows(void **state)
 			assert_int_equal(kpipe_read(&p, 100), 100);
 		assert_int_equal(mm_check_invariants(), 0);
 	}
-	assert_true(p.skb_cap >= 35);
+	assert_int_equal(p.nr_msgs, 35);
+	assert_true(p.nr_runs >= 9 && p.nr_runs <= 35);
+	assert_true(p.skb_cap >= p.nr_runs && p.skb_cap > 6);
 	while (p.bytes)
 		kpipe_read(&p, 100);
 	assert_int_equal(skb_data_cache.nr_objects, 0);

@@ -127,11 +127,9 @@ static bool fatal(void)
 static void grow_skb_ring(struct kpipe *p)
 {
 	uint32_t cap = p->skb_cap * 2;
-	pfn_t(*ring)[2] = xmalloc(cap * sizeof(*ring));
-	for (uint32_t i = 0; i < p->nr_msgs; i++) {
-		ring[i][0] = p->skb[(p->skb_first + i) % p->skb_cap][0];
-		ring[i][1] = p->skb[(p->skb_first + i) % p->skb_cap][1];
-	}
+	struct skb_run *ring = xmalloc(cap * sizeof(*ring));
+	for (uint32_t i = 0; i < p->nr_runs; i++)
+		ring[i] = p->skb[(p->skb_first + i) % p->skb_cap];
 	free(p->skb);
 	p->skb = ring;
 	p->skb_cap = cap;
@@ -166,11 +164,17 @@ static int socket_write(struct kpipe *p, uint32_t len)
 		return -1;
 	}
 	skb_note_pages();
-	if (p->nr_msgs == p->skb_cap)
-		grow_skb_ring(p);
-	uint32_t slot = ring_add(p->skb_first, p->nr_msgs, p->skb_cap);
-	p->skb[slot][0] = head;
-	p->skb[slot][1] = data;
+	struct skb_run *last =
+	    p->nr_runs ? &p->skb[ring_add(p->skb_first, p->nr_runs - 1, p->skb_cap)] : NULL;
+	if (last && last->head == head && last->data == data) {
+		last->n++;
+	} else {
+		if (p->nr_runs == p->skb_cap)
+			grow_skb_ring(p);
+		uint32_t slot = ring_add(p->skb_first, p->nr_runs, p->skb_cap);
+		p->skb[slot] = (struct skb_run){.head = head, .data = data, .n = 1};
+		p->nr_runs++;
+	}
 	p->wmem += p->truesize;
 	p->bytes += len;
 	p->nr_msgs++;
@@ -253,9 +257,13 @@ static void pipe_consume(struct kpipe *p, uint32_t len)
 static void free_skbs(struct kpipe *p, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		kmem_cache_free(&skb_data_cache, p->skb[p->skb_first][1]);
-		kmem_cache_free(&skbuff_head_cache, p->skb[p->skb_first][0]);
-		p->skb_first = ring_add(p->skb_first, 1, p->skb_cap);
+		struct skb_run *r = &p->skb[p->skb_first];
+		kmem_cache_free(&skb_data_cache, r->data);
+		kmem_cache_free(&skbuff_head_cache, r->head);
+		if (--r->n == 0) {
+			p->skb_first = ring_add(p->skb_first, 1, p->skb_cap);
+			p->nr_runs--;
+		}
 	}
 	p->nr_msgs -= n;
 	skb_note_pages();
@@ -277,9 +285,15 @@ int kpipe_read(struct kpipe *p, uint32_t len)
 		/* every write here is one skb of the same size, so a read of that size takes
 		 * exactly one; sock_wfree uncharges it and unix_write_space wakes writers once
 		 * the sender is writable again (wmem <= sndbuf / 4) */
-		uint64_t per = p->nr_msgs == 1 ? p->bytes : p->bytes / p->nr_msgs;
-		/* ceil(len / per); one skb when len fits in one, the common case */
-		uint32_t n = len <= per ? (len > 0) : (uint32_t)((len + per - 1) / per);
+		/* ceil(len / per), per = bytes / nr_msgs the size of one skb; len <= per (len
+		 * fits in one skb, the common case) is tested without the division */
+		uint32_t n;
+		if ((uint64_t)len * p->nr_msgs <= p->bytes) {
+			n = len > 0;
+		} else {
+			uint64_t per = p->bytes / p->nr_msgs;
+			n = (uint32_t)((len + per - 1) / per);
+		}
 		if (n > p->nr_msgs)
 			n = p->nr_msgs;
 		p->bytes -= len;

@@ -31,6 +31,11 @@ void kmem_pool_release(struct kmem_pool *pool); /* host memory only; pages die w
 
 enum { KPIPE_PIPE, KPIPE_SOCKET };
 
+struct skb_run {
+	pfn_t head, data; /* the slabs of the sk_buff and of its data */
+	uint32_t n;	  /* consecutive skbs with both objects in these two slabs */
+};
+
 struct kpipe {
 	int kind;
 	uint64_t bytes;	   /* payload queued */
@@ -38,8 +43,10 @@ struct kpipe {
 	uint64_t wmem;	   /* socket: truesize charged to the sender (sk_wmem_alloc) */
 	uint64_t sndbuf;   /* socket: sk_sndbuf */
 	uint32_t truesize; /* socket: skb->truesize of one write, charged to sk_wmem_alloc */
-	pfn_t (*skb)[2];   /* socket: the slabs of each queued skb's head and data, a ring */
-	uint32_t skb_cap, skb_first;
+	/* socket: the slabs of the queued skbs' heads and data, oldest first, a ring of runs:
+	 * skbs queued one after another from the same two slabs share an entry */
+	struct skb_run *skb;
+	uint32_t skb_cap, skb_first, nr_runs;
 	uint32_t nr_bufs;   /* pipe: page buffers in use */
 	uint32_t head;	    /* pipe: index of the oldest buffer */
 	uint32_t first_off; /* pipe: bytes already read from the oldest buffer */

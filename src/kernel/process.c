@@ -28,8 +28,10 @@ void kernel_reset(void)
 
 void kernel_shutdown(void)
 {
-	for (size_t i = 0; i < nr_procs; i++)
+	for (size_t i = 0; i < nr_procs; i++) {
+		free(all_procs[i]->zombies);
 		free(all_procs[i]);
+	}
 	free(all_procs);
 	all_procs = NULL;
 	nr_procs = cap_procs = 0;
@@ -64,6 +66,69 @@ static void release_pid(struct process *p)
 	nr_pids--;
 }
 
+/* copy_process's list_add of the child to its parent's children (at the head here). */
+static void link_child(struct process *parent, struct process *p)
+{
+	p->parent = parent;
+	p->child_seq = parent->nr_linked++;
+	p->sibling_prev = NULL;
+	p->sibling = parent->children;
+	if (parent->children)
+		parent->children->sibling_prev = p;
+	parent->children = p;
+}
+
+static void unlink_child(struct process *parent, struct process *c)
+{
+	if (c->sibling_prev)
+		c->sibling_prev->sibling = c->sibling;
+	else
+		parent->children = c->sibling;
+	if (c->sibling)
+		c->sibling->sibling_prev = c->sibling_prev;
+	c->sibling = c->sibling_prev = NULL;
+}
+
+static void zombie_push(struct process *parent, struct process *c)
+{
+	if (parent->nr_zombies == parent->zombie_cap) { /* grows to the most zombies at once */
+		parent->zombie_cap = parent->zombie_cap ? parent->zombie_cap * 2 : 16;
+		parent->zombies =
+		    xrealloc(parent->zombies, parent->zombie_cap * sizeof(*parent->zombies));
+	}
+	struct process **h = parent->zombies;
+	uint32_t i = parent->nr_zombies++;
+	while (i > 0 && h[(i - 1) / 2]->child_seq < c->child_seq) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = c;
+}
+
+static struct process *zombie_pop(struct process *parent)
+{
+	struct process **h = parent->zombies;
+	struct process *top = h[0], *last = h[--parent->nr_zombies];
+	uint32_t i = 0, n = parent->nr_zombies;
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+		uint64_t best = last->child_seq;
+		if (l < n && h[l]->child_seq > best) {
+			m = l;
+			best = h[l]->child_seq;
+		}
+		if (r < n && h[r]->child_seq > best)
+			m = r;
+		if (m == i)
+			break;
+		h[i] = h[m];
+		i = m;
+	}
+	if (n)
+		h[i] = last;
+	return top;
+}
+
 static void process_exit_hook(struct task_struct *t)
 {
 	struct process *p = t->proc;
@@ -87,8 +152,10 @@ static void process_exit_hook(struct task_struct *t)
 	}
 	if (!p->parent)
 		release_pid(p);
-	if (p->parent)
+	if (p->parent) {
+		zombie_push(p->parent, p);
 		wake_up_all(&p->parent->child_wait);
+	}
 }
 
 static void process_entry(void *arg)
@@ -169,9 +236,7 @@ struct process *process_spawn(const char *comm, void (*fn)(void *), void *arg)
 	struct process *parent = current_process();
 	if (parent) {
 		p->cap_effective = parent->cap_effective;
-		p->parent = parent;
-		p->sibling = parent->children;
-		parent->children = p;
+		link_child(parent, p);
 	}
 	task_start(&p->task->task);
 	return p;
@@ -204,9 +269,7 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 	if (!thread)
 		mm->owner = p->task;
 	p->cap_effective = parent->cap_effective;
-	p->parent = parent;
-	p->sibling = parent->children;
-	parent->children = p;
+	link_child(parent, p);
 	task_start(&p->task->task);
 	check_fatal_signal();
 	return p;
@@ -269,18 +332,15 @@ int sys_wait(int *code)
 	struct process *me = current_process();
 	cpu_work_sys(MM->hw->syscall_ns);
 	for (;;) {
-		/* release_task: a reaped child leaves the parent's list, so waiting walks the
-		 * children that are alive or not yet reaped, never the dead */
-		for (struct process **link = &me->children; *link; link = &(*link)->sibling) {
-			struct process *c = *link;
-			if (c->exited) {
-				release_pid(c);
-				*link = c->sibling;
-				c->sibling = NULL;
-				if (code)
-					*code = c->exit_code;
-				return c->task->task.pid;
-			}
+		/* do_wait walks the children, newest first, to the first that exited: the
+		 * newest zombie. release_task: a reaped child leaves the parent's list. */
+		if (me->nr_zombies) {
+			struct process *c = zombie_pop(me);
+			release_pid(c);
+			unlink_child(me, c);
+			if (code)
+				*code = c->exit_code;
+			return c->task->task.pid;
 		}
 		if (!me->children)
 			return -1;

@@ -10,7 +10,15 @@
 struct process {
 	struct task_struct *task;
 	struct process *parent;
-	struct process *children, *sibling;
+	struct process *children, *sibling; /* children: the newest first */
+	struct process *sibling_prev;	    /* the next newer sibling, NULL at the head */
+	uint64_t child_seq;		    /* order among its parent's children, newer larger */
+	uint64_t nr_linked;		    /* children ever linked (the next child_seq) */
+	/* Children that exited and are not yet reaped, a max-heap on child_seq: the newest is
+	 * the first that wait()'s walk of the children list (newest first) meets, so wait()
+	 * takes it without the walk. */
+	struct process **zombies;
+	uint32_t nr_zombies, zombie_cap;
 	struct waitqueue child_wait; /* wait() sleeps here */
 	int exit_code;
 	bool exited, reaped;

@@ -31,10 +31,48 @@ struct kmem_cache {
 /* calculate_order (2.6.25, simplified): the smallest order up to PAGE_ALLOC_COSTLY_ORDER
  * whose slab holds slub_min_objects (4) objects. */
 void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum page_owner owner);
+/* Where a slab is (page->private of its first frame): frozen as a CPU's slab, on the
+ * partial list, or full and on no list. */
+enum slab_state { SLAB_FULL = 0, SLAB_PARTIAL = 1, SLAB_FROZEN = 2 };
+
+/* The paths past the CPU's own slab: another slab to allocate from, a slab to unfreeze,
+ * list or give back. */
+pfn_t kmem_cache_alloc_slow(struct kmem_cache *s, unsigned gfp);
+void kmem_cache_free_slow(struct kmem_cache *s, pfn_t slab);
+
 /* The first frame of the slab the new object sits in, or NO_PFN if no page could be had
- * (gfp says whether the page allocator may reclaim: the caller may sleep here). */
-pfn_t kmem_cache_alloc(struct kmem_cache *s, unsigned gfp);
-void kmem_cache_free(struct kmem_cache *s, pfn_t slab);
+ * (gfp says whether the page allocator may reclaim: the caller may sleep here). Inline:
+ * an object from the CPU's slab (slab_alloc's fast path) is one count, and every skb takes
+ * two of them. */
+static inline pfn_t kmem_cache_alloc(struct kmem_cache *s, unsigned gfp)
+{
+	pfn_t slab = s->cpu_slab[this_cpu()];
+	if (slab != NO_PFN) {
+		struct page *p = pfn_to_page(slab);
+		if (p->index < s->objects) {
+			p->index++;
+			s->nr_objects++;
+			return slab;
+		}
+	}
+	return kmem_cache_alloc_slow(s, gfp);
+}
+
+/* An object back into a CPU's slab, or into a partial slab it does not empty, is one
+ * count (slab_free's fast path, and __slab_free's common case), inline; a slab that fills
+ * the partial list or goes back to the page allocator is out of line. */
+static inline void kmem_cache_free(struct kmem_cache *s, pfn_t slab)
+{
+	struct page *p = pfn_to_page(slab);
+	if ((p->flags & PG_slab) &&
+	    (p->private == SLAB_FROZEN ? p->index > 0
+				       : p->private == SLAB_PARTIAL && p->index > 1)) {
+		p->index--;
+		s->nr_objects--;
+		return;
+	}
+	kmem_cache_free_slow(s, slab);
+}
 /* Host memory only: the cache must hold no objects, or the machine is going away. */
 void kmem_cache_destroy(struct kmem_cache *s);
 /* 0 if the cache's counts agree with its slabs (for the invariant tests), else -1 and a

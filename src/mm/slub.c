@@ -9,8 +9,6 @@
 #include "mm/slab.h"
 #include "sim/xalloc.h"
 
-enum slab_state { SLAB_FULL = 0, SLAB_PARTIAL = 1, SLAB_FROZEN = 2 };
-
 #define SLUB_MIN_OBJECTS 4
 #define MAX_CACHES	 16
 
@@ -83,7 +81,7 @@ static void deactivate_slab(struct kmem_cache *s, pfn_t slab)
 	}
 }
 
-pfn_t kmem_cache_alloc(struct kmem_cache *s, unsigned gfp)
+pfn_t kmem_cache_alloc_slow(struct kmem_cache *s, unsigned gfp)
 {
 	int cpu = this_cpu();
 	pfn_t slab = s->cpu_slab[cpu];
@@ -119,7 +117,7 @@ got:
 	return slab;
 }
 
-void kmem_cache_free(struct kmem_cache *s, pfn_t slab)
+void kmem_cache_free_slow(struct kmem_cache *s, pfn_t slab)
 {
 	struct page *p = pfn_to_page(slab);
 	if (!p->index || !(p->flags & PG_slab)) {

@@ -88,7 +88,7 @@ struct worker {
 	int index;	     /* receiver: its connection; sender: its number */
 	bool sender;
 	struct process *proc;
-	uint64_t stack_vpn; /* thread mode: its own stack */
+	uint64_t stack_vpn; /* its stack: the process's stack region, or a thread's own */
 	uint64_t seen_run;  /* nr_switched_in when it last read all its private pages */
 	bool reaped;
 };
@@ -100,6 +100,8 @@ static struct {
 	/* the regions of the address space: each gets its own page-table page, as the
 	 * binary, libc, ld.so, data+bss, heap and stack of a real process do */
 	uint64_t vpn[NR_REGIONS], npages[NR_REGIONS];
+	/* the libc page worker_touch's call 0, 1 and 2 runs: libc page (call % its pages) */
+	uint64_t libc_vpn[3];
 	struct kpipe *conns;
 	struct worker *workers;
 	int nr_workers, nr_created;
@@ -125,12 +127,9 @@ static struct {
  * nothing, so the reads are done once each time the worker gets a CPU back (a page
  * unmapped by a reclaimer on another CPU during the same run is thus faulted back at the
  * worker's next run, not at its next message: see docs/model.md). */
-static void worker_touch(struct worker *w, uint64_t libc_off)
+static void worker_touch(struct worker *w, int libc_at)
 {
-	if (H.p.mode == HACKBENCH_PROCESS)
-		sys_touch(H.vpn[R_STACK], TOUCH_WRITE);
-	else
-		sys_touch(w->stack_vpn, TOUCH_WRITE);
+	sys_touch(w->stack_vpn, TOUCH_WRITE);
 	if (current->task.nr_switched_in != w->seen_run) {
 		w->seen_run = current->task.nr_switched_in;
 		int left = H.p.hot_pages - 1;
@@ -140,10 +139,8 @@ static void worker_touch(struct worker *w, uint64_t libc_off)
 				sys_touch(H.vpn[r] + i, TOUCH_READ);
 	}
 	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);
-	uint64_t nlibc = H.npages[R_LIBC];
-	if (nlibc) /* a one-page hackbench.text is all binary (large pages) */
-		sys_touch(H.vpn[R_LIBC] + (libc_off < nlibc ? libc_off : libc_off % nlibc),
-			  TOUCH_EXEC);
+	if (H.npages[R_LIBC]) /* a one-page hackbench.text is all binary (large pages) */
+		sys_touch(H.libc_vpn[libc_at], TOUCH_EXEC);
 }
 
 /* Writes every private page once: the parent at start-up, each child after fork (COW). */
@@ -160,6 +157,7 @@ static void worker_main(void *arg)
 	w->seen_run = UINT64_MAX; /* the first message reads everything */
 	/* start-up: the child's copy-on-write faults and its first text pages */
 	if (H.p.mode == HACKBENCH_PROCESS) {
+		w->stack_vpn = H.vpn[R_STACK]; /* the stack every process has at that address */
 		touch_private();
 	} else {
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
@@ -289,6 +287,8 @@ static void parent_main(void *arg)
 	for (int r = R_DATA; r <= R_STACK; r++)
 		if (H.npages[r])
 			H.vpn[r] = sys_mmap_anon(H.npages[r], VM_READ | VM_WRITE);
+	for (uint64_t i = 0; i < 3 && H.npages[R_LIBC]; i++)
+		H.libc_vpn[i] = H.vpn[R_LIBC] + i % H.npages[R_LIBC];
 	touch_private();
 
 	int per = 2 * H.p.fds;
@@ -496,7 +496,8 @@ static uint64_t hackbench_host_bytes(const struct scenario_config *cfg)
 	/* connections are set up group by group: no further than the fork that fails */
 	uint64_t groups = MIN((uint64_t)p->groups, PID_MAX_DEFAULT / (2 * (uint64_t)p->fds) + 1);
 	uint64_t sndbuf = p->sndbuf ? p->sndbuf : (232 + 256) * 256;
-	uint64_t ring = MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * 2 * sizeof(pfn_t);
+	uint64_t ring =
+	    MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * sizeof(struct skb_run);
 	return scenario_task_host_bytes(tasks) +
 	       groups * (uint64_t)p->fds * (sizeof(struct kpipe) + ring);
 }
