@@ -163,7 +163,8 @@ static void rq_bios_make_room(struct request *r, bool front)
 		to = xreallocarray(NULL, cap, sizeof(*to));
 	}
 	unsigned first = front ? (cap - nr) / 2 : 0;
-	memmove(to + first, r->bios + r->first, nr * sizeof(*to));
+	if (nr) /* a new request has no array yet: memmove from NULL is undefined */
+		memmove(to + first, r->bios + r->first, nr * sizeof(*to));
 	if (to != r->bios) {
 		free(r->bios);
 		r->bios = to;
