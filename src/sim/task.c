@@ -32,14 +32,20 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sched.cpus = xcalloc((size_t)ncpus, sizeof(*sched.cpus));
 	sched.cpu_heap = xcalloc((size_t)ncpus, sizeof(*sched.cpu_heap));
 	sim_quantum = quantum_ns;
-	sched.slice = slice_ns;
 	/* CFS tunables of the 2.6.24-era sched_fair.c, scaled by 1 + ilog2(ncpus) as
-	 * sched_init_granularity does: sched_latency 20 ms (the sleeper credit), wakeup
-	 * granularity 10 ms */
+	 * sched_init_granularity (2.6.25, 2.6.28 kernel/sched.c) does, the first two capped
+	 * at 200 ms: the minimum granularity (the profile's slice), sched_latency 20 ms (the
+	 * sleeper credit), wakeup granularity 10 ms */
 	int factor = 1;
 	for (int n = ncpus; n > 1; n >>= 1)
 		factor++;
+	const sim_time_t limit = 200 * NSEC_PER_MSEC;
+	sched.slice = slice_ns * (sim_time_t)factor;
+	if (sched.slice > limit)
+		sched.slice = limit;
 	sched.sched_latency = 20 * NSEC_PER_MSEC * (sim_time_t)factor;
+	if (sched.sched_latency > limit)
+		sched.sched_latency = limit;
 	sched.wakeup_gran = 10 * NSEC_PER_MSEC * (sim_time_t)factor;
 	sched.ctxsw = ctxsw_ns;
 	sched.next_pid = 1;
