@@ -342,7 +342,8 @@ int cmd_run(int argc, char **argv)
 	if (!a.quiet)
 		run_print_text(stdout, &meta, &cfg, &res);
 	ret = 0;
-	if (res.failed && !res.wl.input_error) { /* a prediction of the model, not a fault of the run: kept, but not 0 */
+	if (res.failed && !res.wl.input_error) { /* a prediction of the model, not a fault of the
+						    run: kept, but not 0 */
 		if (res.rstats.oom_kills)
 			fprintf(stderr,
 				"mmsim run: the benchmark failed: %llu task(s) OOM-killed\n",
