@@ -13,6 +13,7 @@ static struct address_space *boot(int unmap_mark_accessed)
 {
 	test_machine_boot("x86_64-2008", 64ULL << 20, 64ULL << 20, 0);
 	MM->sysctl.unmap_mark_accessed = unmap_mark_accessed;
+	mm_sysctl_apply();
 	struct address_space *f = file_create("lib", 8, 8, true);
 	test_file_page(f, 2); /* cached and up to date: the faults below find it there */
 	return f;

@@ -4,6 +4,7 @@
  * PG_readahead-marked page is reached). Files live in contiguous extents on the disk. */
 #include "mm/fs.h"
 #include "mm/mm.h"
+#include "mm/policy/policy.h"
 #include "sim/xalloc.h"
 
 #include <stdio.h>
@@ -173,7 +174,7 @@ pfn_t filemap_fault(struct address_space *f, uint64_t pgoff, bool *major)
 	pfn_t pfn = get_uptodate_page(f, pgoff, major);
 	/* up to 2.6.28 filemap_fault marks every file fault (§1.4); from 2.6.29 the young PTE
 	 * stands for the use, and zap_vma marks the page at unmap (unmap_mark_accessed.c) */
-	if (pfn != NO_PFN && !MM->sysctl.unmap_mark_accessed)
+	if (pfn != NO_PFN && !policy_fault_leaves_unmarked(pfn))
 		mark_page_accessed(pfn);
 	return pfn;
 }

@@ -194,8 +194,8 @@ static void zap_vma(struct vm_area_struct *vma)
 			/* zap_pte_range from 2.6.29 (unmap_mark_accessed.c): a file page unmapped
 			 * young is marked accessed. 2.6.28 sets PG_referenced there, which is not
 			 * modelled (docs/fidelity.md) */
-			if ((v & PTE_YOUNG) && !PageAnon(p) && MM->sysctl.unmap_mark_accessed)
-				mark_page_accessed(pfn);
+			if ((v & PTE_YOUNG) && !PageAnon(p))
+				policy_zap_young_file(pfn);
 			page_remove_rmap(pfn, vma, off);
 			/* free_pages_and_swap_cache -> free_swap_cache: the gather's reference
 			 * and the cache's are the only ones left */

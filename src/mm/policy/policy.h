@@ -47,6 +47,12 @@ struct reclaim_policy_ops {
 	void (*swapin_major)(struct mm_struct *mm);
 	void (*file_major)(struct mm_struct *mm);
 	void (*before_swapin)(struct mm_struct *mm);
+	/* filemap_fault has the page it maps: true when the policy, not the fault, accounts
+	 * the use (the fault then does not call mark_page_accessed) */
+	bool (*fault_leaves_unmarked)(pfn_t pfn);
+	/* zap_pte_range drops a young PTE of a file page: true when the policy accounted the
+	 * reference (otherwise the page is left as 2.6.28 leaves it) */
+	bool (*zap_young_file)(pfn_t pfn);
 	/* an mm goes away (exit), is replaced by exec, or is copied by fork */
 	void (*mm_exit)(struct mm_struct *mm, struct mm_struct *parent_mm);
 	void (*mm_exec)(struct mm_struct *old_mm, struct mm_struct *new_mm);
@@ -124,6 +130,8 @@ struct active_policies {
 	POLICY_HOOK_LIST(swapin_major)
 	POLICY_HOOK_LIST(file_major)
 	POLICY_HOOK_LIST(before_swapin)
+	POLICY_HOOK_LIST(fault_leaves_unmarked)
+	POLICY_HOOK_LIST(zap_young_file)
 	POLICY_HOOK_LIST(mm_exit)
 	POLICY_HOOK_LIST(mm_exec)
 	POLICY_HOOK_LIST(mm_fork)
@@ -169,6 +177,22 @@ static inline bool policy_page_referenced(struct mm_struct *mm)
 {
 	for (const struct reclaim_policy *const *p = mm_active.page_referenced; *p; p++)
 		if ((*p)->ops.page_referenced(mm))
+			return true;
+	return false;
+}
+
+static inline bool policy_fault_leaves_unmarked(pfn_t pfn)
+{
+	for (const struct reclaim_policy *const *p = mm_active.fault_leaves_unmarked; *p; p++)
+		if ((*p)->ops.fault_leaves_unmarked(pfn))
+			return true;
+	return false;
+}
+
+static inline bool policy_zap_young_file(pfn_t pfn)
+{
+	for (const struct reclaim_policy *const *p = mm_active.zap_young_file; *p; p++)
+		if ((*p)->ops.zap_young_file(pfn))
 			return true;
 	return false;
 }

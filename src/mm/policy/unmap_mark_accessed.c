@@ -4,11 +4,25 @@
  * PG_referenced on a file page whose PTE is young. From 2.6.29 the fault leaves the page
  * alone (its young PTE already says it was used) and zap_pte_range calls
  * mark_page_accessed instead, so a page unmapped young after a use is promoted as a read()
- * would promote it. The rule lives in filemap_fault (mm/filemap.c) and zap_vma
- * (mm/memory.c); this file gives it its key and its release. */
+ * would promote it. filemap_fault (mm/filemap.c) and zap_vma (mm/memory.c) ask this
+ * policy's hooks; the 2.6.29 release turns it on, and the key overrides the release. */
 #include "mm/policy/policy.h"
 
 #define VM(f) offsetof(struct vm_sysctl, f)
+
+static bool fault_leaves_unmarked(pfn_t pfn)
+{
+	(void)pfn;
+	return true;
+}
+
+/* zap_pte_range at v2.6.29 (the model has no MADV_SEQUENTIAL, so no VM_SequentialReadHint
+ * mapping skips it) */
+static bool zap_young_file(pfn_t pfn)
+{
+	mark_page_accessed(pfn);
+	return true;
+}
 
 static const struct param_desc params[] = {
     {"vm.unmap_mark_accessed", P_INT, VM(unmap_mark_accessed), 0, 1, NULL,
@@ -29,4 +43,5 @@ const struct reclaim_policy policy_unmap_mark_accessed = {
     .on_switch = POLICY_SWITCH(unmap_mark_accessed),
     .mainline = mainline,
     .nmainline = ARRAY_SIZE(mainline),
+    .ops = {.fault_leaves_unmarked = fault_leaves_unmarked, .zap_young_file = zap_young_file},
 };
