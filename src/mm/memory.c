@@ -191,11 +191,13 @@ static void zap_vma(struct vm_area_struct *vma)
 			struct page *p = pfn_to_page(pfn);
 			if ((v & PTE_DIRTY) && !PageAnon(p))
 				set_page_dirty(pfn);
-			/* zap_pte_range from 2.6.29 (unmap_mark_accessed.c): a file page unmapped
-			 * young is marked accessed. 2.6.28 sets PG_referenced there, which is not
-			 * modelled (docs/fidelity.md) */
-			if ((v & PTE_YOUNG) && !PageAnon(p))
-				policy_zap_young_file(pfn);
+			/* zap_pte_range: a file page unmapped through a young PTE keeps the
+			 * reference as PG_referenced (SetPageReferenced, v2.6.21-v2.6.28), not a
+			 * mark_page_accessed, so it is never activated here; up to 2.6.20 and
+			 * from 2.6.29 it is marked accessed (zap_mark_accessed.c,
+			 * unmap_mark_accessed.c) */
+			if ((v & PTE_YOUNG) && !PageAnon(p) && !policy_zap_young_file(pfn))
+				p->flags |= PG_referenced;
 			page_remove_rmap(pfn, vma, off);
 			/* free_pages_and_swap_cache -> free_swap_cache: the gather's reference
 			 * and the cache's are the only ones left */

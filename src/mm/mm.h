@@ -60,6 +60,9 @@ struct vm_sysctl {
 	/* Nick Piggin's "don't mark_page_accessed in fault path" (2.6.29), off in 2.6.28: a file
 	 * fault no longer marks the page accessed; unmapping a young PTE does */
 	int unmap_mark_accessed;
+	/* zap_pte_range marks a young file page accessed (up to 2.6.20; Ken Chen's daa88c8d214
+	 * made it PG_referenced only in 2.6.21) */
+	int zap_mark_accessed;
 	/* the 2011 writeback series (§5), vanilla values 1, 2, 0, 0 */
 	int reclaim_direct_file_writeback; /* 1: direct reclaim may write file pages */
 	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */

@@ -11,6 +11,7 @@ extern const struct reclaim_policy policy_reclaim_throttle;
 extern const struct reclaim_policy policy_exec_protect;
 extern const struct reclaim_policy policy_inactive_file_is_low;
 extern const struct reclaim_policy policy_unmap_mark_accessed;
+extern const struct reclaim_policy policy_zap_mark_accessed;
 extern const struct reclaim_policy policy_writeback_skip;
 extern const struct reclaim_policy policy_writeback_throttle;
 extern const struct reclaim_policy policy_swap_token;
@@ -22,6 +23,7 @@ const struct reclaim_policy *const reclaim_policies[] = {
     &policy_exec_protect,	  /* Wu Fengguang, mainline 2.6.31 */
     &policy_inactive_file_is_low, /* Rik van Riel, mainline 2.6.31 */
     &policy_unmap_mark_accessed,  /* Nick Piggin, mainline 2.6.29 */
+    &policy_zap_mark_accessed,	  /* mainline up to 2.6.20 (Ken Chen's 2.6.21 removed it) */
     &policy_writeback_skip,	  /* Mel Gorman 2011, patches 1, 5, 7 (v3) */
     &policy_writeback_throttle,	  /* Mel Gorman 2011, patch 6 (v3) */
     &policy_swap_token,		  /* Rik van Riel 2004 .. Ashwin Chaugule 2.6.20 */
