@@ -1,9 +1,10 @@
 /* Files and the page cache: a per-file index from page offset to frame, buffered read and
- * write, the file fault path, and readahead (a simplified on-demand readahead: a window
- * that grows on sequential misses, and an asynchronous read of the next window when a
- * PG_readahead-marked page is reached). Files live in contiguous extents on the disk. */
+ * write, the file fault path with 2.6.23-2.6.30's mmap read-around, and read()'s readahead
+ * (a simplified on-demand readahead: a window that grows on sequential misses, and an
+ * asynchronous read of the next window when a PG_readahead-marked page is reached). Files
+ * live in contiguous extents on the disk. */
+#include "mm/filemap.h"
 #include "mm/fs.h"
-#include "mm/mm.h"
 #include "mm/policy/policy.h"
 #include "sim/xalloc.h"
 
@@ -11,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VM_MAX_READAHEAD_PAGES 32 /* 128 KiB, VM_MAX_READAHEAD */
-#define RA_INIT_PAGES	       4
+#define RA_INIT_PAGES 4
 
 struct address_space *file_create(const char *name, uint64_t size_pages, uint64_t cap_pages,
 				  bool exec)
@@ -76,17 +76,19 @@ static void read_end(struct bio *bio)
 	unlock_page(pfn);
 }
 
-/* Reads the absent pages of [start, start+nr) with PG_readahead on page `mark`. */
-static void read_pages(struct address_space *f, uint64_t start, uint64_t nr, uint64_t mark)
+unsigned long __do_page_cache_readahead(struct address_space *f, uint64_t start, uint64_t nr,
+					uint64_t lookahead_size)
 {
 	uint64_t end = MIN(start + nr, f->size_pages);
+	uint64_t mark = start + nr - lookahead_size;
+	unsigned long started = 0;
 	for (uint64_t i = start; i < end; i++) {
 		if (f->pages[i] != NO_PFN)
 			continue;
 		/* page_cache_alloc_cold, as readahead and page_cache_read allocate */
 		pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COLD, 0);
 		if (pfn == NO_PFN)
-			return;
+			return started;
 		if (f->pages[i] != NO_PFN) { /* someone read it while we reclaimed */
 			__free_page(pfn);
 			continue;
@@ -94,11 +96,34 @@ static void read_pages(struct address_space *f, uint64_t start, uint64_t nr, uin
 		struct page *p = pfn_to_page(pfn);
 		p->owner = OWNER_USER_NEW;
 		MM->nr_user_new++;
-		p->flags |= PG_locked | (i == mark ? PG_readahead : 0);
+		p->flags |= PG_locked | (i == mark && lookahead_size ? PG_readahead : 0);
 		add_to_page_cache_lru(f, i, pfn);
 		count_vm_events(PGPGIN, MM->page_size / 1024);
 		submit_page_bio(&MM->disk, pfn, file_sector(f, i), READ, read_end);
+		started++;
 	}
+	return started;
+}
+
+unsigned long max_sane_readahead(unsigned long nr)
+{
+	long avail = global_page_state(NR_INACTIVE_FILE) + global_page_state(NR_FREE_PAGES);
+	return MIN(nr, (unsigned long)(avail / 2));
+}
+
+/* do_page_cache_readahead (2.6.28): no read-around while the device's read queue is
+ * congested */
+static void do_page_cache_readahead(struct address_space *f, uint64_t start, uint64_t nr)
+{
+	if (bdi_read_congested(&MM->disk))
+		return;
+	__do_page_cache_readahead(f, start, nr, 0);
+}
+
+int page_cache_read(struct address_space *f, uint64_t pgoff)
+{
+	__do_page_cache_readahead(f, pgoff, 1, 0);
+	return f->pages[pgoff] != NO_PFN ? 0 : -1;
 }
 
 static void ondemand_readahead(struct address_space *f, uint64_t index, bool hit_marker)
@@ -111,10 +136,10 @@ static void ondemand_readahead(struct address_space *f, uint64_t index, bool hit
 	f->ra_size = size;
 	uint64_t start = hit_marker ? index + 1 : index;
 	/* the next window is started when the reader reaches the middle of this one */
-	read_pages(f, start, size, start + size / 2);
+	__do_page_cache_readahead(f, start, size, size - size / 2);
 }
 
-static void wait_on_page_locked(pfn_t pfn)
+void wait_on_page_locked(pfn_t pfn)
 {
 	while (pfn_to_page(pfn)->flags & PG_locked)
 		sleep_on(page_waitqueue(pfn), 0, false);
@@ -167,11 +192,68 @@ int file_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 	return 0;
 }
 
-pfn_t filemap_fault(struct address_space *f, uint64_t pgoff, bool *major)
+pfn_t find_lock_page(struct address_space *f, uint64_t pgoff)
 {
-	if (pgoff >= f->size_pages)
+	for (;;) {
+		pfn_t pfn = f->pages[pgoff];
+		if (pfn == NO_PFN)
+			return NO_PFN;
+		struct page *p = pfn_to_page(pfn);
+		p->pins++;
+		wait_on_page_locked(pfn);
+		p->pins--;
+		if (f->pages[pgoff] == pfn)
+			return pfn;
+		release_user_page(pfn);
+	}
+}
+
+/* filemap_fault without madvise hints, 2.6.23 to 2.6.30 (mm/filemap.c at v2.6.28): a miss
+ * reads ra_pages around the fault, unless the file has missed MMAP_LOTSAMISS times more
+ * than it hit; only a fault that did the read-around counts in PGMAJFAULT, so one that
+ * reads the page alone (page_cache_read) is minor, as is one that waits for a page another
+ * fault's read-around brought in. A hit found without read-around lowers mmap_miss, a
+ * signed count with no floor. */
+static pfn_t filemap_fault_2628(struct vm_area_struct *vma, uint64_t pgoff, bool *major)
+{
+	struct address_space *f = vma->file;
+	struct file_ra_state *ra = vma->ra;
+	bool did_readaround = false;
+	for (;;) { /* retry_find */
+		pfn_t pfn = find_lock_page(f, pgoff);
+		if (pfn == NO_PFN) {
+			ra->mmap_miss++;
+			if (ra->mmap_miss <= MMAP_LOTSAMISS) {
+				if (!did_readaround)
+					*major = true;
+				did_readaround = true;
+				unsigned long ra_pages = max_sane_readahead(VM_MAX_READAHEAD_PAGES);
+				if (ra_pages) {
+					uint64_t start =
+					    pgoff > ra_pages / 2 ? pgoff - ra_pages / 2 : 0;
+					do_page_cache_readahead(f, start, ra_pages);
+				}
+				pfn = find_lock_page(f, pgoff);
+			}
+			if (pfn == NO_PFN) { /* no_cached_page */
+				if (page_cache_read(f, pgoff) < 0)
+					return NO_PFN;
+				continue;
+			}
+		}
+		if (!did_readaround)
+			ra->mmap_miss--;
+		ra->prev_index = pgoff;
+		return pfn;
+	}
+}
+
+pfn_t filemap_fault(struct vm_area_struct *vma, uint64_t pgoff, bool *major)
+{
+	if (pgoff >= vma->file->size_pages)
 		return NO_PFN;
-	pfn_t pfn = get_uptodate_page(f, pgoff, major);
+	pfn_t pfn = policy_hooked(filemap_fault) ? policy_filemap_fault(vma, pgoff, major)
+						 : filemap_fault_2628(vma, pgoff, major);
 	/* up to 2.6.28 filemap_fault marks every file fault (§1.4); from 2.6.29 the young PTE
 	 * stands for the use, and zap_vma marks the page at unmap (unmap_mark_accessed.c) */
 	if (pfn != NO_PFN && !policy_fault_leaves_unmarked(pfn))

@@ -106,8 +106,28 @@ static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->map_count--;
 }
 
+/* file_ra_state_init for a new open, or the parent's state for a fork's copy */
+static struct file_ra_state *file_ra_get(struct file_ra_state *shared)
+{
+	if (shared) {
+		shared->users++;
+		return shared;
+	}
+	struct file_ra_state *ra = xcalloc(1, sizeof(*ra));
+	ra->prev_index = UINT64_MAX;
+	ra->users = 1;
+	return ra;
+}
+
+static void file_ra_put(struct file_ra_state *ra)
+{
+	if (ra && --ra->users == 0)
+		free(ra);
+}
+
 static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint64_t npages,
-				      unsigned flags, struct address_space *file, uint64_t pgoff)
+				      unsigned flags, struct address_space *file, uint64_t pgoff,
+				      struct file_ra_state *shared_ra)
 {
 	struct vm_area_struct *vma = xcalloc(1, sizeof(*vma));
 	uint64_t chunks = (npages + PTE_CHUNK - 1) / PTE_CHUNK;
@@ -122,6 +142,7 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	if (flags & VM_LOCKED)
 		MM->nr_locked_vmas++;
 	vma->file = file;
+	vma->ra = file ? file_ra_get(shared_ra) : NULL;
 	vma->pgoff = pgoff;
 	vma->id = vma_id_alloc(vma);
 	if (file)
@@ -173,7 +194,7 @@ uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct a
 	uint64_t start = mm->next_vpn;
 	/* a guard gap between mappings keeps page-table chunks of different VMAs apart */
 	mm->next_vpn += (npages + PTE_CHUNK) & ~(uint64_t)(PTE_CHUNK - 1);
-	vma_new(mm, start, npages, flags, file, pgoff);
+	vma_new(mm, start, npages, flags, file, pgoff, NULL);
 	cpu_work_sys(MM->hw->syscall_ns);
 	return start;
 }
@@ -240,6 +261,7 @@ static void vma_free(struct vm_area_struct *vma)
 		MM->nr_locked_vmas--;
 	if (vma->file)
 		vma->file->nr_mapped_vmas--;
+	file_ra_put(vma->ra);
 	vma->mm->total_vm -= vma->npages;
 	vma_id_free(vma->id);
 	free(vma->pte);
@@ -419,7 +441,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 {
 	bool major = false;
-	pfn_t pfn = filemap_fault(vma->file, vma->pgoff + off, &major);
+	pfn_t pfn = filemap_fault(vma, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)
 		return -2;
 	if (major) {
@@ -499,7 +521,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	cpu_work_sys(MM->hw->fork_ns);
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
 		struct vm_area_struct *nv =
-		    vma_new(mm, ov->start, ov->npages, ov->flags, ov->file, ov->pgoff);
+		    vma_new(mm, ov->start, ov->npages, ov->flags, ov->file, ov->pgoff, ov->ra);
 		nv->anon_vma = ov->anon_vma; /* anon_vma_link */
 		/* copy_page_range: a VMA without anon_vma holds only file pages, which the
 		 * child's faults map again (no VM_HUGETLB, VM_NONLINEAR, VM_PFNMAP or

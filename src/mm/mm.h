@@ -63,6 +63,9 @@ struct vm_sysctl {
 	/* zap_pte_range marks a young file page accessed (up to 2.6.20; Ken Chen's daa88c8d214
 	 * made it PG_referenced only in 2.6.21) */
 	int zap_mark_accessed;
+	/* file faults read ahead as 2.6.31's do_sync/do_async_mmap_readahead (Wu Fengguang's
+	 * readahead series), not 2.6.28's read-around in filemap_fault */
+	int mmap_sync_readahead;
 	/* the 2011 writeback series (§5), vanilla values 1, 2, 0, 0 */
 	int reclaim_direct_file_writeback; /* 1: direct reclaim may write file pages */
 	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */
@@ -426,8 +429,9 @@ void remove_from_page_cache(pfn_t pfn);
 /* A new page (OWNER_USER_NEW) joins file f at pgoff and the inactive file list. */
 void add_to_page_cache_lru(struct address_space *f, uint64_t pgoff, pfn_t pfn);
 uint64_t file_sector(const struct address_space *f, uint64_t pgoff);
-/* filemap_fault: the page of f at pgoff, read in (with readahead) if absent. */
-pfn_t filemap_fault(struct address_space *f, uint64_t pgoff, bool *major);
+/* filemap_fault: the page of vma's file at pgoff, read in (with the era's mmap read-around)
+ * if absent; *major when the kernel would count the fault in PGMAJFAULT. */
+pfn_t filemap_fault(struct vm_area_struct *vma, uint64_t pgoff, bool *major);
 
 /* ---- page-writeback.c ---- */
 void set_page_dirty(pfn_t pfn);

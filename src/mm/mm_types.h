@@ -143,6 +143,18 @@ struct zone {
 #define PTE_RDONLY   (1u << 27) /* write-protected for copy-on-write */
 #define PTE_PFN_MASK ((1u << 27) - 1)
 
+/* file_ra_state: the readahead state of one open file (include/linux/fs.h). The model keeps
+ * one per file mapping; fork shares it, as the child's VMA shares the parent's struct file
+ * (each program maps each of its files once, so a mapping stands for an open). */
+struct file_ra_state {
+	uint64_t start;	     /* where readahead started */
+	unsigned size;	     /* pages read */
+	unsigned async_size; /* the next readahead starts when this many are left */
+	int mmap_miss;	     /* fault misses less hits (signed to 2.6.30, floored at 0 after) */
+	uint64_t prev_index; /* prev_pos >> PAGE_SHIFT; UINT64_MAX is file_ra_state_init's -1 */
+	int users;	     /* mappings sharing it */
+};
+
 struct vm_area_struct {
 	struct mm_struct *mm;
 	uint32_t id;	/* index in the VMA table; rmap entries refer to it */
@@ -150,6 +162,7 @@ struct vm_area_struct {
 	uint64_t npages;
 	unsigned flags;
 	struct address_space *file;  /* NULL for anonymous */
+	struct file_ra_state *ra;    /* its open file's readahead state (file mappings) */
 	uint64_t pgoff;		     /* file page of the first page */
 	uint32_t *pte;		     /* one PTE per page */
 	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */

@@ -47,6 +47,9 @@ struct reclaim_policy_ops {
 	void (*swapin_major)(struct mm_struct *mm);
 	void (*file_major)(struct mm_struct *mm);
 	void (*before_swapin)(struct mm_struct *mm);
+	/* filemap_fault's lookup and read-around (the first active policy that has one
+	 * replaces 2.6.28's): the page of vma's file at pgoff, *major when PGMAJFAULT counts */
+	pfn_t (*filemap_fault)(struct vm_area_struct *vma, uint64_t pgoff, bool *major);
 	/* filemap_fault has the page it maps: true when the policy, not the fault, accounts
 	 * the use (the fault then does not call mark_page_accessed) */
 	bool (*fault_leaves_unmarked)(pfn_t pfn);
@@ -130,6 +133,7 @@ struct active_policies {
 	POLICY_HOOK_LIST(swapin_major)
 	POLICY_HOOK_LIST(file_major)
 	POLICY_HOOK_LIST(before_swapin)
+	POLICY_HOOK_LIST(filemap_fault)
 	POLICY_HOOK_LIST(fault_leaves_unmarked)
 	POLICY_HOOK_LIST(zap_young_file)
 	POLICY_HOOK_LIST(mm_exit)
@@ -179,6 +183,11 @@ static inline bool policy_page_referenced(struct mm_struct *mm)
 		if ((*p)->ops.page_referenced(mm))
 			return true;
 	return false;
+}
+
+static inline pfn_t policy_filemap_fault(struct vm_area_struct *vma, uint64_t pgoff, bool *major)
+{
+	return mm_active.filemap_fault[0]->ops.filemap_fault(vma, pgoff, major);
 }
 
 static inline bool policy_fault_leaves_unmarked(pfn_t pfn)

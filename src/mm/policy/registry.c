@@ -12,6 +12,7 @@ extern const struct reclaim_policy policy_exec_protect;
 extern const struct reclaim_policy policy_inactive_file_is_low;
 extern const struct reclaim_policy policy_unmap_mark_accessed;
 extern const struct reclaim_policy policy_zap_mark_accessed;
+extern const struct reclaim_policy policy_mmap_sync_readahead;
 extern const struct reclaim_policy policy_writeback_skip;
 extern const struct reclaim_policy policy_writeback_throttle;
 extern const struct reclaim_policy policy_swap_token;
@@ -23,6 +24,7 @@ const struct reclaim_policy *const reclaim_policies[] = {
     &policy_exec_protect,	  /* Wu Fengguang, mainline 2.6.31 */
     &policy_inactive_file_is_low, /* Rik van Riel, mainline 2.6.31 */
     &policy_unmap_mark_accessed,  /* Nick Piggin, mainline 2.6.29 */
+    &policy_mmap_sync_readahead,  /* Wu Fengguang's readahead series, mainline 2.6.31 */
     &policy_zap_mark_accessed,	  /* mainline up to 2.6.20 (Ken Chen's 2.6.21 removed it) */
     &policy_writeback_skip,	  /* Mel Gorman 2011, patches 1, 5, 7 (v3) */
     &policy_writeback_throttle,	  /* Mel Gorman 2011, patch 6 (v3) */
@@ -103,6 +105,7 @@ void mm_policies_activate_table(const struct reclaim_policy *const *table)
 		POLICY_ADD_HOOK(swapin_major)
 		POLICY_ADD_HOOK(file_major)
 		POLICY_ADD_HOOK(before_swapin)
+		POLICY_ADD_HOOK(filemap_fault)
 		POLICY_ADD_HOOK(fault_leaves_unmarked)
 		POLICY_ADD_HOOK(zap_young_file)
 		POLICY_ADD_HOOK(mm_exit)
