@@ -680,6 +680,8 @@ void mm_destroy(void)
 	for (uint32_t i = 0; i < MM->nr_vmas; i++) {
 		struct vm_area_struct *v = MM->vmas[i];
 		if (v) {
+			if (v->ra && --v->ra->users == 0) /* the last mapping of its open file */
+				free(v->ra);
 			free(v->pte);
 			free(v->ptpage);
 			free(v);
