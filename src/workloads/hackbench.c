@@ -463,7 +463,7 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 		    "kernel stacks %ld, slab %ld pages\n",
 		    H.at_start[0], H.at_start[1], H.at_start[2], H.at_start[3], H.at_start[4]);
 	/* KOSAKI's debug figures: tasks inside shrink_zone at once (kswapd included) and the
-	 * longest try_to_free_pages call, in jiffies (HZ=1000) */
+	 * longest try_to_free_pages call, in jiffies of the machine's HZ */
 	result_printf(r, "       max parallel reclaim tasks:     %d\n", rs->max_shrinking);
 	result_printf(
 	    r, "       max consumption time of\n        try_to_free_pages():           %llu\n",
