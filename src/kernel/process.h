@@ -10,12 +10,13 @@
 struct process {
 	struct task_struct *task;
 	struct process *parent;
-	struct process *children, *sibling; /* children: the newest first */
-	struct process *sibling_prev;	    /* the next newer sibling, NULL at the head */
-	uint64_t child_seq;		    /* order among its parent's children, newer larger */
-	uint64_t nr_linked;		    /* children ever linked (the next child_seq) */
-	/* Children that exited and are not yet reaped, a max-heap on child_seq: the newest is
-	 * the first that wait()'s walk of the children list (newest first) meets, so wait()
+	/* children: the oldest first, as copy_process's list_add_tail leaves p->children */
+	struct process *children, *children_tail, *sibling;
+	struct process *sibling_prev; /* the next older sibling, NULL at the head */
+	uint64_t child_seq;	      /* order among its parent's children, newer larger */
+	uint64_t nr_linked;	      /* children ever linked (the next child_seq) */
+	/* Children that exited and are not yet reaped, a min-heap on child_seq: the oldest is
+	 * the first that wait()'s walk of the children list (oldest first) meets, so wait()
 	 * takes it without the walk. */
 	struct process **zombies;
 	uint32_t nr_zombies, zombie_cap;
