@@ -145,6 +145,9 @@ static void process_exit_hook(struct task_struct *t)
 		exit_mmap(mm);
 	}
 	t->mm = NULL;
+	if (p->exit_files) /* do_exit: exit_files after exit_mm */
+		p->exit_files(p->exit_files_arg);
+	p->exit_files = NULL;
 	if (p->stack != NO_PFN)
 		free_kernel_pages(p->stack, p->stack_order);
 	p->stack = NO_PFN;

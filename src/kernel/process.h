@@ -29,6 +29,10 @@ struct process {
 	void (*main)(void *arg);
 	void *arg;
 	bool oom_killed;
+	/* exit_files: the program's open files are put when it exits, however it exits (a
+	 * workload closes what it modelled as open; NULL: nothing) */
+	void (*exit_files)(void *arg);
+	void *exit_files_arg;
 	/* effective capabilities (1 << CAP_*), inherited over fork; workloads run
 	 * unprivileged (0) unless they say otherwise */
 	uint32_t cap_effective;
