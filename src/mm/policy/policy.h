@@ -42,7 +42,7 @@ struct reclaim_policy_ops {
 	void (*priority_zero)(void);
 	/* page_referenced: true counts one more reference for a mapping of mm (not current's) */
 	bool (*page_referenced)(struct mm_struct *mm);
-	/* the fault paths: after a major swap-in, after a file page was read, and before a
+	/* the fault paths: a major swap-in's read started, a file page read, and before a
 	 * swap-in's I/O is started */
 	void (*swapin_major)(struct mm_struct *mm);
 	void (*file_major)(struct mm_struct *mm);
