@@ -1,7 +1,10 @@
 /* Where the 2004 swap token is contended (kernel-reclaim.md §4.1; 2.6.9 mm/memory.c
  * do_swap_page and mm/filemap.c filemap_nopage), through a process's own faults:
  *  - a swap-in grabs the token (and counts its major fault) as soon as its read is
- *    started, while the page is still locked for the I/O. */
+ *    started, while the page is still locked for the I/O;
+ *  - a file fault grabs it only on filemap_nopage's no_cached_page path, taken once the
+ *    file has missed MMAP_LOTSAMISS (100) more often than it hit; a fault served by
+ *    read-around contends for nothing. */
 #include "util/testutil.h"
 
 #include "kernel/process.h"
@@ -89,10 +92,53 @@ static void swapin_grabs_when_the_read_starts(void **state)
 	shutdown();
 }
 
+/* ---- file faults ---- */
+
+static struct address_space *file;
+static bool after_readaround, hit_counted, below_limit, past_limit;
+
+static void reader(void *arg)
+{
+	(void)arg;
+	uint64_t at = sys_mmap_file(file, 0, 512, VM_READ);
+	struct vm_area_struct *vma = find_vma(current->mm, at);
+	sys_sleep(NSEC_PER_MSEC);
+	/* a miss: read around, no token */
+	sys_touch(at, TOUCH_READ);
+	after_readaround = vma->mmap_miss == 1 && swap_token_holder() == NULL;
+	/* page 1 came in with the read-around: a hit */
+	sys_touch(at + 1, TOUCH_READ);
+	hit_counted = vma->mmap_hit == 1 && vma->mmap_miss == 1;
+	/* 101 misses against 1 hit: not more than 100 more -> still read-around */
+	vma->mmap_miss = 100;
+	sys_touch(at + 300, TOUCH_READ);
+	below_limit = swap_token_holder() == NULL;
+	/* 102 against 1: no_cached_page, page_cache_read, grab_swap_token */
+	sys_touch(at + 400, TOUCH_READ);
+	past_limit = swap_token_holder() == current->mm;
+	sys_exit(0);
+}
+
+static void file_fault_grabs_only_on_no_cached_page(void **state)
+{
+	(void)state;
+	boot();
+	file = file_create("data", 512, 512, false);
+	after_readaround = hit_counted = below_limit = past_limit = false;
+	assert_non_null(process_spawn("reader", reader, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_true(after_readaround);
+	assert_true(hit_counted);
+	assert_true(below_limit);
+	assert_true(past_limit);
+	shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(swapin_grabs_when_the_read_starts),
+	    cmocka_unit_test(file_fault_grabs_only_on_no_cached_page),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

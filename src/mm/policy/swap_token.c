@@ -142,7 +142,7 @@ void grab_swap_token_swapin_major(struct mm_struct *mm)
 		grab_original(mm);
 }
 
-void grab_swap_token_file_major(struct mm_struct *mm)
+void grab_swap_token_no_cached_page(struct mm_struct *mm)
 {
 	if (variant() == SWAP_TOKEN_ORIGINAL || variant() == SWAP_TOKEN_FAULT)
 		grab_original(mm);
@@ -261,7 +261,7 @@ const struct reclaim_policy policy_swap_token = {
 	    .priority_zero = disable_swap_token,
 	    .page_referenced = token_referenced,
 	    .swapin_major = grab_swap_token_swapin_major,
-	    .file_major = grab_swap_token_file_major,
+	    .file_no_cached_page = grab_swap_token_no_cached_page,
 	    .before_swapin = grab_swap_token_before_swapin,
 	    .mm_exit = put_swap_token,
 	    .mm_exec = swap_token_exec,
