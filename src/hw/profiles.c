@@ -151,8 +151,13 @@ static const struct hw_profile profiles[] = {
 	 * clock (ARM's 1.1 Dhrystone MIPS/MHz maximum for ARM9, infocenter.arm.com KA3885) and
 	 * the VIVT cache flush of every ARMv5 address-space switch (cpu_arm926_switch_mm), so
 	 * these are lower bounds (docs/throttle.md, "Absolute times"). */
-	.ctxsw_ns = 5690,      /* lat_ctx 2p/0K 1.44 us x 3.95 */
-	.tick_ns = 20000,      /* timer interrupt + scheduler_tick at 200 MHz [estimate] */
+	.ctxsw_ns = 5690, /* lat_ctx 2p/0K 1.44 us x 3.95 */
+	.tick_ns = 20000, /* timer interrupt + scheduler_tick at 200 MHz [estimate] */
+	/* ARM's config HZ has no prompt (2.6.25 arch/arm/Kconfig): 100 unless the platform
+	 * says otherwise (AT91_TIMER_HZ, 100 on the SAM9 ARM926 parts; 200 for the S3C2410
+	 * family, S3C2412 included; 128 for L7200 and OMAP's 32 kHz timer). The board's SoC is
+	 * not named: the default. */
+	.hz = 100,
 	.touch_ns = 30,	       /* [estimate] */
 	.syscall_ns = 1740,    /* lat_syscall null 0.44 us x 3.95 */
 	.fault_ns = 15800,     /* lat_pagefault 4.0 us x 3.95 */

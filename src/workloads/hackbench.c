@@ -91,6 +91,7 @@ struct worker {
 	uint64_t stack_vpn; /* its stack: the process's stack region, or a thread's own */
 	uint64_t seen_run;  /* nr_switched_in when it last read all its private pages */
 	bool reaped;
+	bool closed; /* it closed its connections (at the end of its loop or at exit) */
 };
 
 static struct {
@@ -151,9 +152,29 @@ static void touch_private(void)
 			sys_touch(H.vpn[r] + i, TOUCH_WRITE);
 }
 
+/* The connections a worker's process holds, put at its exit (exit_files) if it did not
+ * close them itself: a killed receiver's socket takes its queued skbs with it and its
+ * senders get EPIPE (SIGPIPE) at their next write; a killed sender's write ends go. */
+static void worker_close(void *arg)
+{
+	struct worker *w = arg;
+	if (w->closed)
+		return;
+	w->closed = true;
+	if (w->sender)
+		for (int j = 0; j < H.p.fds; j++)
+			kpipe_close_write(&w->conns[j]);
+	else
+		kpipe_close_read(&w->conns[w->index]);
+}
+
 static void worker_main(void *arg)
 {
 	struct worker *w = arg;
+	if (H.p.mode == HACKBENCH_PROCESS) { /* threads share the files: closed at exit_group */
+		current_process()->exit_files = worker_close;
+		current_process()->exit_files_arg = w;
+	}
 	w->seen_run = UINT64_MAX; /* the first message reads everything */
 	/* start-up: the child's copy-on-write faults and its first text pages */
 	if (H.p.mode == HACKBENCH_PROCESS) {
@@ -180,8 +201,7 @@ static void worker_main(void *arg)
 					sys_exit(1); /* barf("SENDER: write") */
 				}
 			}
-		for (int j = 0; j < H.p.fds; j++)
-			kpipe_close_write(&w->conns[j]);
+		worker_close(w);
 	} else {
 		struct kpipe *c = &w->conns[w->index];
 		long n = (long)H.p.fds * H.p.loops;
@@ -192,7 +212,7 @@ static void worker_main(void *arg)
 				sys_exit(1); /* barf("SERVER: read") */
 			}
 		}
-		kpipe_close_read(c);
+		worker_close(w);
 	}
 	sys_exit(0);
 }
@@ -463,7 +483,7 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 		    "kernel stacks %ld, slab %ld pages\n",
 		    H.at_start[0], H.at_start[1], H.at_start[2], H.at_start[3], H.at_start[4]);
 	/* KOSAKI's debug figures: tasks inside shrink_zone at once (kswapd included) and the
-	 * longest try_to_free_pages call, in jiffies (HZ=1000) */
+	 * longest try_to_free_pages call, in jiffies of the machine's HZ */
 	result_printf(r, "       max parallel reclaim tasks:     %d\n", rs->max_shrinking);
 	result_printf(
 	    r, "       max consumption time of\n        try_to_free_pages():           %llu\n",
