@@ -238,6 +238,9 @@ static pfn_t filemap_fault_2628(struct vm_area_struct *vma, uint64_t pgoff, bool
 			if (pfn == NO_PFN) { /* no_cached_page */
 				if (page_cache_read(f, pgoff) < 0)
 					return NO_PFN;
+				/* 2.6.9-2.6.19 filemap_nopage: grab_swap_token once the read is
+				 * started (kernel-reclaim.md §4.1; swap_token.c) */
+				policy_call_all(file_no_cached_page, vma->mm);
 				continue;
 			}
 		}

@@ -407,6 +407,11 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		pfn = swapin_readahead(slot, &major);
 		if (pfn == NO_PFN)
 			return vma->pte[off] != v ? 0 : -2;
+		/* 2.6.9 and 2.6.28 count the major fault, and 2.6.9 grabs the token, as soon as
+		 * the read is started, before waiting for it, whether or not the PTE then still
+		 * holds the entry */
+		count_vm_event(PGMAJFAULT);
+		policy_call_all(swapin_major, vma->mm);
 	}
 	struct page *p = pfn_to_page(pfn);
 	p->pins++;
@@ -416,10 +421,6 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		unlock_page(pfn);
 		release_user_page(pfn);
 		return 0;
-	}
-	if (major) {
-		count_vm_event(PGMAJFAULT);
-		policy_call_all(swapin_major, vma->mm);
 	}
 	mark_page_accessed(pfn);
 	/* 2.6.28: a write fault the faulter alone can take maps the page dirty and writable and
@@ -444,10 +445,8 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 	pfn_t pfn = filemap_fault(vma, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)
 		return -2;
-	if (major) {
+	if (major)
 		count_vm_event(PGMAJFAULT);
-		policy_call_all(file_major, vma->mm); /* filemap_nopage after page_cache_read */
-	}
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
 		/* private file mapping written: copy to an anonymous page */
