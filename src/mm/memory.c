@@ -93,6 +93,7 @@ static void vma_index_insert(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->vma_index[i] = (struct vma_range){
 	    .start = vma->start, .end = vma->start + vma->npages, .vma = vma, .pte = vma->pte};
 	mm->map_count++;
+	mm->vma_gen = ++MM->vma_seq;
 }
 
 static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -104,6 +105,7 @@ static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
 	memmove(&mm->vma_index[i], &mm->vma_index[i + 1],
 		(mm->map_count - i - 1) * sizeof(*mm->vma_index));
 	mm->map_count--;
+	mm->vma_gen = ++MM->vma_seq;
 }
 
 static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint64_t npages,
@@ -165,6 +167,30 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
 		return NULL;
 	*mmap_cache_slot(mm, vpn) = mm->vma_index[i - 1];
 	return mm->vma_index[i - 1].vma;
+}
+
+/* what the unused entries of a touch set point at */
+static uint32_t touch_set_unused;
+
+void touch_set_find(struct mm_struct *mm, struct touch_set *s)
+{
+	s->mm = NULL;
+	for (uint32_t k = 0; k < TOUCH_SET_MAX; k++) {
+		s->pte[k] = &touch_set_unused;
+		s->fault_if[k] = 0;
+		s->sets[k] = 0;
+	}
+	for (uint32_t k = 0; k < s->n; k++) {
+		uint32_t i = vma_index_upper(mm, s->vpn[k]);
+		if (i == 0 || s->vpn[k] >= mm->vma_index[i - 1].end)
+			return;
+		s->pte[k] = &mm->vma_index[i - 1].pte[s->vpn[k] - mm->vma_index[i - 1].start];
+		bool write = s->kind[k] == TOUCH_WRITE;
+		s->fault_if[k] = PTE_PRESENT | (write ? PTE_RDONLY : 0);
+		s->sets[k] = PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	}
+	s->mm = mm;
+	s->gen = mm->vma_gen;
 }
 
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
