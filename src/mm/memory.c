@@ -114,6 +114,7 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	struct vm_area_struct *vma = xcalloc(1, sizeof(*vma));
 	uint64_t chunks = (npages + PTE_CHUNK - 1) / PTE_CHUNK;
 	vma->pte = xcalloc(npages ? npages : 1, sizeof(uint32_t));
+	vma->rmap = xcalloc(npages ? npages : 1, sizeof(uint32_t));
 	vma->ptpage = xmalloc((chunks ? chunks : 1) * sizeof(pfn_t));
 	for (uint64_t i = 0; i < chunks; i++)
 		vma->ptpage[i] = NO_PFN;
@@ -267,6 +268,7 @@ static void vma_free(struct vm_area_struct *vma)
 	vma->mm->total_vm -= vma->npages;
 	vma_id_free(vma->id);
 	free(vma->pte);
+	free(vma->rmap);
 	free(vma->ptpage);
 	free(vma);
 }

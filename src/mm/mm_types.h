@@ -152,6 +152,7 @@ struct vm_area_struct {
 	struct address_space *file;  /* NULL for anonymous */
 	uint64_t pgoff;		     /* file page of the first page */
 	uint32_t *pte;		     /* one PTE per page */
+	uint32_t *rmap;		     /* per page: the rmap entry of its PTE while it maps one */
 	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */
 	struct vm_area_struct *next; /* in the mm, sorted by start */
 	bool dead;
@@ -237,10 +238,11 @@ struct address_space {
 	} d_lru, i_list;
 };
 
-/* Reverse map: one entry per PTE that maps a page. */
+/* Reverse map: one entry per PTE that maps a page, on a doubly linked chain from the page
+ * (prev 0: the chain's head), so a PTE's entry (vm_area_struct.rmap) leaves it in O(1). */
 struct rmap_item {
 	uint32_t *pte; /* the PTE itself: a VMA's PTE array never moves */
-	uint32_t next;
+	uint32_t next, prev;
 	uint32_t vma;
 };
 
