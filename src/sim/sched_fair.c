@@ -241,13 +241,13 @@ static struct task *pick_next(int c, struct task *t)
 	return n;
 }
 
-/* CPU c's scheduling event: run its task until it yields, then, if it blocked or died, give
- * the CPU to the next queued task. */
-void run_on_cpu(int c)
+/* CPU c's scheduling event, up to the switch: the task it runs now (pick_next, the context
+ * switch's cost), made current; NULL for an idle CPU. */
+struct task *cpu_dispatch(int c)
 {
 	struct task *t = sched.cpus[c].curr;
 	if (!t)
-		return;
+		return NULL;
 	t = pick_next(c, t);
 	if (t->state == TASK_RUNNABLE && t->co.sp) {
 		sched.stats.context_switches++;
@@ -258,8 +258,21 @@ void run_on_cpu(int c)
 	t->state = TASK_RUNNING;
 	t->cpu = c;
 	sim_current = t;
+	return t;
+}
+
+/* CPU c's scheduling event: run its task until it gives the CPU back to the scheduler, then,
+ * if that task (it, or one the CPUs' tasks handed over to directly) blocked or died, give
+ * its CPU to the next queued task. */
+void run_on_cpu(int c)
+{
+	struct task *t = cpu_dispatch(c);
+	if (!t)
+		return;
 	coro_switch(&sched.sched_ctx, &t->co, 0);
 	sim_current = NULL;
+	t = sched.switched_back;
+	c = t->cpu;
 	if (t->state == TASK_DEAD)
 		coro_destroy(&t->co);
 	if (t->state == TASK_BLOCKED || t->state == TASK_DEAD) {

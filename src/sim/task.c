@@ -130,6 +130,7 @@ struct task *task_create(const char *comm, void (*fn)(void *), void *arg)
 
 void switch_to_sched(int finishing)
 {
+	sched.switched_back = sim_current;
 	coro_switch(&sim_current->co, &sched.sched_ctx, finishing);
 }
 
@@ -163,8 +164,9 @@ void yield_cpu(bool force)
 	}
 	t->pending = 0;
 	t->state = TASK_RUNNING;
-	cpu_kick(t->cpu, when);
-	switch_to_sched(0);
+	/* its CPU's next event (cpu_kick), and the next step taken here if it can be */
+	if (!sched_yield_direct(when))
+		switch_to_sched(0);
 }
 
 void flush_pending(void)
