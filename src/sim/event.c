@@ -163,44 +163,73 @@ static void observe_until(sim_time_t t)
 	sim_clock = saved;
 }
 
-/* A task that yields (yield_cpu: its CPU's next event at when) takes the scheduler's next
- * step itself when that step is to run a CPU's task and sched_run has nothing to do before
- * it (no check hook, keep_going true, not stopped, the time limit and the observer not
- * reached): it switches straight to that task, or goes on if that is itself, in the order
- * and with the accounting of sched_run's loop. Its event goes in and the earliest comes out
- * in one pass over the heap. False, with the event queued and nothing else done, when the
- * scheduler must take over. */
-bool sched_yield_direct(sim_time_t when)
+/* A task that gives up its CPU takes sched_run's next step itself when that step is to run
+ * a CPU's task and the loop has nothing to do before it (no check hook, keep_going true, not
+ * stopped, the time limit and the observer not reached): it switches straight to that task,
+ * or goes on if that is itself, in the order and with the accounting of sched_run's loop.
+ * A yielding task's own CPU event (mine) goes in and the earliest comes out in one pass over
+ * the heap. False, with mine queued and nothing else done, when the scheduler must take
+ * over (sim_current is then NULL). */
+static bool step_direct(struct task *self, const struct cpu_event *mine)
 {
-	struct task *self = sim_current;
-	if (sched.cpus[self->cpu].event_pending)
-		return false; /* cpu_kick would keep the event queued */
-	struct cpu_event mine = cpu_event_set(self->cpu, when);
-	bool first = !sched.nr_cpu_events || cpu_ev_less(&mine, &sched.cpu_heap[0]);
-	const struct cpu_event *next = first ? &mine : &sched.cpu_heap[0];
-	const struct cpu *cp = &sched.cpus[next->cpu];
-	if (sched.check || sched.stop || !cp->curr || next->time > sched.until ||
-	    (sched.nr && !before(next->time, next->seq, sched.heap[0].time, sched.heap[0].seq)) ||
-	    (sched.observe && next->time >= sched.observe_next)) {
-		cpu_heap_push(mine);
-		return false;
-	}
+	bool first = mine && (!sched.nr_cpu_events || cpu_ev_less(mine, &sched.cpu_heap[0]));
+	const struct cpu_event *next = first		     ? mine
+				       : sched.nr_cpu_events ? &sched.cpu_heap[0]
+							     : NULL;
 	sim_current = NULL; /* keep_going runs between events, as in sched_run */
-	if (sched.keep_going && !sched.keep_going()) {
-		sim_current = self;
-		cpu_heap_push(mine);
+	if (!next || sched.check || sched.stop || !sched.cpus[next->cpu].curr ||
+	    next->time > sched.until ||
+	    (sched.nr && !before(next->time, next->seq, sched.heap[0].time, sched.heap[0].seq)) ||
+	    (sched.observe && next->time >= sched.observe_next) ||
+	    (sched.keep_going && !sched.keep_going())) {
+		if (mine)
+			cpu_heap_push(*mine);
 		return false;
 	}
 	sim_clock = next->time;
 	sched.stats.events++;
-	int c = next->cpu;
-	if (!first)
-		cpu_heap_sift_top(mine);
-	sched.cpus[c].event_pending = false;
+	int c;
+	if (first) {
+		c = mine->cpu;
+		sched.cpus[c].event_pending = false;
+	} else if (mine) {
+		c = next->cpu;
+		cpu_heap_sift_top(*mine);
+		sched.cpus[c].event_pending = false;
+	} else {
+		c = cpu_event_pop();
+	}
 	struct task *t = cpu_dispatch(c);
 	if (t != self)
 		coro_switch(&self->co, &t->co, 0);
 	return true;
+}
+
+/* yield_cpu's switch: its CPU's next event at when (cpu_kick), then the next step. */
+void sched_yield(sim_time_t when)
+{
+	struct task *self = sim_current;
+	if (sched.cpus[self->cpu].event_pending) { /* cpu_kick keeps the event queued */
+		switch_to_sched(0);
+		return;
+	}
+	struct cpu_event mine = cpu_event_set(self->cpu, when);
+	if (!step_direct(self, &mine)) {
+		sim_current = self;
+		switch_to_sched(0);
+	}
+}
+
+/* A task blocks (its state set): what run_on_cpu does once it has switched back (its CPU to
+ * the next queued task), then the next step. */
+void sched_block(void)
+{
+	struct task *self = sim_current;
+	cpu_release(self->cpu, self);
+	if (!step_direct(self, NULL)) {
+		sched.switched_back = NULL; /* nothing left for run_on_cpu to finish */
+		coro_switch(&self->co, &sched.sched_ctx, 0);
+	}
 }
 
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))

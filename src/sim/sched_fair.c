@@ -261,9 +261,22 @@ struct task *cpu_dispatch(int c)
 	return t;
 }
 
-/* CPU c's scheduling event: run its task until it gives the CPU back to the scheduler, then,
- * if that task (it, or one the CPUs' tasks handed over to directly) blocked or died, give
- * its CPU to the next queued task. */
+/* A task that blocked or died leaves CPU c: the next queued task gets it. */
+void cpu_release(int c, struct task *t)
+{
+	t->cpu = -1;
+	struct task *n = rq_pop();
+	set_curr(c, n);
+	if (n) {
+		n->cpu = c;
+		n->slice_used = 0;
+		cpu_kick(c, sim_clock);
+	}
+}
+
+/* CPU c's scheduling event: run its task until one of the CPUs' tasks gives control back to
+ * the scheduler (tasks hand their CPUs to each other directly in between), then finish for
+ * that one: a dead task's stack goes, and a task that blocked or died leaves its CPU. */
 void run_on_cpu(int c)
 {
 	struct task *t = cpu_dispatch(c);
@@ -272,19 +285,12 @@ void run_on_cpu(int c)
 	coro_switch(&sched.sched_ctx, &t->co, 0);
 	sim_current = NULL;
 	t = sched.switched_back;
-	c = t->cpu;
+	if (!t)
+		return;
 	if (t->state == TASK_DEAD)
 		coro_destroy(&t->co);
-	if (t->state == TASK_BLOCKED || t->state == TASK_DEAD) {
-		t->cpu = -1;
-		struct task *n = rq_pop();
-		set_curr(c, n);
-		if (n) {
-			n->cpu = c;
-			n->slice_used = 0;
-			cpu_kick(c, sim_clock);
-		}
-	}
+	if (t->state == TASK_BLOCKED || t->state == TASK_DEAD)
+		cpu_release(t->cpu, t);
 }
 
 int sched_nr_running(void)

@@ -58,8 +58,9 @@ struct sched_state {
 	sim_time_t slice, ctxsw;
 	sim_time_t tick_cost;
 	struct coro sched_ctx;
-	/* the task that last switched to sched_ctx: tasks hand their CPUs to each other
-	 * directly (sched_yield_direct), so it need not be the one sched_ctx switched to */
+	/* the task that last switched to sched_ctx, NULL if it left nothing to finish: tasks
+	 * hand their CPUs to each other directly (event.c's step_direct), so it need not be
+	 * the one sched_ctx switched to */
 	struct task *switched_back;
 	/* sched_run's arguments, for the steps tasks take themselves */
 	sim_time_t until;
@@ -86,11 +87,13 @@ static inline bool before(sim_time_t ta, uint64_t sa, sim_time_t tb, uint64_t sb
 void ev_push(struct event e);
 struct event ev_pop(void);
 void cpu_kick(int c, sim_time_t when);
-bool sched_yield_direct(sim_time_t when);
+void sched_yield(sim_time_t when);
+void sched_block(void);
 
 /* sched_fair.c */
 void make_runnable_as(struct task *t, bool wakeup);
 struct task *cpu_dispatch(int c);
+void cpu_release(int c, struct task *t);
 void run_on_cpu(int c);
 void set_curr(int c, struct task *t);
 void set_need_resched(int c, bool on);

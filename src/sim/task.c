@@ -164,9 +164,7 @@ void yield_cpu(bool force)
 	}
 	t->pending = 0;
 	t->state = TASK_RUNNING;
-	/* its CPU's next event (cpu_kick), and the next step taken here if it can be */
-	if (!sched_yield_direct(when))
-		switch_to_sched(0);
+	sched_yield(when);
 }
 
 void flush_pending(void)
