@@ -21,6 +21,7 @@ struct mm_struct *mm_alloc(void)
 	mm->next_vpn = 0x400; /* leave page 0.. unmapped, as a real layout does */
 	mm->users = 1;
 	mm->id = ++MM->nr_mms;
+	mm->vma_gen = ++MM->vma_seq; /* never 0: an unfound touch set (gen 0) matches no mm */
 	mm->all_next = MM->all_mms;
 	if (MM->all_mms)
 		MM->all_mms->all_prev = mm;
@@ -176,6 +177,7 @@ static uint32_t touch_set_unused;
 void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 {
 	s->mm = NULL;
+	s->gen = 0;
 	for (uint32_t k = 0; k < TOUCH_SET_MAX; k++) {
 		s->pte[k] = &touch_set_unused;
 		s->fault_if[k] = 0;
@@ -192,6 +194,7 @@ void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 	}
 	s->mm = mm;
 	s->gen = mm->vma_gen;
+	s->ns = MM->hw->touch_ns * s->n;
 }
 
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,

@@ -412,6 +412,7 @@ struct touch_set {
 	const struct mm_struct *mm; /* NULL: not found yet */
 	uint64_t gen;
 	uint32_t n;
+	sim_time_t ns; /* the CPU time of the n accesses */
 	uint8_t kind[TOUCH_SET_MAX];
 	uint64_t vpn[TOUCH_SET_MAX];
 	/* found: each page's PTE, the bits that make the access a fault (not present, or
@@ -427,18 +428,20 @@ struct touch_set {
 static inline bool touch_set_fast(struct mm_struct *mm, const struct touch_set *s)
 {
 	struct task *t = sim_current;
-	sim_time_t ns = MM->hw->touch_ns * s->n;
-	if (s->mm != mm || s->gen != mm->vma_gen || t->in_kernel || t->pending + ns >= sim_quantum)
+	/* vma_gen values are unique over the run and never 0, an unfound set's gen: equal
+	 * means the same mm, unchanged, and the set found */
+	_Static_assert(TOUCH_SET_MAX == 3, "the tests below are written out for three pages");
+	if (s->gen != mm->vma_gen || t->in_kernel || t->pending + s->ns >= sim_quantum)
 		return false;
-	uint32_t fault = 0;
-	for (int i = 0; i < TOUCH_SET_MAX; i++)
-		fault |= (*s->pte[i] ^ PTE_PRESENT) & s->fault_if[i];
-	if (fault)
+	uint32_t *p0 = s->pte[0], *p1 = s->pte[1], *p2 = s->pte[2];
+	if (((*p0 ^ PTE_PRESENT) & s->fault_if[0]) | ((*p1 ^ PTE_PRESENT) & s->fault_if[1]) |
+	    ((*p2 ^ PTE_PRESENT) & s->fault_if[2]))
 		return false;
-	for (int i = 0; i < TOUCH_SET_MAX; i++)
-		*s->pte[i] |= s->sets[i];
-	t->pending += ns;
-	t->utime += ns;
+	*p0 |= s->sets[0];
+	*p1 |= s->sets[1];
+	*p2 |= s->sets[2];
+	t->pending += s->ns;
+	t->utime += s->ns;
 	return true;
 }
 /* Finds the PTEs of s's pages in mm (no side effect: the mmap_cache is left alone); a page

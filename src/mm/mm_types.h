@@ -179,7 +179,7 @@ struct mm_struct {
 	 * 3.15 does, so a program that cycles over its stack, text and libc finds each without
 	 * a search. Which VMA a lookup finds never depends on it. */
 	struct vma_range mmap_cache[MMAP_CACHE_SIZE];
-	/* changes whenever a VMA comes or goes (MM->vma_seq, unique over the run): what a
+	/* changes whenever a VMA comes or goes (MM->vma_seq: unique over the run, never 0): what a
 	 * struct touch_set found stays valid while this does not change */
 	uint64_t vma_gen;
 	uint64_t next_vpn;	/* where the next mmap without a fixed address goes */
