@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-# The costs still marked [estimate] in the ARM and IA64 profiles (src/hw/profiles.c); the
+# The costs still marked [estimate] in the ARM, IA64 and P3 profiles (src/hw/profiles.c); the
 # cited ones (syscall, context switch, fault, page zero/copy, socket message, fork, exec)
 # can be added with --fields.
 DEFAULT_FIELDS = [

@@ -228,6 +228,51 @@ static void fork_past_max_threads(void **state)
 	test_machine_shutdown();
 }
 
+/* A parent's children are listed oldest first (copy_process's list_add_tail): wait() reaps
+ * the oldest zombie, and the OOM killer, choosing the parent for its children's memory,
+ * kills its oldest child with an mm of its own. Children 0, 1, 2 sleep 3, 1 and 2 s; the
+ * parent calls the OOM killer at once, then waits 5 s and reaps: the oldest (0) is killed
+ * and every child has exited when wait() runs, so it returns them in the order forked. */
+static int reaped[3], reaped_code[3], children_pid[3];
+static const sim_time_t child_sleep[3] = {3 * NSEC_PER_SEC, NSEC_PER_SEC, 2 * NSEC_PER_SEC};
+
+static void timed_sleeper(void *arg)
+{
+	sys_sleep(*(const sim_time_t *)arg);
+}
+
+static void oldest_first_parent(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 3; i++)
+		children_pid[i] =
+		    sys_fork("child", timed_sleeper, (void *)&child_sleep[i])->task->task.pid;
+	out_of_memory(GFP_KERNEL, 0);
+	sys_sleep(5 * NSEC_PER_SEC);
+	for (int i = 0; i < 3; i++)
+		reaped[i] = sys_wait(&reaped_code[i]);
+	sys_exit(0);
+}
+
+static void children_oldest_first(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	kernel_reset();
+	mm_start_kthreads();
+	MM->task_ops = &kernel_task_ops; /* the real kill and children, as a run has them */
+	assert_non_null(process_spawn("parent", oldest_first_parent, NULL));
+	sched_run(60ULL * NSEC_PER_SEC, NULL);
+	assert_int_equal(MM->rstats.oom_kills, 1);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(reaped[i], children_pid[i]);
+	assert_int_equal(reaped_code[0], 137);
+	assert_int_equal(reaped_code[1], 0);
+	assert_int_equal(reaped_code[2], 0);
+	kernel_shutdown();
+	test_machine_shutdown();
+}
+
 /* hw.* overrides (sensitivity studies): the run's profile takes the given cost and keeps
  * every other; 0 keeps the profile's; a dearer system call shows in the run's system time;
  * a scenario file may not set them. */
@@ -283,6 +328,7 @@ int main(void)
 	    cmocka_unit_test(deterministic_per_seed),
 	    cmocka_unit_test(fork_exec_wait),
 	    cmocka_unit_test(fork_past_max_threads),
+	    cmocka_unit_test(children_oldest_first),
 	    cmocka_unit_test(hw_overrides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -45,6 +45,20 @@ static void badness_arithmetic(void **state)
 	test_machine_shutdown();
 }
 
+/* CPU time counts in jiffies of the machine's own HZ, shifted by its SHIFT_HZ + 3: on the
+ * ARM board (HZ 100, SHIFT_HZ 7) 73.728 s are 7372 jiffies >> 10 = 7, isqrt 2; at HZ 1000
+ * they would be 73728 >> 13 = 9, isqrt 3. */
+static void badness_counts_the_machines_jiffies(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	assert_int_equal(JIFFY_NS, 10 * NSEC_PER_MSEC);
+	struct task_struct *t = fake("a", 10000, 73728ULL * NSEC_PER_MSEC);
+	assert_int_equal(badness(t, 0), 5000);
+	release(&t, 1);
+	test_machine_shutdown();
+}
+
 static uint32_t test_caps;
 static bool test_has_capability(struct task_struct *p, int cap)
 {
@@ -141,6 +155,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(badness_arithmetic),
+	    cmocka_unit_test(badness_counts_the_machines_jiffies),
 	    cmocka_unit_test(badness_nice_capabilities_and_units),
 	    cmocka_unit_test(biggest_is_chosen),
 	    cmocka_unit_test(cpu_time_and_oom_disable),

@@ -223,12 +223,46 @@ static void board_runs_deterministic(void **state)
 	run_result_free(&b);
 }
 
+/* read_swap_cache_async: 2.6.25 (as 2.6.9) puts the page it reads from swap on the active
+ * list (lru_cache_add_active); 2.6.28 on the inactive anon list (lru_cache_add_anon). */
+static void swapin_enters_the_active_list(void **state)
+{
+	(void)state;
+	static const struct {
+		int lru;
+		bool active;
+	} cases[] = {{RECLAIM_LRU_2625, true}, {RECLAIM_LRU_2628, false}};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture fx;
+		boot(&fx);
+		MM->sysctl.reclaim_lru = cases[i].lru;
+		mm_sysctl_apply();
+		pfn_t pfn = test_anon_page(fx.anon, 0, false, false);
+		assert_true(add_to_swap(pfn));
+		assert_int_equal(try_to_unmap(pfn), SWAP_SUCCESS);
+		pfn_to_page(pfn)->flags &= ~PG_dirty; /* as if written */
+		uint32_t slot = (uint32_t)pfn_to_page(pfn)->private;
+		delete_from_swap_cache(pfn);
+		release_user_page(pfn);
+		bool major = false;
+		pfn_t in = swapin_readahead(slot, &major);
+		assert_int_not_equal(in, NO_PFN);
+		assert_int_equal(!!(pfn_to_page(in)->flags & PG_active), cases[i].active);
+		sched_run(NSEC_PER_SEC, NULL); /* the read completes */
+		finish(&fx);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(reclaim_mapped_arithmetic), cmocka_unit_test(one_pair_of_lists),
-	    cmocka_unit_test(plus_one_accumulates),	 cmocka_unit_test(mapped_pages_protected),
-	    cmocka_unit_test(reclaim_progress_returns),	 cmocka_unit_test(board_runs_deterministic),
+	    cmocka_unit_test(reclaim_mapped_arithmetic),
+	    cmocka_unit_test(one_pair_of_lists),
+	    cmocka_unit_test(plus_one_accumulates),
+	    cmocka_unit_test(mapped_pages_protected),
+	    cmocka_unit_test(reclaim_progress_returns),
+	    cmocka_unit_test(board_runs_deterministic),
+	    cmocka_unit_test(swapin_enters_the_active_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -176,6 +176,33 @@ static void socket_ring_wraps_and_grows(void **state)
 	test_machine_shutdown();
 }
 
+/* The reader's close of a socket (unix_release_sock) frees every skb still queued to it:
+ * 10 skbs of 4,096-byte data objects hold 10 data pages and a head slab; after the close
+ * both caches are empty, the slab pages are back on the free lists, the writer's wmem is
+ * uncharged and its next write fails (EPIPE). */
+static void reader_close_frees_queued_skbs(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	skb_caches_init(256, 4096);
+	struct kpipe p;
+	kpipe_init(&p, KPIPE_SOCKET, 100 * 360, 360);
+	long free_before = test_free_pages();
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(kpipe_write(&p, 100), 0);
+	assert_int_equal(skb_data_cache.nr_objects, 10);
+	assert_true(test_free_pages() <= free_before - 10);
+	kpipe_close_read(&p);
+	assert_int_equal(skb_data_cache.nr_objects, 0);
+	assert_int_equal(skbuff_head_cache.nr_objects, 0);
+	assert_int_equal(p.wmem, 0);
+	assert_true(kpipe_write(&p, 100) < 0);
+	assert_int_equal(mm_check_invariants(), 0);
+	kpipe_release(&p);
+	skb_caches_destroy();
+	test_machine_shutdown();
+}
+
 /* A socket message costs the profile's AF_UNIX send and receive (sock_send_ns, sock_recv_ns:
  * lat_unix less lat_pipe), a pipe message the buffer page's allocation and free; both add the
  * syscall entry and the copy at the page-copy rate. The ARM profile's figures differ, so a
@@ -206,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(orders_and_full_slabs),
 	    cmocka_unit_test(registry_forgets_with_machine),
 	    cmocka_unit_test(socket_ring_wraps_and_grows),
+	    cmocka_unit_test(reader_close_frees_queued_skbs),
 	    cmocka_unit_test(message_costs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

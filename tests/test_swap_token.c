@@ -121,6 +121,38 @@ static void original_handoff_rules(void **state)
 	shutdown();
 }
 
+/* 2.6.9 copy_mm copies the mm_struct: a child forked by a task barred after its timeout is
+ * barred until the same time. */
+static void fork_copies_the_bar(void **state)
+{
+	(void)state;
+	boot(SWAP_TOKEN_ORIGINAL);
+	struct mm_struct *a = mm_alloc(), *b = mm_alloc();
+	sim_clock = 10 * NSEC_PER_SEC;
+	grab_swap_token_swapin_major(a);
+	/* a pages in past its 300 s timeout; b then takes the token and a is barred */
+	for (int i = 0; i < 160; i++) {
+		sim_clock += 2 * NSEC_PER_SEC + 1;
+		grab_swap_token_swapin_major(a);
+		grab_swap_token_swapin_major(a);
+	}
+	grab_swap_token_swapin_major(b);
+	assert_ptr_equal(swap_token_holder(), b);
+	sim_time_t bar = a->swap_token_time;
+	assert_true(bar > sim_clock);
+	struct mm_struct *c = dup_mm(a);
+	assert_int_equal(c->swap_token_time, bar);
+	/* b stops paging in: at the next check c would take it, but it is barred */
+	sim_clock += 3 * NSEC_PER_SEC;
+	grab_swap_token_swapin_major(c);
+	assert_ptr_equal(swap_token_holder(), b);
+	sim_clock = 0;
+	exit_mmap(a);
+	exit_mmap(b);
+	exit_mmap(c);
+	shutdown();
+}
+
 static void refractory_skips_a_turn(void **state)
 {
 	(void)state;
@@ -203,6 +235,7 @@ int main(void)
 	    cmocka_unit_test(priority_scheme),
 	    cmocka_unit_test(aging_halves_a_sleeping_holder),
 	    cmocka_unit_test(original_handoff_rules),
+	    cmocka_unit_test(fork_copies_the_bar),
 	    cmocka_unit_test(refractory_skips_a_turn),
 	    cmocka_unit_test(exec_and_exit_inheritance),
 	    cmocka_unit_test(token_counts_as_referenced),

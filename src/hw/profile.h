@@ -48,6 +48,7 @@ struct hw_profile {
 	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */
 	sim_time_t ctxsw_ns;
 	sim_time_t tick_ns; /* timer interrupt handler, once per jiffy per busy CPU */
+	uint32_t hz;	    /* the kernel's config HZ on this machine (0 = 1000) */
 	/* CPU cost of kernel operations, ns */
 	sim_time_t touch_ns; /* a user access to a present, mapped page (TLB + cache) */
 	sim_time_t syscall_ns;

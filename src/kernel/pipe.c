@@ -316,10 +316,19 @@ void kpipe_close_write(struct kpipe *p)
 		wake_up_all(&p->rd_wait);
 }
 
+/* The last reader's close. A socket's receive queue goes with it (unix_release_sock
+ * kfree_skb's every queued skb, whose sock_wfree uncharges the writer's wmem), and writers
+ * then get EPIPE; a pipe's buffers stay until the last writer is gone too. */
 void kpipe_close_read(struct kpipe *p)
 {
-	if (p->readers && --p->readers == 0)
-		wake_up_all(&p->wr_wait);
+	if (!p->readers || --p->readers)
+		return;
+	if (p->kind == KPIPE_SOCKET && p->nr_msgs) {
+		free_skbs(p, p->nr_msgs);
+		p->bytes = 0;
+		p->wmem = 0;
+	}
+	wake_up_all(&p->wr_wait);
 }
 
 void kpipe_release(struct kpipe *p)

@@ -66,16 +66,20 @@ static void release_pid(struct process *p)
 	nr_pids--;
 }
 
-/* copy_process's list_add of the child to its parent's children (at the head here). */
+/* copy_process links the child at the tail of its parent's children (add_parent's
+ * list_add_tail, 2.6.24-2.6.26; list_add_tail(&p->sibling, ...) from 2.6.27): the list is
+ * oldest first, the order do_wait and the OOM killer's child loop walk it in. */
 static void link_child(struct process *parent, struct process *p)
 {
 	p->parent = parent;
 	p->child_seq = parent->nr_linked++;
-	p->sibling_prev = NULL;
-	p->sibling = parent->children;
-	if (parent->children)
-		parent->children->sibling_prev = p;
-	parent->children = p;
+	p->sibling = NULL;
+	p->sibling_prev = parent->children_tail;
+	if (parent->children_tail)
+		parent->children_tail->sibling = p;
+	else
+		parent->children = p;
+	parent->children_tail = p;
 }
 
 static void unlink_child(struct process *parent, struct process *c)
@@ -86,6 +90,8 @@ static void unlink_child(struct process *parent, struct process *c)
 		parent->children = c->sibling;
 	if (c->sibling)
 		c->sibling->sibling_prev = c->sibling_prev;
+	else
+		parent->children_tail = c->sibling_prev;
 	c->sibling = c->sibling_prev = NULL;
 }
 
@@ -98,7 +104,7 @@ static void zombie_push(struct process *parent, struct process *c)
 	}
 	struct process **h = parent->zombies;
 	uint32_t i = parent->nr_zombies++;
-	while (i > 0 && h[(i - 1) / 2]->child_seq < c->child_seq) {
+	while (i > 0 && h[(i - 1) / 2]->child_seq > c->child_seq) {
 		h[i] = h[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
@@ -113,11 +119,11 @@ static struct process *zombie_pop(struct process *parent)
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;
 		uint64_t best = last->child_seq;
-		if (l < n && h[l]->child_seq > best) {
+		if (l < n && h[l]->child_seq < best) {
 			m = l;
 			best = h[l]->child_seq;
 		}
-		if (r < n && h[r]->child_seq > best)
+		if (r < n && h[r]->child_seq < best)
 			m = r;
 		if (m == i)
 			break;
@@ -139,6 +145,9 @@ static void process_exit_hook(struct task_struct *t)
 		exit_mmap(mm);
 	}
 	t->mm = NULL;
+	if (p->exit_files) /* do_exit: exit_files after exit_mm */
+		p->exit_files(p->exit_files_arg);
+	p->exit_files = NULL;
 	if (p->stack != NO_PFN)
 		free_kernel_pages(p->stack, p->stack_order);
 	p->stack = NO_PFN;
@@ -332,8 +341,8 @@ int sys_wait(int *code)
 	struct process *me = current_process();
 	cpu_work_sys(MM->hw->syscall_ns);
 	for (;;) {
-		/* do_wait walks the children, newest first, to the first that exited: the
-		 * newest zombie. release_task: a reaped child leaves the parent's list. */
+		/* do_wait walks the children, oldest first, to the first that exited: the
+		 * oldest zombie. release_task: a reaped child leaves the parent's list. */
 		if (me->nr_zombies) {
 			struct process *c = zombie_pop(me);
 			release_pid(c);

@@ -10,12 +10,13 @@
 struct process {
 	struct task_struct *task;
 	struct process *parent;
-	struct process *children, *sibling; /* children: the newest first */
-	struct process *sibling_prev;	    /* the next newer sibling, NULL at the head */
-	uint64_t child_seq;		    /* order among its parent's children, newer larger */
-	uint64_t nr_linked;		    /* children ever linked (the next child_seq) */
-	/* Children that exited and are not yet reaped, a max-heap on child_seq: the newest is
-	 * the first that wait()'s walk of the children list (newest first) meets, so wait()
+	/* children: the oldest first, as copy_process's list_add_tail leaves p->children */
+	struct process *children, *children_tail, *sibling;
+	struct process *sibling_prev; /* the next older sibling, NULL at the head */
+	uint64_t child_seq;	      /* order among its parent's children, newer larger */
+	uint64_t nr_linked;	      /* children ever linked (the next child_seq) */
+	/* Children that exited and are not yet reaped, a min-heap on child_seq: the oldest is
+	 * the first that wait()'s walk of the children list (oldest first) meets, so wait()
 	 * takes it without the walk. */
 	struct process **zombies;
 	uint32_t nr_zombies, zombie_cap;
@@ -28,6 +29,10 @@ struct process {
 	void (*main)(void *arg);
 	void *arg;
 	bool oom_killed;
+	/* exit_files: the program's open files are put when it exits, however it exits (a
+	 * workload closes what it modelled as open; NULL: nothing) */
+	void (*exit_files)(void *arg);
+	void *exit_files_arg;
 	/* effective capabilities (1 << CAP_*), inherited over fork; workloads run
 	 * unprivileged (0) unless they say otherwise */
 	uint32_t cap_effective;

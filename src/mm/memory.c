@@ -414,6 +414,11 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		pfn = swapin_readahead(slot, &major);
 		if (pfn == NO_PFN)
 			return vma->pte[off] != v ? 0 : -2;
+		/* 2.6.9 and 2.6.28 count the major fault, and 2.6.9 grabs the token, as soon as
+		 * the read is started, before waiting for it, whether or not the PTE then still
+		 * holds the entry */
+		count_vm_event(PGMAJFAULT);
+		policy_call_all(swapin_major, vma->mm);
 	}
 	struct page *p = pfn_to_page(pfn);
 	p->pins++;
@@ -423,10 +428,6 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		unlock_page(pfn);
 		release_user_page(pfn);
 		return 0;
-	}
-	if (major) {
-		count_vm_event(PGMAJFAULT);
-		policy_call_all(swapin_major, vma->mm);
 	}
 	mark_page_accessed(pfn);
 	/* 2.6.28: a write fault the faulter alone can take maps the page dirty and writable and
@@ -445,16 +446,35 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	return 0;
 }
 
+/* 2.6.9 filemap_nopage (kernel-reclaim.md §4.1): a fault that misses the page cache reads
+ * around the page, unless the file has missed MMAP_LOTSAMISS more often than it hit; only
+ * then does it take the no_cached_page path, page_cache_read and grab_swap_token. A fault
+ * served by read-around contends for no token. */
+#define MMAP_LOTSAMISS 100
+
+static bool filemap_nopage_no_cached_page(struct vm_area_struct *vma, uint64_t off)
+{
+	if (vma->pgoff + off >= vma->file->size_pages)
+		return false; /* SIGBUS: no read */
+	if (vma->file->pages[vma->pgoff + off] != NO_PFN) {
+		vma->mmap_hit++;
+		return false;
+	}
+	vma->mmap_miss++;
+	return vma->mmap_miss > vma->mmap_hit + MMAP_LOTSAMISS;
+}
+
 static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 {
 	bool major = false;
+	bool no_cached_page = filemap_nopage_no_cached_page(vma, off);
 	pfn_t pfn = filemap_fault(vma->file, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)
 		return -2;
-	if (major) {
+	if (major)
 		count_vm_event(PGMAJFAULT);
-		policy_call_all(file_major, vma->mm); /* filemap_nopage after page_cache_read */
-	}
+	if (no_cached_page)
+		policy_call_all(file_no_cached_page, vma->mm); /* after page_cache_read */
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
 		/* private file mapping written: copy to an anonymous page */

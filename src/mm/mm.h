@@ -97,6 +97,9 @@ struct reclaim_rules {
 	/* false: every evictable page is on the file lists, which stand for one active and
 	 * one inactive list (2.6.25) */
 	bool split_lru;
+	/* read_swap_cache_async puts a page read from swap on the active list
+	 * (lru_cache_add_active, 2.6.9-2.6.27), not the inactive anon list (2.6.28) */
+	bool swapin_active;
 	/* what try_to_free_pages reports when vm.reclaim_progress = auto */
 	int progress;
 	/* shrink_zone's list work: how much of which list to scan, and scanning it */

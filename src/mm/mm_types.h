@@ -157,6 +157,9 @@ struct vm_area_struct {
 	struct vm_area_struct *next; /* in the mm, sorted by start */
 	bool dead;
 	bool anon_vma; /* has an anon_vma: an anonymous page was mapped here (or in its parent) */
+	/* file_ra_state's mmap_miss and mmap_hit of the mapping's struct file (each exec opens
+	 * its own): 2.6.9's filemap_nopage counts faults that missed and that found the page */
+	uint32_t mmap_miss, mmap_hit;
 };
 
 #define MMAP_CACHE_SIZE 8

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define OOM_DISABLE	 (-17)
-#define SHIFT_HZ	 10 /* HZ = 1000 */
 #define CAP_SYS_RAWIO	 17
 #define CAP_SYS_ADMIN	 21
 #define CAP_SYS_RESOURCE 24
@@ -16,6 +15,16 @@
 static bool capable(struct task_struct *p, int cap)
 {
 	return MM->task_ops && MM->task_ops->has_capability && MM->task_ops->has_capability(p, cap);
+}
+
+/* SHIFT_HZ (include/linux/jiffies.h): the power of two nearest HZ, 3 * 2^(k-2) <= HZ <
+ * 3 * 2^(k-1): 7 at HZ 100, 8 at 200 and 250, 10 at 1000. */
+static unsigned shift_hz(void)
+{
+	unsigned k = 4;
+	while (k < 13 && HZ >= 3u << (k - 1))
+		k++;
+	return k;
 }
 
 /* badness (mm/oom_kill.c, 2.6.28), term by term. uptime and the start time count in whole
@@ -30,7 +39,8 @@ unsigned long badness(struct task_struct *p, sim_time_t uptime)
 	if (MM->task_ops && MM->task_ops->children_vm)
 		points += MM->task_ops->children_vm(p, NULL); /* total_vm/2 + 1 each */
 	unsigned long cpu_time =
-	    (unsigned long)(p->task.utime / JIFFY_NS + p->task.stime / JIFFY_NS) >> (SHIFT_HZ + 3);
+	    (unsigned long)(p->task.utime / JIFFY_NS + p->task.stime / JIFFY_NS) >>
+	    (shift_hz() + 3);
 	uint64_t up_s = uptime / NSEC_PER_SEC, start_s = p->task.start_time / NSEC_PER_SEC;
 	unsigned long run_time = up_s >= start_s ? (unsigned long)(up_s - start_s) >> 10 : 0;
 	unsigned long s = int_sqrt(cpu_time);

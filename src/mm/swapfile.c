@@ -196,7 +196,8 @@ static pfn_t read_swap_cache_async(uint32_t slot)
 	p->flags |= PG_locked;
 	swap_duplicate(slot); /* the cache's reference */
 	add_to_swap_cache(pfn, slot);
-	lru_cache_add_lru(pfn, LRU_INACTIVE_ANON); /* §1.3: swap-in enters the inactive list */
+	/* §1.3: 2.6.28's swap-in enters the inactive list; before, the active one */
+	lru_cache_add_lru(pfn, MM->rules->swapin_active ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON);
 	count_vm_event(PSWPIN);
 	count_vm_events(PGPGIN, MM->page_size / 1024);
 	submit_page_bio(MM->swap.bdev, pfn, slot_sector(slot), READ, swap_read_end);

@@ -487,6 +487,7 @@ const struct reclaim_rules reclaim_rules_2628 = {
     .name = "2.6.28",
     .summary = "split LRU: anon and file lists, get_scan_ratio (Rik van Riel, 2.6.28)",
     .split_lru = true,
+    .swapin_active = false,
     .progress = RECLAIM_PROGRESS_2626,
     .shrink_zone_lists = shrink_zone_lists_2628,
 };

@@ -110,6 +110,7 @@ const struct reclaim_rules reclaim_rules_2625 = {
     .name = "2.6.25",
     .summary = "one active and one inactive list per zone, calc_reclaim_mapped (2.6.25)",
     .split_lru = false,
+    .swapin_active = true,
     .progress = RECLAIM_PROGRESS_2625,
     .shrink_zone_lists = shrink_zone_lists_2625,
 };

@@ -75,6 +75,8 @@ struct sched_stats {
 
 /* Machine lifecycle. ncpus >= 1. */
 void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_t ctxsw_ns);
+/* config HZ: the jiffy the tick and the timeouts count in (0 = 1000); before sched_set_ticks */
+void sched_set_hz(unsigned hz);
 void sched_destroy(void);
 /* Timer interrupts: every jiffy each CPU's running task loses tick_cost ns to the tick
  * handler. Each CPU's tick phase is drawn from the seed: where the ticks fall relative to

@@ -20,6 +20,7 @@ struct sched_state sched;
 struct task *sim_current;
 sim_time_t sim_clock;
 sim_time_t sim_quantum;
+unsigned sim_hz = 1000;
 int sim_nr_need_resched;
 
 /* ---- the machine ---- */
@@ -32,6 +33,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sched.cpus = xcalloc((size_t)ncpus, sizeof(*sched.cpus));
 	sched.cpu_heap = xcalloc((size_t)ncpus, sizeof(*sched.cpu_heap));
 	sim_quantum = quantum_ns;
+	sim_hz = 1000;
 	/* CFS tunables of the 2.6.24-era sched_fair.c, scaled by 1 + ilog2(ncpus) as
 	 * sched_init_granularity (2.6.25, 2.6.28 kernel/sched.c) does, the first two capped
 	 * at 200 ms: the minimum granularity (the profile's slice), sched_latency 20 ms (the
@@ -52,6 +54,11 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sim_current = NULL;
 	sim_clock = 0;
 	sim_nr_need_resched = 0;
+}
+
+void sched_set_hz(unsigned hz)
+{
+	sim_hz = hz ? hz : 1000;
 }
 
 void sched_set_ticks(sim_time_t tick_cost, uint64_t seed)

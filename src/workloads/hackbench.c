@@ -94,6 +94,7 @@ struct worker {
 	struct touch_set msg_touch;
 	int msg_touch_libc; /* the libc call msg_touch is for, -1 before the first */
 	bool reaped;
+	bool closed; /* it closed its connections (at the end of its loop or at exit) */
 };
 
 static struct {
@@ -172,9 +173,29 @@ static void touch_private(void)
 			sys_touch(H.vpn[r] + i, TOUCH_WRITE);
 }
 
+/* The connections a worker's process holds, put at its exit (exit_files) if it did not
+ * close them itself: a killed receiver's socket takes its queued skbs with it and its
+ * senders get EPIPE (SIGPIPE) at their next write; a killed sender's write ends go. */
+static void worker_close(void *arg)
+{
+	struct worker *w = arg;
+	if (w->closed)
+		return;
+	w->closed = true;
+	if (w->sender)
+		for (int j = 0; j < H.p.fds; j++)
+			kpipe_close_write(&w->conns[j]);
+	else
+		kpipe_close_read(&w->conns[w->index]);
+}
+
 static void worker_main(void *arg)
 {
 	struct worker *w = arg;
+	if (H.p.mode == HACKBENCH_PROCESS) { /* threads share the files: closed at exit_group */
+		current_process()->exit_files = worker_close;
+		current_process()->exit_files_arg = w;
+	}
 	w->seen_run = UINT64_MAX; /* the first message reads everything */
 	w->msg_touch_libc = -1;
 	/* start-up: the child's copy-on-write faults and its first text pages */
@@ -202,8 +223,7 @@ static void worker_main(void *arg)
 					sys_exit(1); /* barf("SENDER: write") */
 				}
 			}
-		for (int j = 0; j < H.p.fds; j++)
-			kpipe_close_write(&w->conns[j]);
+		worker_close(w);
 	} else {
 		struct kpipe *c = &w->conns[w->index];
 		long n = (long)H.p.fds * H.p.loops;
@@ -214,7 +234,7 @@ static void worker_main(void *arg)
 				sys_exit(1); /* barf("SERVER: read") */
 			}
 		}
-		kpipe_close_read(c);
+		worker_close(w);
 	}
 	sys_exit(0);
 }
@@ -485,7 +505,7 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 		    "kernel stacks %ld, slab %ld pages\n",
 		    H.at_start[0], H.at_start[1], H.at_start[2], H.at_start[3], H.at_start[4]);
 	/* KOSAKI's debug figures: tasks inside shrink_zone at once (kswapd included) and the
-	 * longest try_to_free_pages call, in jiffies (HZ=1000) */
+	 * longest try_to_free_pages call, in jiffies of the machine's HZ */
 	result_printf(r, "       max parallel reclaim tasks:     %d\n", rs->max_shrinking);
 	result_printf(
 	    r, "       max consumption time of\n        try_to_free_pages():           %llu\n",

@@ -42,10 +42,11 @@ struct reclaim_policy_ops {
 	void (*priority_zero)(void);
 	/* page_referenced: true counts one more reference for a mapping of mm (not current's) */
 	bool (*page_referenced)(struct mm_struct *mm);
-	/* the fault paths: after a major swap-in, after a file page was read, and before a
-	 * swap-in's I/O is started */
+	/* the fault paths: a major swap-in's read started, a file page read by 2.6.9
+	 * filemap_nopage's no_cached_page path (not by read-around), and before a swap-in's
+	 * I/O is started */
 	void (*swapin_major)(struct mm_struct *mm);
-	void (*file_major)(struct mm_struct *mm);
+	void (*file_no_cached_page)(struct mm_struct *mm);
 	void (*before_swapin)(struct mm_struct *mm);
 	/* an mm goes away (exit), is replaced by exec, or is copied by fork */
 	void (*mm_exit)(struct mm_struct *mm, struct mm_struct *parent_mm);
@@ -122,7 +123,7 @@ struct active_policies {
 	POLICY_HOOK_LIST(priority_zero)
 	POLICY_HOOK_LIST(page_referenced)
 	POLICY_HOOK_LIST(swapin_major)
-	POLICY_HOOK_LIST(file_major)
+	POLICY_HOOK_LIST(file_no_cached_page)
 	POLICY_HOOK_LIST(before_swapin)
 	POLICY_HOOK_LIST(mm_exit)
 	POLICY_HOOK_LIST(mm_exec)

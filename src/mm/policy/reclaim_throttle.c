@@ -19,7 +19,7 @@ static struct waitqueue *node_throttle_wait(enum vmscan_throttle_state reason)
 /* reclaim_throttle(pgdat, reason) of 5.16: an uninterruptible sleep with a timeout. */
 static void reclaim_throttle(enum vmscan_throttle_state reason)
 {
-	static const sim_time_t timeout[NR_VMSCAN_THROTTLE] = {
+	const sim_time_t timeout[NR_VMSCAN_THROTTLE] = {
 	    [VMSCAN_THROTTLE_WRITEBACK] = HZ / 10 * JIFFY_NS,
 	    [VMSCAN_THROTTLE_ISOLATED] = HZ / 50 * JIFFY_NS,
 	    [VMSCAN_THROTTLE_NOPROGRESS] = JIFFY_NS,

@@ -142,7 +142,7 @@ void grab_swap_token_swapin_major(struct mm_struct *mm)
 		grab_original(mm);
 }
 
-void grab_swap_token_file_major(struct mm_struct *mm)
+void grab_swap_token_no_cached_page(struct mm_struct *mm)
 {
 	if (variant() == SWAP_TOKEN_ORIGINAL || variant() == SWAP_TOKEN_FAULT)
 		grab_original(mm);
@@ -175,8 +175,13 @@ void swap_token_exec(struct mm_struct *old_mm, struct mm_struct *new_mm)
 		T.holder = new_mm; /* take_swap_token() on a successful exec */
 }
 
+/* 2.6.9 copy_mm copies the whole mm_struct (mm_init resets neither field): a child of a
+ * task barred after a timeout is barred as long, and carries its recent_pagein. 2.6.20's
+ * dup_mm then clears the priority history. */
 void swap_token_fork(struct mm_struct *parent, struct mm_struct *child)
 {
+	child->swap_token_time = parent->swap_token_time;
+	child->recent_pagein = parent->recent_pagein;
 	child->faultstamp = parent->faultstamp;
 	child->token_priority = 0;
 	child->last_interval = 0;
@@ -261,7 +266,7 @@ const struct reclaim_policy policy_swap_token = {
 	    .priority_zero = disable_swap_token,
 	    .page_referenced = token_referenced,
 	    .swapin_major = grab_swap_token_swapin_major,
-	    .file_major = grab_swap_token_file_major,
+	    .file_no_cached_page = grab_swap_token_no_cached_page,
 	    .before_swapin = grab_swap_token_before_swapin,
 	    .mm_exit = put_swap_token,
 	    .mm_exec = swap_token_exec,

@@ -28,9 +28,9 @@ enum swap_token_variant {
 
 /* The policy's hooks, exported for its tests; they do nothing for variants that do not use
  * that site. */
-void grab_swap_token_swapin_major(struct mm_struct *mm);  /* after a major swap-in (2004/5) */
-void grab_swap_token_file_major(struct mm_struct *mm);	  /* after a file page read (2004/5) */
-void grab_swap_token_before_swapin(struct mm_struct *mm); /* before swap-in I/O (2.6.20) */
+void grab_swap_token_swapin_major(struct mm_struct *mm);   /* a swap-in read started (2004/5) */
+void grab_swap_token_no_cached_page(struct mm_struct *mm); /* filemap no_cached_page (2004/5) */
+void grab_swap_token_before_swapin(struct mm_struct *mm);  /* before swap-in I/O (2.6.20) */
 
 /* Exit and exec (the kernel layer tells): the holder's mm goes away, or is replaced. */
 void put_swap_token(struct mm_struct *mm, struct mm_struct *parent_mm);
