@@ -1,11 +1,14 @@
 /* Core speed: simulated page touches per wall second and simulated seconds per wall second
- * for a usemem whose working set fits in RAM (the touch fast path), and for one that swaps
- * (the reclaim paths); peak memory against the per-frame and per-mapped-page budget.
+ * for a usemem whose working set fits in RAM (the touch fast path), for one that swaps
+ * (the reclaim paths), and for seed 001's hackbench at 20 groups (the scheduler, wait
+ * queues, sockets and slab with hundreds of tasks); peak memory against the per-frame and
+ * per-mapped-page budget.
  * Usage: bench_core [touches_millions]   (default 50) */
 #include "workloads/scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -32,6 +35,19 @@ static void run(const char *title, struct scenario_config *cfg)
 	       title, (unsigned long long)r.touches, dt, (double)r.touches / dt / 1e6, sim / dt,
 	       (unsigned long long)r.events);
 	run_result_free(&r);
+}
+
+/* scenario_set by key name: the keys here all exist */
+static void set(struct scenario_config *c, const char *key, const char *value)
+{
+	size_t n;
+	const struct param_desc *d = scenario_params(&n);
+	char err[256];
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(d[i].name, key) && scenario_set(c, &d[i], value, err, sizeof(err)) == 0)
+			return;
+	fprintf(stderr, "bench: cannot set %s=%s\n", key, value);
+	exit(1);
 }
 
 int main(int argc, char **argv)
@@ -72,5 +88,18 @@ int main(int argc, char **argv)
 	cfg.usemem.pattern = USEMEM_CYCLIC;
 	cfg.usemem.loops = 3;
 	run("usemem 2x RAM with swap", &cfg);
+
+	/* scenarios/seed001-ia64-hackbench.conf at 20 groups: 800 workers, 16 M messages */
+	scenario_defaults(&cfg);
+	static const char *const seed001[][2] = {
+	    {"machine.profile", "ia64-2008"}, {"machine.ram", "8G"},
+	    {"machine.swap", "2G"},	      {"machine.cpus", "8"},
+	    {"kernel.version", "2.6.25-mm1"}, {"workload", "hackbench"},
+	    {"hackbench.groups", "20"},	      {"hackbench.loops", "1000"},
+	    {"hackbench.cow_pages", "9"},
+	};
+	for (size_t i = 0; i < sizeof(seed001) / sizeof(seed001[0]); i++)
+		set(&cfg, seed001[i][0], seed001[i][1]);
+	run("hackbench seed 001, 20 groups", &cfg);
 	return 0;
 }

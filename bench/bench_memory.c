@@ -3,10 +3,11 @@
  *
  *   bench_memory [TRACE ...]
  *
- * System mode: sizeof of each structure plus the arrays allocated with it (a VMA's PTE array is
- * 4 bytes per page, its page-table-page array 4 bytes per 512 pages; a mapped page costs an rmap
- * entry per PTE). Replay: for each TRACE, the page-number -> id map's bytes and the LRU replay's
- * per-id arrays divided by the distinct pages, after reading the whole trace. */
+ * System mode: sizeof of each structure plus the arrays allocated with it (a VMA's PTE array and
+ * the index of each PTE's rmap entry are 4 bytes per page each, its page-table-page array 4 bytes
+ * per 512 pages; a mapped page costs an rmap entry per PTE). Replay: for each TRACE, the
+ * page-number -> id map's bytes and the LRU replay's per-id arrays divided by the distinct pages,
+ * after reading the whole trace. */
 #include "kernel/process.h"
 #include "mm/mm_types.h"
 #include "mm/task.h"
@@ -49,9 +50,9 @@ int main(int argc, char **argv)
 	       "far as it is touched)\n",
 	       sizeof(struct task_struct), sizeof(struct task), sizeof(struct process));
 	printf("mm: struct mm_struct %zu bytes per address space\n", sizeof(struct mm_struct));
-	printf("vma: struct vm_area_struct %zu bytes + %zu per page (PTE) + %zu per 512 pages "
-	       "(page-table page) + %zu in the VMA table\n",
-	       sizeof(struct vm_area_struct), sizeof(uint32_t), sizeof(pfn_t),
+	printf("vma: struct vm_area_struct %zu bytes + %zu per page (PTE and its rmap entry's "
+	       "index) + %zu per 512 pages (page-table page) + %zu in the VMA table\n",
+	       sizeof(struct vm_area_struct), 2 * sizeof(uint32_t), sizeof(pfn_t),
 	       sizeof(struct vm_area_struct *));
 	printf("file: struct address_space %zu bytes + %zu per page of capacity (page cache "
 	       "index)\n",

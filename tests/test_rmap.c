@@ -109,6 +109,44 @@ static void anon_unmap_leaves_swap_entries(void **state)
 	test_machine_shutdown();
 }
 
+/* The chain's PTEs in walk order, as the mm each belongs to (0, 1, 2; -1 for none). */
+static int chain_order(const struct three *t, int *order)
+{
+	int n = 0;
+	for (uint32_t i = pfn_to_page(t->pfn)->rmap; i; i = MM->rmap[i].next)
+		for (int k = 0; k < 3; k++)
+			if (MM->rmap[i].pte == &t->vma[k]->pte[2])
+				order[n++] = k;
+	return n;
+}
+
+/* An unmap takes its PTE's entry out of the chain wherever it is (the middle, the head,
+ * the tail) and leaves the others in their order. */
+static void unmap_anywhere_in_the_chain(void **state)
+{
+	(void)state;
+	struct three t;
+	map_three(&t, false, false, false);
+	int order[3];
+	assert_int_equal(chain_order(&t, order), 3);
+	assert_int_equal(order[0], 2); /* newest first */
+	assert_int_equal(order[1], 1);
+	assert_int_equal(order[2], 0);
+	exit_mmap(t.mm[1]); /* the middle */
+	assert_int_equal(pfn_to_page(t.pfn)->mapcount, 2);
+	assert_int_equal(chain_order(&t, order), 2);
+	assert_int_equal(order[0], 2);
+	assert_int_equal(order[1], 0);
+	assert_int_equal(mm_check_invariants(), 0);
+	test_map(t.vma[0], 3, t.pfn, false); /* a second PTE of mm[0] joins at the head */
+	exit_mmap(t.mm[2]);		     /* what was the head */
+	exit_mmap(t.mm[0]);		     /* both of mm[0]'s: the head, then the tail */
+	assert_int_equal(pfn_to_page(t.pfn)->mapcount, 0);
+	assert_int_equal(pfn_to_page(t.pfn)->rmap, 0);
+	assert_int_equal(mm_check_invariants(), 0);
+	test_machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +154,7 @@ int main(void)
 	    cmocka_unit_test(locked_vma_ends_walk_uncounted),
 	    cmocka_unit_test(unmap_fails_on_young_then_succeeds),
 	    cmocka_unit_test(anon_unmap_leaves_swap_entries),
+	    cmocka_unit_test(unmap_anywhere_in_the_chain),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

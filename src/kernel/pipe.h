@@ -37,23 +37,24 @@ struct skb_run {
 };
 
 struct kpipe {
-	int kind;
+	/* what a socket's sends and receives use come first, together (two cache lines) */
 	uint64_t bytes;	   /* payload queued */
-	uint32_t nr_msgs;  /* skbs queued (socket) */
 	uint64_t wmem;	   /* socket: truesize charged to the sender (sk_wmem_alloc) */
 	uint64_t sndbuf;   /* socket: sk_sndbuf */
+	uint32_t nr_msgs;  /* skbs queued (socket) */
 	uint32_t truesize; /* socket: skb->truesize of one write, charged to sk_wmem_alloc */
 	/* socket: the slabs of the queued skbs' heads and data, oldest first, a ring of runs:
 	 * skbs queued one after another from the same two slabs share an entry */
 	struct skb_run *skb;
 	uint32_t skb_cap, skb_first, nr_runs;
+	int kind;
+	int readers, writers;
+	struct waitqueue rd_wait, wr_wait;
 	uint32_t nr_bufs;   /* pipe: page buffers in use */
 	uint32_t head;	    /* pipe: index of the oldest buffer */
 	uint32_t first_off; /* pipe: bytes already read from the oldest buffer */
 	pfn_t bufs[PIPE_BUFFERS];
 	uint32_t buf_len[PIPE_BUFFERS]; /* bytes written into each buffer */
-	struct waitqueue rd_wait, wr_wait;
-	int readers, writers;
 };
 
 /* The caches every socket's skbs come from: skbuff_head_cache and the kmalloc cache of

@@ -401,6 +401,12 @@ void sys_touch_slow(uint64_t vpn, int kind)
 		sys_exit(137);
 }
 
+void touch_set_update(struct touch_set *s)
+{
+	if (s->mm != current->mm || s->gen != current->mm->vma_gen)
+		touch_set_find(current->mm, s);
+}
+
 void sys_compute(sim_time_t ns)
 {
 	cpu_work(ns);

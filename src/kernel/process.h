@@ -89,6 +89,18 @@ static inline void sys_touch(uint64_t vpn, int kind)
 	if (fatal_signal_pending(current))
 		sys_exit(137);
 }
+/* sys_touch of each page of s in order, when all are hits inside the quantum (see
+ * touch_set_fast); false, with nothing done, when they must be touched one by one. */
+static inline bool sys_touch_set(const struct touch_set *s)
+{
+	/* a fatal signal ends the task after its first access: one by one does that */
+	if (fatal_signal_pending(current) || !touch_set_fast(current->mm, s))
+		return false;
+	nr_user_touches += s->n;
+	return true;
+}
+/* Finds s's PTEs in the caller's mm again if its VMAs changed since they were found. */
+void touch_set_update(struct touch_set *s);
 void sys_compute(sim_time_t ns);
 void sys_read(struct address_space *f, uint64_t pgoff, uint64_t npages);
 void sys_write(struct address_space *f, uint64_t pgoff, uint64_t npages);

@@ -148,11 +148,15 @@ static int check_lru_lists(struct check_state *cs, const struct zone *z)
 static int check_rmap_chain(pfn_t pfn, const struct page *p)
 {
 	int chain = 0;
-	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
+	uint32_t prev = 0;
+	for (uint32_t i = p->rmap; i; prev = i, i = MM->rmap[i].next) {
 		const struct rmap_item *it = &MM->rmap[i];
 		const struct vm_area_struct *v = MM->vmas[it->vma];
 		MM_BUG_ON(!v || it->pte < v->pte || it->pte >= v->pte + v->npages,
 			  "rmap_pte_in_vma", "pfn %u: rmap entry's PTE is outside its VMA", pfn);
+		MM_BUG_ON(it->prev != prev || v->rmap[it->pte - v->pte] != i, "rmap_links_back",
+			  "pfn %u: rmap entry %u: prev %u (walk %u), its PTE's entry %u", pfn, i,
+			  it->prev, prev, v->rmap[it->pte - v->pte]);
 		uint32_t pte = *it->pte;
 		MM_BUG_ON(!(pte & PTE_PRESENT) || (pte & PTE_PFN_MASK) != pfn, "rmap_pte_maps_page",
 			  "pfn %u: rmap entry points at a PTE %#x that does not map it", pfn, pte);

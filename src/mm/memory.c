@@ -21,6 +21,7 @@ struct mm_struct *mm_alloc(void)
 	mm->next_vpn = 0x400; /* leave page 0.. unmapped, as a real layout does */
 	mm->users = 1;
 	mm->id = ++MM->nr_mms;
+	mm->vma_gen = ++MM->vma_seq; /* never 0: an unfound touch set (gen 0) matches no mm */
 	mm->all_next = MM->all_mms;
 	if (MM->all_mms)
 		MM->all_mms->all_prev = mm;
@@ -93,6 +94,7 @@ static void vma_index_insert(struct mm_struct *mm, struct vm_area_struct *vma)
 	mm->vma_index[i] = (struct vma_range){
 	    .start = vma->start, .end = vma->start + vma->npages, .vma = vma, .pte = vma->pte};
 	mm->map_count++;
+	mm->vma_gen = ++MM->vma_seq;
 }
 
 static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
@@ -104,6 +106,7 @@ static void vma_index_remove(struct mm_struct *mm, struct vm_area_struct *vma)
 	memmove(&mm->vma_index[i], &mm->vma_index[i + 1],
 		(mm->map_count - i - 1) * sizeof(*mm->vma_index));
 	mm->map_count--;
+	mm->vma_gen = ++MM->vma_seq;
 }
 
 /* file_ra_state_init for a new open, or the parent's state for a fork's copy */
@@ -132,6 +135,7 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 	struct vm_area_struct *vma = xcalloc(1, sizeof(*vma));
 	uint64_t chunks = (npages + PTE_CHUNK - 1) / PTE_CHUNK;
 	vma->pte = xcalloc(npages ? npages : 1, sizeof(uint32_t));
+	vma->rmap = xcalloc(npages ? npages : 1, sizeof(uint32_t));
 	vma->ptpage = xmalloc((chunks ? chunks : 1) * sizeof(pfn_t));
 	for (uint64_t i = 0; i < chunks; i++)
 		vma->ptpage[i] = NO_PFN;
@@ -186,6 +190,32 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn)
 		return NULL;
 	*mmap_cache_slot(mm, vpn) = mm->vma_index[i - 1];
 	return mm->vma_index[i - 1].vma;
+}
+
+/* what the unused entries of a touch set point at */
+static uint32_t touch_set_unused;
+
+void touch_set_find(struct mm_struct *mm, struct touch_set *s)
+{
+	s->mm = NULL;
+	s->gen = 0;
+	for (uint32_t k = 0; k < TOUCH_SET_MAX; k++) {
+		s->pte[k] = &touch_set_unused;
+		s->fault_if[k] = 0;
+		s->sets[k] = 0;
+	}
+	for (uint32_t k = 0; k < s->n; k++) {
+		uint32_t i = vma_index_upper(mm, s->vpn[k]);
+		if (i == 0 || s->vpn[k] >= mm->vma_index[i - 1].end)
+			return;
+		s->pte[k] = &mm->vma_index[i - 1].pte[s->vpn[k] - mm->vma_index[i - 1].start];
+		bool write = s->kind[k] == TOUCH_WRITE;
+		s->fault_if[k] = PTE_PRESENT | (write ? PTE_RDONLY : 0);
+		s->sets[k] = PTE_YOUNG | (write ? PTE_DIRTY : 0);
+	}
+	s->mm = mm;
+	s->gen = mm->vma_gen;
+	s->ns = MM->hw->touch_ns * s->n;
 }
 
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
@@ -265,6 +295,7 @@ static void vma_free(struct vm_area_struct *vma)
 	vma->mm->total_vm -= vma->npages;
 	vma_id_free(vma->id);
 	free(vma->pte);
+	free(vma->rmap);
 	free(vma->ptpage);
 	free(vma);
 }

@@ -196,6 +196,7 @@ struct mm_machine {
 	struct vm_area_struct **vmas;
 	uint32_t nr_vmas, vma_cap;
 	uint32_t nr_locked_vmas; /* VMAs with VM_LOCKED: while 0, rmap walks need no VMA */
+	uint64_t vma_seq;	 /* the last mm_struct.vma_gen handed out */
 	uint32_t *vma_free_ids, nr_vma_free;
 	uint32_t nr_mms;
 	struct mm_struct *all_mms;
@@ -410,6 +411,51 @@ static inline bool touch_page_fast(struct mm_struct *mm, uint64_t vpn, int kind)
 	cpu_work(MM->hw->touch_ns);
 	return true;
 }
+
+/* The pages a task touches in the same order over and over (a benchmark's per-message
+ * stack, text and library pages), with the PTE of each found once: valid while the mm's
+ * VMAs are what they were (mm->vma_gen). A host-side memo, as the mmap_cache is: touching
+ * the set does what touching its pages one by one does. */
+#define TOUCH_SET_MAX 3
+struct touch_set {
+	const struct mm_struct *mm; /* NULL: not found yet */
+	uint64_t gen;
+	uint32_t n;
+	sim_time_t ns; /* the CPU time of the n accesses */
+	uint8_t kind[TOUCH_SET_MAX];
+	uint64_t vpn[TOUCH_SET_MAX];
+	/* found: each page's PTE, the bits that make the access a fault (not present, or
+	 * write-protected for a write) and those the access sets; entries past n test and
+	 * set nothing, so the loops have a fixed count */
+	uint32_t *pte[TOUCH_SET_MAX];
+	uint32_t fault_if[TOUCH_SET_MAX], sets[TOUCH_SET_MAX];
+};
+
+/* Every page of s at once, if each access would be touch_page_fast's hit and the CPU time
+ * of all of them stays inside the quantum (so no yield comes between them): the same PTE
+ * bits and CPU time as the accesses one by one. False, with nothing changed, otherwise. */
+static inline bool touch_set_fast(struct mm_struct *mm, const struct touch_set *s)
+{
+	struct task *t = sim_current;
+	/* vma_gen values are unique over the run and never 0, an unfound set's gen: equal
+	 * means the same mm, unchanged, and the set found */
+	_Static_assert(TOUCH_SET_MAX == 3, "the tests below are written out for three pages");
+	if (s->gen != mm->vma_gen || t->in_kernel || t->pending + s->ns >= sim_quantum)
+		return false;
+	uint32_t *p0 = s->pte[0], *p1 = s->pte[1], *p2 = s->pte[2];
+	if (((*p0 ^ PTE_PRESENT) & s->fault_if[0]) | ((*p1 ^ PTE_PRESENT) & s->fault_if[1]) |
+	    ((*p2 ^ PTE_PRESENT) & s->fault_if[2]))
+		return false;
+	*p0 |= s->sets[0];
+	*p1 |= s->sets[1];
+	*p2 |= s->sets[2];
+	t->pending += s->ns;
+	t->utime += s->ns;
+	return true;
+}
+/* Finds the PTEs of s's pages in mm (no side effect: the mmap_cache is left alone); a page
+ * outside every VMA leaves s unfound. */
+void touch_set_find(struct mm_struct *mm, struct touch_set *s);
 
 /* The rest of an access: find_vma, then the PTE or a fault. */
 int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind);

@@ -165,6 +165,7 @@ struct vm_area_struct {
 	struct file_ra_state *ra;    /* its open file's readahead state (file mappings) */
 	uint64_t pgoff;		     /* file page of the first page */
 	uint32_t *pte;		     /* one PTE per page */
+	uint32_t *rmap;		     /* per page: the rmap entry of its PTE while it maps one */
 	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */
 	struct vm_area_struct *next; /* in the mm, sorted by start */
 	bool dead;
@@ -191,6 +192,9 @@ struct mm_struct {
 	 * 3.15 does, so a program that cycles over its stack, text and libc finds each without
 	 * a search. Which VMA a lookup finds never depends on it. */
 	struct vma_range mmap_cache[MMAP_CACHE_SIZE];
+	/* changes whenever a VMA comes or goes (MM->vma_seq: unique over the run, never 0): what a
+	 * struct touch_set found stays valid while this does not change */
+	uint64_t vma_gen;
 	uint64_t next_vpn;	/* where the next mmap without a fixed address goes */
 	unsigned long total_vm; /* pages */
 	unsigned long rss_anon, rss_file;
@@ -247,10 +251,11 @@ struct address_space {
 	} d_lru, i_list;
 };
 
-/* Reverse map: one entry per PTE that maps a page. */
+/* Reverse map: one entry per PTE that maps a page, on a doubly linked chain from the page
+ * (prev 0: the chain's head), so a PTE's entry (vm_area_struct.rmap) leaves it in O(1). */
 struct rmap_item {
 	uint32_t *pte; /* the PTE itself: a VMA's PTE array never moves */
-	uint32_t next;
+	uint32_t next, prev;
 	uint32_t vma;
 };
 

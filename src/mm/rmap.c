@@ -25,6 +25,8 @@ static uint32_t rmap_item_alloc(void)
 	return i;
 }
 
+/* The new entry goes at the chain's head (the kernel's anon_vma and i_mmap order aside, the
+ * newest mapping is visited first). */
 void page_add_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
 {
 	struct page *p = pfn_to_page(pfn);
@@ -32,7 +34,11 @@ void page_add_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
 	MM->rmap[i].vma = vma->id;
 	MM->rmap[i].pte = &vma->pte[off];
 	MM->rmap[i].next = p->rmap;
+	MM->rmap[i].prev = 0;
+	if (p->rmap)
+		MM->rmap[p->rmap].prev = i;
 	p->rmap = i;
+	vma->rmap[off] = i;
 	if (p->mapcount++ == 0)
 		inc_zone_page_state(p, PageAnon(p) ? NR_ANON_PAGES : NR_FILE_MAPPED);
 	if (PageAnon(p))
@@ -44,29 +50,29 @@ void page_add_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
 void page_remove_rmap(pfn_t pfn, struct vm_area_struct *vma, uint64_t off)
 {
 	struct page *p = pfn_to_page(pfn);
-	uint32_t *link = &p->rmap;
-	const uint32_t *pte = &vma->pte[off];
-	while (*link) {
-		struct rmap_item *it = &MM->rmap[*link];
-		if (it->pte == pte) {
-			uint32_t i = *link;
-			*link = it->next;
-			MM->rmap[i].next = MM->rmap_free;
-			MM->rmap[i].pte = NULL;
-			MM->rmap_free = i;
-			if (--p->mapcount == 0)
-				dec_zone_page_state(p,
-						    PageAnon(p) ? NR_ANON_PAGES : NR_FILE_MAPPED);
-			if (PageAnon(p))
-				vma->mm->rss_anon--;
-			else
-				vma->mm->rss_file--;
-			return;
-		}
-		link = &it->next;
+	uint32_t i = vma->rmap[off];
+	struct rmap_item *it = &MM->rmap[i];
+	if (!i || it->pte != &vma->pte[off] ||
+	    (it->prev ? MM->rmap[it->prev].next : p->rmap) != i) {
+		fprintf(stderr, "mmsim: BUG: rmap entry missing for pfn %u\n", pfn);
+		abort();
 	}
-	fprintf(stderr, "mmsim: BUG: rmap entry missing for pfn %u\n", pfn);
-	abort();
+	if (it->prev)
+		MM->rmap[it->prev].next = it->next;
+	else
+		p->rmap = it->next;
+	if (it->next)
+		MM->rmap[it->next].prev = it->prev;
+	vma->rmap[off] = 0;
+	it->next = MM->rmap_free;
+	it->pte = NULL;
+	MM->rmap_free = i;
+	if (--p->mapcount == 0)
+		dec_zone_page_state(p, PageAnon(p) ? NR_ANON_PAGES : NR_FILE_MAPPED);
+	if (PageAnon(p))
+		vma->mm->rss_anon--;
+	else
+		vma->mm->rss_file--;
 }
 
 bool page_mapping_inuse(pfn_t pfn)

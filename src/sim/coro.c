@@ -14,7 +14,10 @@
 #endif
 
 /* The switch saves callee-saved registers on the old stack, stores its stack pointer,
- * loads the new one and pops the same registers: a plain function call from C's view. */
+ * loads the new one and pops the same registers: a plain function call from C's view.
+ * On x86-64 the MXCSR and x87 control words are callee-saved too, but nothing in mmsim
+ * changes the floating-point environment, so every stack has the same ones and the switch
+ * leaves them alone (ldmxcsr and fldcw stall the pipeline on every switch). */
 void mmsim_coro_swap(void **save_sp, void *load_sp);
 
 #if defined(__x86_64__)
@@ -28,14 +31,8 @@ __asm__(".text\n"
 	"	pushq %r13\n"
 	"	pushq %r14\n"
 	"	pushq %r15\n"
-	"	subq $8, %rsp\n"
-	"	stmxcsr (%rsp)\n"
-	"	fnstcw 4(%rsp)\n"
 	"	movq %rsp, (%rdi)\n"
 	"	movq %rsi, %rsp\n"
-	"	ldmxcsr (%rsp)\n"
-	"	fldcw 4(%rsp)\n"
-	"	addq $8, %rsp\n"
 	"	popq %r15\n"
 	"	popq %r14\n"
 	"	popq %r13\n"
@@ -123,8 +120,7 @@ int coro_init(struct coro *co, size_t stack_size, void (*entry)(void *), void *a
 	*--sp = 0;			   /* fake return address of the trampoline */
 	*--sp = (uint64_t)coro_trampoline; /* ret target */
 	for (int i = 0; i < 6; i++)
-		*--sp = 0;	   /* rbp rbx r12..r15 */
-	*--sp = 0x037f00001f80ULL; /* mxcsr default | x87 control word default */
+		*--sp = 0; /* rbp rbx r12..r15 */
 #else
 	sp -= 176 / 8;
 	for (int i = 0; i < 176 / 8; i++)

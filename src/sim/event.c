@@ -62,57 +62,69 @@ void sched_callback_at(sim_time_t when, void (*fn)(void *, uint64_t), void *arg,
 
 /* ---- CPU events: the next time each CPU's scheduler runs ---- */
 
-static bool cpu_less(int a, int b)
+static bool cpu_ev_less(const struct cpu_event *a, const struct cpu_event *b)
 {
-	const struct cpu *ca = &sched.cpus[a], *cb = &sched.cpus[b];
-	return before(ca->ev_time, ca->ev_seq, cb->ev_time, cb->ev_seq);
+	return before(a->time, a->seq, b->time, b->seq);
 }
 
-static void cpu_heap_set(int slot, int c)
+/* CPU c's event is due at when: it takes the next sequence number from the events'
+ * counter (the order is that of one queue). */
+static struct cpu_event cpu_event_set(int c, sim_time_t when)
 {
-	sched.cpu_heap[slot] = c;
-	sched.cpus[c].ev_slot = slot;
+	struct cpu *cp = &sched.cpus[c];
+	cp->event_pending = true;
+	cp->ev_time = when;
+	cp->ev_seq = sched.seq++;
+	return (struct cpu_event){.time = when, .seq = cp->ev_seq, .cpu = c};
+}
+
+static void cpu_heap_push(struct cpu_event e)
+{
+	int i = sched.nr_cpu_events++;
+	while (i > 0) {
+		int p = (i - 1) / 2;
+		if (!cpu_ev_less(&e, &sched.cpu_heap[p]))
+			break;
+		sched.cpu_heap[i] = sched.cpu_heap[p];
+		i = p;
+	}
+	sched.cpu_heap[i] = e;
 }
 
 void cpu_kick(int c, sim_time_t when)
 {
-	struct cpu *cp = &sched.cpus[c];
-	if (cp->event_pending)
+	if (sched.cpus[c].event_pending)
 		return;
-	/* the sequence number comes from the events' counter: the order is that of one queue */
-	cp->event_pending = true;
-	cp->ev_time = when;
-	cp->ev_seq = sched.seq++;
-	int i = sched.nr_cpu_events++;
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (!cpu_less(c, sched.cpu_heap[p]))
+	cpu_heap_push(cpu_event_set(c, when));
+}
+
+/* The top entry leaves; e (the last entry, or a new one) sifts down from the top. */
+static void cpu_heap_sift_top(struct cpu_event e)
+{
+	int i = 0, n = sched.nr_cpu_events;
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+		const struct cpu_event *mv = &e;
+		if (l < n && cpu_ev_less(&sched.cpu_heap[l], mv)) {
+			m = l;
+			mv = &sched.cpu_heap[l];
+		}
+		if (r < n && cpu_ev_less(&sched.cpu_heap[r], mv))
+			m = r;
+		if (m == i)
 			break;
-		cpu_heap_set(i, sched.cpu_heap[p]);
-		i = p;
+		sched.cpu_heap[i] = sched.cpu_heap[m];
+		i = m;
 	}
-	cpu_heap_set(i, c);
+	if (n)
+		sched.cpu_heap[i] = e;
 }
 
 static int cpu_event_pop(void)
 {
-	int top = sched.cpu_heap[0];
-	int last = sched.cpu_heap[--sched.nr_cpu_events];
-	int i = 0, n = sched.nr_cpu_events;
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = last;
-		if (l < n && cpu_less(sched.cpu_heap[l], m))
-			m = sched.cpu_heap[l];
-		if (r < n && cpu_less(sched.cpu_heap[r], m))
-			m = sched.cpu_heap[r];
-		if (m == last)
-			break;
-		int slot = sched.cpus[m].ev_slot;
-		cpu_heap_set(i, m);
-		i = slot;
-	}
-	if (n)
-		cpu_heap_set(i, last);
+	int top = sched.cpu_heap[0].cpu;
+	struct cpu_event last = sched.cpu_heap[--sched.nr_cpu_events];
+	cpu_heap_sift_top(last);
 	sched.cpus[top].event_pending = false;
 	return top;
 }
@@ -151,14 +163,85 @@ static void observe_until(sim_time_t t)
 	sim_clock = saved;
 }
 
+/* A task that gives up its CPU takes sched_run's next step itself when that step is to run
+ * a CPU's task and the loop has nothing to do before it (no check hook, keep_going true, not
+ * stopped, the time limit and the observer not reached): it switches straight to that task,
+ * or goes on if that is itself, in the order and with the accounting of sched_run's loop.
+ * A yielding task's own CPU event (mine) goes in and the earliest comes out in one pass over
+ * the heap. False, with mine queued and nothing else done, when the scheduler must take
+ * over (sim_current is then NULL). */
+static bool step_direct(struct task *self, const struct cpu_event *mine)
+{
+	bool first = mine && (!sched.nr_cpu_events || cpu_ev_less(mine, &sched.cpu_heap[0]));
+	const struct cpu_event *next = first		     ? mine
+				       : sched.nr_cpu_events ? &sched.cpu_heap[0]
+							     : NULL;
+	sim_current = NULL; /* keep_going runs between events, as in sched_run */
+	if (!next || sched.check || sched.stop || !sched.cpus[next->cpu].curr ||
+	    next->time > sched.until ||
+	    (sched.nr && !before(next->time, next->seq, sched.heap[0].time, sched.heap[0].seq)) ||
+	    (sched.observe && next->time >= sched.observe_next) ||
+	    (sched.keep_going && !sched.keep_going())) {
+		if (mine)
+			cpu_heap_push(*mine);
+		return false;
+	}
+	sim_clock = next->time;
+	sched.stats.events++;
+	int c;
+	if (first) {
+		c = mine->cpu;
+		sched.cpus[c].event_pending = false;
+	} else if (mine) {
+		c = next->cpu;
+		cpu_heap_sift_top(*mine);
+		sched.cpus[c].event_pending = false;
+	} else {
+		c = cpu_event_pop();
+	}
+	struct task *t = cpu_dispatch(c);
+	if (t != self)
+		coro_switch(&self->co, &t->co, 0);
+	return true;
+}
+
+/* yield_cpu's switch: its CPU's next event at when (cpu_kick), then the next step. */
+void sched_yield(sim_time_t when)
+{
+	struct task *self = sim_current;
+	if (sched.cpus[self->cpu].event_pending) { /* cpu_kick keeps the event queued */
+		switch_to_sched(0);
+		return;
+	}
+	struct cpu_event mine = cpu_event_set(self->cpu, when);
+	if (!step_direct(self, &mine)) {
+		sim_current = self;
+		switch_to_sched(0);
+	}
+}
+
+/* A task blocks (its state set): what run_on_cpu does once it has switched back (its CPU to
+ * the next queued task), then the next step. */
+void sched_block(void)
+{
+	struct task *self = sim_current;
+	cpu_release(self->cpu, self);
+	if (!step_direct(self, NULL)) {
+		sched.switched_back = NULL; /* nothing left for run_on_cpu to finish */
+		coro_switch(&self->co, &sched.sched_ctx, 0);
+	}
+}
+
 sim_time_t sched_run(sim_time_t until, bool (*keep_going)(void))
 {
 	sched.stop = false;
+	sched.until = until;
+	sched.keep_going = keep_going;
 	while ((sched.nr || sched.nr_cpu_events) && !sched.stop) {
-		const struct cpu *cp = sched.nr_cpu_events ? &sched.cpus[sched.cpu_heap[0]] : NULL;
-		bool cpu_first = cp && (!sched.nr || before(cp->ev_time, cp->ev_seq,
-							    sched.heap[0].time, sched.heap[0].seq));
-		sim_time_t due = cpu_first ? cp->ev_time : sched.heap[0].time;
+		const struct cpu_event *cp = sched.nr_cpu_events ? &sched.cpu_heap[0] : NULL;
+		bool cpu_first = cp && (!sched.nr || before(cp->time, cp->seq, sched.heap[0].time,
+							    sched.heap[0].seq));
+		sim_time_t due = cpu_first ? cp->time : sched.heap[0].time;
 		if (due > until) {
 			if (sched.observe)
 				observe_until(until);

@@ -241,13 +241,13 @@ static struct task *pick_next(int c, struct task *t)
 	return n;
 }
 
-/* CPU c's scheduling event: run its task until it yields, then, if it blocked or died, give
- * the CPU to the next queued task. */
-void run_on_cpu(int c)
+/* CPU c's scheduling event, up to the switch: the task it runs now (pick_next, the context
+ * switch's cost), made current; NULL for an idle CPU. */
+struct task *cpu_dispatch(int c)
 {
 	struct task *t = sched.cpus[c].curr;
 	if (!t)
-		return;
+		return NULL;
 	t = pick_next(c, t);
 	if (t->state == TASK_RUNNABLE && t->co.sp) {
 		sched.stats.context_switches++;
@@ -258,20 +258,39 @@ void run_on_cpu(int c)
 	t->state = TASK_RUNNING;
 	t->cpu = c;
 	sim_current = t;
+	return t;
+}
+
+/* A task that blocked or died leaves CPU c: the next queued task gets it. */
+void cpu_release(int c, struct task *t)
+{
+	t->cpu = -1;
+	struct task *n = rq_pop();
+	set_curr(c, n);
+	if (n) {
+		n->cpu = c;
+		n->slice_used = 0;
+		cpu_kick(c, sim_clock);
+	}
+}
+
+/* CPU c's scheduling event: run its task until one of the CPUs' tasks gives control back to
+ * the scheduler (tasks hand their CPUs to each other directly in between), then finish for
+ * that one: a dead task's stack goes, and a task that blocked or died leaves its CPU. */
+void run_on_cpu(int c)
+{
+	struct task *t = cpu_dispatch(c);
+	if (!t)
+		return;
 	coro_switch(&sched.sched_ctx, &t->co, 0);
 	sim_current = NULL;
+	t = sched.switched_back;
+	if (!t)
+		return;
 	if (t->state == TASK_DEAD)
 		coro_destroy(&t->co);
-	if (t->state == TASK_BLOCKED || t->state == TASK_DEAD) {
-		t->cpu = -1;
-		struct task *n = rq_pop();
-		set_curr(c, n);
-		if (n) {
-			n->cpu = c;
-			n->slice_used = 0;
-			cpu_kick(c, sim_clock);
-		}
-	}
+	if (t->state == TASK_BLOCKED || t->state == TASK_DEAD)
+		cpu_release(t->cpu, t);
 }
 
 int sched_nr_running(void)

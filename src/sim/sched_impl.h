@@ -22,7 +22,6 @@ struct cpu {
 	bool event_pending; /* an event for this CPU is due at (ev_time, ev_seq) */
 	sim_time_t ev_time;
 	uint64_t ev_seq;
-	int ev_slot;	       /* its place in the CPU-event heap while event_pending */
 	bool need_resched;     /* a woken task should preempt curr at its next yield point */
 	sim_time_t tick_phase; /* this CPU's timer interrupts come at phase + k * jiffy */
 };
@@ -37,9 +36,14 @@ struct sched_state {
 	struct event *heap;
 	size_t nr, cap;
 	uint64_t seq;
-	/* CPUs with event_pending, a min-heap on (ev_time, ev_seq): each CPU has at most one
-	 * event, and most events are these, so they stay out of the general heap */
-	int *cpu_heap;
+	/* CPUs with event_pending, a min-heap on (ev_time, ev_seq), the keys inline: each CPU
+	 * has at most one event, and most events are these, so they stay out of the general
+	 * heap */
+	struct cpu_event {
+		sim_time_t time;
+		uint64_t seq;
+		int cpu;
+	} * cpu_heap;
 	int nr_cpu_events;
 	struct cpu *cpus;
 	int ncpus;
@@ -54,6 +58,13 @@ struct sched_state {
 	sim_time_t slice, ctxsw;
 	sim_time_t tick_cost;
 	struct coro sched_ctx;
+	/* the task that last switched to sched_ctx, NULL if it left nothing to finish: tasks
+	 * hand their CPUs to each other directly (event.c's step_direct), so it need not be
+	 * the one sched_ctx switched to */
+	struct task *switched_back;
+	/* sched_run's arguments, for the steps tasks take themselves */
+	sim_time_t until;
+	bool (*keep_going)(void);
 	struct task *all_head, *all_tail;
 	int next_pid;
 	bool stop;
@@ -76,9 +87,13 @@ static inline bool before(sim_time_t ta, uint64_t sa, sim_time_t tb, uint64_t sb
 void ev_push(struct event e);
 struct event ev_pop(void);
 void cpu_kick(int c, sim_time_t when);
+void sched_yield(sim_time_t when);
+void sched_block(void);
 
 /* sched_fair.c */
 void make_runnable_as(struct task *t, bool wakeup);
+struct task *cpu_dispatch(int c);
+void cpu_release(int c, struct task *t);
 void run_on_cpu(int c);
 void set_curr(int c, struct task *t);
 void set_need_resched(int c, bool on);

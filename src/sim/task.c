@@ -137,6 +137,7 @@ struct task *task_create(const char *comm, void (*fn)(void *), void *arg)
 
 void switch_to_sched(int finishing)
 {
+	sched.switched_back = sim_current;
 	coro_switch(&sim_current->co, &sched.sched_ctx, finishing);
 }
 
@@ -170,8 +171,7 @@ void yield_cpu(bool force)
 	}
 	t->pending = 0;
 	t->state = TASK_RUNNING;
-	cpu_kick(t->cpu, when);
-	switch_to_sched(0);
+	sched_yield(when);
 }
 
 void flush_pending(void)

@@ -8,7 +8,7 @@ static void block_current(void)
 {
 	flush_pending();
 	sim_current->state = TASK_BLOCKED;
-	switch_to_sched(0);
+	sched_block();
 }
 
 void schedule_timeout(sim_time_t ns)
@@ -81,7 +81,7 @@ static bool do_sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killab
 	flush_pending();
 	if (t->wq && !(killable && t->fatal_signal)) {
 		t->state = TASK_BLOCKED;
-		switch_to_sched(0);
+		sched_block();
 	}
 	if (t->wq) /* a fatal signal arrived while catching up */
 		wq_remove(t->wq, t);
