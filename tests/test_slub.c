@@ -142,8 +142,7 @@ static void registry_forgets_with_machine(void **state)
 
 /* A socket's ring of queued skbs wraps and, when several senders pass the sndbuf test at
  * once (here: wmem cleared before each write), grows keeping the order; every object comes
- * back when all is read. Skbs share a ring entry while both their slabs are the same: with
- * data objects four to a slab, 35 skbs queued take at least 9 entries. */
+ * back when all is read (data objects four to a slab, so reads empty slabs as they go). */
 static void socket_ring_wraps_and_grows(void **state)
 {
 	(void)state;
@@ -164,8 +163,7 @@ static void socket_ring_wraps_and_grows(void **state)
 		assert_int_equal(mm_check_invariants(), 0);
 	}
 	assert_int_equal(p.nr_msgs, 35);
-	assert_true(p.nr_runs >= 9 && p.nr_runs <= 35);
-	assert_true(p.skb_cap >= p.nr_runs && p.skb_cap > 6);
+	assert_true(p.skb_cap >= 35);
 	while (p.bytes)
 		kpipe_read(&p, 100);
 	assert_int_equal(skb_data_cache.nr_objects, 0);

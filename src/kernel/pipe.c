@@ -127,8 +127,8 @@ static bool fatal(void)
 static void grow_skb_ring(struct kpipe *p)
 {
 	uint32_t cap = p->skb_cap * 2;
-	struct skb_run *ring = xmalloc(cap * sizeof(*ring));
-	for (uint32_t i = 0; i < p->nr_runs; i++)
+	struct skb_slabs *ring = xmalloc(cap * sizeof(*ring));
+	for (uint32_t i = 0; i < p->nr_msgs; i++)
 		ring[i] = p->skb[(p->skb_first + i) % p->skb_cap];
 	free(p->skb);
 	p->skb = ring;
@@ -164,17 +164,10 @@ static int socket_write(struct kpipe *p, uint32_t len)
 		return -1;
 	}
 	skb_note_pages();
-	struct skb_run *last =
-	    p->nr_runs ? &p->skb[ring_add(p->skb_first, p->nr_runs - 1, p->skb_cap)] : NULL;
-	if (last && last->head == head && last->data == data) {
-		last->n++;
-	} else {
-		if (p->nr_runs == p->skb_cap)
-			grow_skb_ring(p);
-		uint32_t slot = ring_add(p->skb_first, p->nr_runs, p->skb_cap);
-		p->skb[slot] = (struct skb_run){.head = head, .data = data, .n = 1};
-		p->nr_runs++;
-	}
+	if (p->nr_msgs == p->skb_cap)
+		grow_skb_ring(p);
+	p->skb[ring_add(p->skb_first, p->nr_msgs, p->skb_cap)] =
+	    (struct skb_slabs){.head = head, .data = data};
 	p->wmem += p->truesize;
 	p->bytes += len;
 	p->nr_msgs++;
@@ -256,15 +249,14 @@ static void pipe_consume(struct kpipe *p, uint32_t len)
 /* kfree_skb of the n oldest skbs: their data and sk_buff objects back to the caches */
 static void free_skbs(struct kpipe *p, uint32_t n)
 {
+	uint32_t first = p->skb_first;
 	for (uint32_t i = 0; i < n; i++) {
-		struct skb_run *r = &p->skb[p->skb_first];
-		kmem_cache_free(&skb_data_cache, r->data);
-		kmem_cache_free(&skbuff_head_cache, r->head);
-		if (--r->n == 0) {
-			p->skb_first = ring_add(p->skb_first, 1, p->skb_cap);
-			p->nr_runs--;
-		}
+		struct skb_slabs r = p->skb[first];
+		kmem_cache_free(&skb_data_cache, r.data);
+		kmem_cache_free(&skbuff_head_cache, r.head);
+		first = first + 1 < p->skb_cap ? first + 1 : 0;
 	}
+	p->skb_first = first;
 	p->nr_msgs -= n;
 	skb_note_pages();
 }

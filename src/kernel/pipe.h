@@ -31,9 +31,11 @@ void kmem_pool_release(struct kmem_pool *pool); /* host memory only; pages die w
 
 enum { KPIPE_PIPE, KPIPE_SOCKET };
 
-struct skb_run {
-	pfn_t head, data; /* the slabs of the sk_buff and of its data */
-	uint32_t n;	  /* consecutive skbs with both objects in these two slabs */
+/* One queued skb: the slabs its sk_buff and its data sit in. Eight bytes, so a socket's
+ * queue takes eight skbs to a cache line; a count for skbs sharing both slabs saves
+ * nothing, as consecutive sends mostly come from different CPUs' slabs. */
+struct skb_slabs {
+	pfn_t head, data;
 };
 
 struct kpipe {
@@ -43,10 +45,9 @@ struct kpipe {
 	uint64_t sndbuf;   /* socket: sk_sndbuf */
 	uint32_t nr_msgs;  /* skbs queued (socket) */
 	uint32_t truesize; /* socket: skb->truesize of one write, charged to sk_wmem_alloc */
-	/* socket: the slabs of the queued skbs' heads and data, oldest first, a ring of runs:
-	 * skbs queued one after another from the same two slabs share an entry */
-	struct skb_run *skb;
-	uint32_t skb_cap, skb_first, nr_runs;
+	/* socket: the slabs of the queued skbs, oldest first, a ring of nr_msgs entries */
+	struct skb_slabs *skb;
+	uint32_t skb_cap, skb_first;
 	int kind;
 	int readers, writers;
 	struct waitqueue rd_wait, wr_wait;

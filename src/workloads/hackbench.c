@@ -539,7 +539,7 @@ static uint64_t hackbench_host_bytes(const struct scenario_config *cfg)
 	uint64_t groups = MIN((uint64_t)p->groups, PID_MAX_DEFAULT / (2 * (uint64_t)p->fds) + 1);
 	uint64_t sndbuf = p->sndbuf ? p->sndbuf : (232 + 256) * 256;
 	uint64_t ring =
-	    MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * sizeof(struct skb_run);
+	    MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * sizeof(struct skb_slabs);
 	return scenario_task_host_bytes(tasks) +
 	       groups * (uint64_t)p->fds * (sizeof(struct kpipe) + ring);
 }
