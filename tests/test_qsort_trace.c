@@ -36,7 +36,7 @@ static void two_elements_by_hand(void **state)
 	(void)state;
 	const int32_t a[] = {2, 1};
 	struct qs_trace tr;
-	assert_int_equal(qs_trace_build(&tr, a, 2, 0, 1), 0);
+	assert_int_equal(qs_trace_build(&tr, a, 2, 0, 1, 0), 0);
 	assert_int_equal(tr.n, 3);
 	assert_int_equal(tr.t[0].page, 0);
 	assert_true(qs_touch_write(&tr.t[0]));
@@ -166,7 +166,7 @@ static void check_against_reference(uint64_t n, uint64_t epp, uint32_t seed, int
 		r.out[r.n++] = (struct qs_touch){(uint32_t)((n - 1) / epp), r.pending << 2};
 	}
 	struct qs_trace tr;
-	assert_int_equal(qs_trace_build(&tr, src, n, seed, epp), 0);
+	assert_int_equal(qs_trace_build(&tr, src, n, seed, epp, 0), 0);
 	assert_int_equal(tr.n, r.n);
 	for (size_t k = 0; k < r.n; k++) {
 		assert_int_equal(tr.t[k].page, r.out[k].page);
@@ -198,8 +198,8 @@ static void fills_with_rand(void **state)
 	for (uint64_t i = 0; i < n; i++)
 		src[i] = glibc_rand(&g);
 	struct qs_trace a, b;
-	assert_int_equal(qs_trace_build(&a, NULL, n, 9, 32), 0);
-	assert_int_equal(qs_trace_build(&b, src, n, 0, 32), 0);
+	assert_int_equal(qs_trace_build(&a, NULL, n, 9, 32, 0), 0);
+	assert_int_equal(qs_trace_build(&b, src, n, 0, 32, 0), 0);
 	assert_int_equal(a.n, b.n);
 	assert_memory_equal(a.t, b.t, a.n * sizeof(*a.t));
 	qs_trace_free(&a);
@@ -207,12 +207,45 @@ static void fills_with_rand(void **state)
 	free(src);
 }
 
+/* a bound cuts the whole trace at the first touch whose operations, with those before it,
+ * pass the bound: a prefix, in the fill (no array built), the sort and the verify alike */
+static void bounded_build_is_the_prefix(void **state)
+{
+	(void)state;
+	const uint64_t n = 1 << 14, epp = 64;
+	struct qs_trace whole;
+	assert_int_equal(qs_trace_build(&whole, NULL, n, 3, epp, 0), 0);
+	assert_false(whole.truncated);
+	/* in the fill (n > bound + 2 pages: no array; 640 is a page boundary of the fill, ten
+	 * touches of 64), in the sort, in the verify, past the end */
+	const uint64_t bounds[] = {100, 640, 5000, whole.ops - 2000, whole.ops + 10};
+	for (size_t b = 0; b < sizeof(bounds) / sizeof(bounds[0]); b++) {
+		struct qs_trace cut;
+		assert_int_equal(qs_trace_build(&cut, NULL, n, 3, epp, bounds[b]), 0);
+		uint64_t sum = 0;
+		size_t k = 0;
+		while (k < whole.n && sum <= bounds[b])
+			sum += qs_touch_ops(&whole.t[k++]);
+		if (sum <= bounds[b]) { /* the whole trace is within the bound */
+			assert_false(cut.truncated);
+			assert_int_equal(cut.n, whole.n);
+		} else {
+			assert_true(cut.truncated);
+			assert_int_equal(cut.n, k);
+			assert_true(cut.ops > bounds[b]);
+		}
+		assert_memory_equal(cut.t, whole.t, cut.n * sizeof(*cut.t));
+		qs_trace_free(&cut);
+	}
+	qs_trace_free(&whole);
+}
+
 static void rejects_odd_page_sizes(void **state)
 {
 	(void)state;
 	struct qs_trace tr;
-	assert_int_equal(qs_trace_build(&tr, NULL, 100, 1, 3), -1);
-	assert_int_equal(qs_trace_build(&tr, NULL, 100, 1, 0), -1);
+	assert_int_equal(qs_trace_build(&tr, NULL, 100, 1, 3, 0), -1);
+	assert_int_equal(qs_trace_build(&tr, NULL, 100, 1, 0, 0), -1);
 }
 
 int main(void)
@@ -222,6 +255,7 @@ int main(void)
 	    cmocka_unit_test(two_elements_by_hand),
 	    cmocka_unit_test(matches_every_access_reference),
 	    cmocka_unit_test(fills_with_rand),
+	    cmocka_unit_test(bounded_build_is_the_prefix),
 	    cmocka_unit_test(rejects_odd_page_sizes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

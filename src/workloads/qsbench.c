@@ -42,7 +42,7 @@ void qsbench_defaults(struct qsbench_params *p)
 static struct {
 	struct qsbench_params p;
 	struct qs_trace trace;
-	sim_time_t start, end;
+	sim_time_t start, end, time_limit;
 	bool done;
 	int exited_ok, killed;
 	sim_time_t child_end[1024];
@@ -51,7 +51,7 @@ static struct {
 /* The trace of the last build, kept across runs in one process: it depends only on these. */
 static struct {
 	struct qs_trace trace;
-	uint64_t elems, seed, elems_per_page;
+	uint64_t elems, seed, elems_per_page, max_ops;
 	bool valid;
 } cache;
 
@@ -68,6 +68,10 @@ static void qsbench_child(void *arg)
 			sys_compute((uint64_t)ops * Q.p.op_ns);
 		sys_touch(base + t->page, qs_touch_write(t) ? TOUCH_WRITE : TOUCH_READ);
 	}
+	/* A trace cut at the time limit's operations ends past that limit, so no child gets
+	 * here; if one did, it must not report a sort it never did: it works on to the limit. */
+	if (tr->truncated)
+		sys_compute(Q.time_limit);
 	if (index < (int)ARRAY_SIZE(Q.child_end))
 		Q.child_end[index] = local_now();
 	sys_exit(0);
@@ -97,15 +101,23 @@ static int qsbench_start(const struct scenario_config *cfg, uint64_t seed)
 	memset(&Q, 0, sizeof(Q));
 	Q.p = cfg->qsbench;
 	uint64_t epp = MM->page_size / sizeof(int32_t), n = Q.p.size / sizeof(int32_t);
+	/* With run.time_limit a child can do at most time_limit / op_ns operations (each costs
+	 * op_ns of its CPU, and its CPU time is at most the elapsed time), so the trace past
+	 * them is never replayed: building it would cost the host the whole real sort. */
+	Q.time_limit = cfg->time_limit;
+	uint64_t max_ops = 0;
+	if (cfg->time_limit && Q.p.op_ns)
+		max_ops = cfg->time_limit / Q.p.op_ns ? cfg->time_limit / Q.p.op_ns : 1;
 	if (!cache.valid || cache.elems != n || cache.seed != Q.p.seed ||
-	    cache.elems_per_page != epp) {
+	    cache.elems_per_page != epp || cache.max_ops != max_ops) {
 		qs_trace_free(&cache.trace);
 		cache.valid = false;
-		if (qs_trace_build(&cache.trace, NULL, n, (uint32_t)Q.p.seed, epp))
+		if (qs_trace_build(&cache.trace, NULL, n, (uint32_t)Q.p.seed, epp, max_ops))
 			return -1;
 		cache.elems = n;
 		cache.seed = Q.p.seed;
 		cache.elems_per_page = epp;
+		cache.max_ops = max_ops;
 		cache.valid = true;
 	}
 	Q.trace = cache.trace;

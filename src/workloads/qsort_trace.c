@@ -41,7 +41,9 @@ struct emitter {
 	unsigned shift;	   /* elems_per_page is 1 << shift */
 	uint64_t pages[2]; /* the two pages touched last, [0] the most recent */
 	int written[2];
-	uint32_t pending; /* operations since the last touch */
+	uint32_t pending;	    /* operations since the last touch */
+	uint64_t recorded, max_ops; /* operations in the touches pushed; the bound (0: none) */
+	int stop;		    /* recorded passed max_ops: the rest is never replayed */
 };
 
 static void push(struct emitter *e, uint64_t page, int write)
@@ -53,7 +55,10 @@ static void push(struct emitter *e, uint64_t page, int write)
 		tr->cap = cap;
 	}
 	tr->t[tr->n++] = (struct qs_touch){(uint32_t)page, (e->pending << 2) | (uint32_t)write};
+	e->recorded += e->pending;
 	e->pending = 0;
+	if (e->max_ops && e->recorded > e->max_ops)
+		e->stop = tr->truncated = 1;
 }
 
 static void access_slow(struct emitter *e, uint64_t page, int write)
@@ -163,7 +168,7 @@ static void quick_sort(struct emitter *e, int32_t *a, int64_t n)
 	struct range *st = xmalloc(cap * sizeof(*st));
 	struct range *small = xmalloc(2 * (e->tr->elems_per_page + 1) * sizeof(*small));
 	st[top++] = (struct range){0, n - 1};
-	while (top) {
+	while (top && !e->stop) {
 		struct range g = st[--top];
 		int64_t l = g.l, r = g.r, i = l, j = r, m = (l + r) >> 1;
 		if ((uint64_t)l >> e->shift == (uint64_t)r >> e->shift) {
@@ -192,17 +197,19 @@ static void quick_sort(struct emitter *e, int32_t *a, int64_t n)
 			for (;;) {
 				access_elem(e, (uint64_t)i, 0);
 				op(e);
-				if (!(a[i] < p))
+				if (!(a[i] < p) || e->stop)
 					break;
 				i++;
 			}
 			for (;;) {
 				access_elem(e, (uint64_t)j, 0);
 				op(e);
-				if (!(p < a[j]))
+				if (!(p < a[j]) || e->stop)
 					break;
 				j--;
 			}
+			if (e->stop)
+				break;
 			if (i <= j) {
 				int32_t t = a[i];
 				access_elem(e, (uint64_t)i, 1);
@@ -228,7 +235,7 @@ static void quick_sort(struct emitter *e, int32_t *a, int64_t n)
 }
 
 int qs_trace_build(struct qs_trace *tr, const int32_t *src, uint64_t n, uint32_t seed,
-		   uint64_t elems_per_page)
+		   uint64_t elems_per_page, uint64_t max_ops)
 {
 	memset(tr, 0, sizeof(*tr));
 	tr->elems = n;
@@ -240,22 +247,29 @@ int qs_trace_build(struct qs_trace *tr, const int32_t *src, uint64_t n, uint32_t
 		return -1; /* pages hold a power of two of ints */
 	if (!n)
 		return 0;
-	int32_t *a = xmalloc(n * sizeof(*a));
-	struct emitter e = {.tr = tr, .shift = shift, .pages = {UINT64_MAX, UINT64_MAX}};
+	struct emitter e = {
+	    .tr = tr, .shift = shift, .pages = {UINT64_MAX, UINT64_MAX}, .max_ops = max_ops};
+	/* a bound the fill alone passes (a touch every page at least) needs no array: a run
+	 * that can replay only part of the fill must not cost the host the whole one */
+	int fill_only = max_ops && n > max_ops + 2 * elems_per_page;
+	int32_t *a = fill_only ? NULL : xmalloc(n * sizeof(*a));
 	struct glibc_rand g;
 	glibc_srand(&g, seed);
-	for (uint64_t i = 0; i < n; i++) { /* a[i] = rand() */
-		a[i] = src ? src[i] : glibc_rand(&g);
+	for (uint64_t i = 0; i < n && !e.stop; i++) { /* a[i] = rand() */
+		int32_t v = src ? src[i] : glibc_rand(&g);
+		if (a)
+			a[i] = v;
 		access_elem(&e, i, 1);
 		op(&e);
 	}
-	quick_sort(&e, a, (int64_t)n);
-	for (uint64_t i = 0; i + 1 < n; i++) { /* a[i] > a[i + 1] ? */
+	if (!e.stop && a)
+		quick_sort(&e, a, (int64_t)n);
+	for (uint64_t i = 0; i + 1 < n && !e.stop; i++) { /* a[i] > a[i + 1] ? */
 		access_elem(&e, i, 0);
 		access_elem(&e, i + 1, 0);
 		op(&e);
 	}
-	if (e.pending) { /* the operations after the last touch */
+	if (e.pending && !e.stop) { /* the operations after the last touch */
 		uint64_t last = (n - 1) / tr->elems_per_page;
 		e.pages[0] = e.pages[1] = UINT64_MAX;
 		push(&e, last, 0);

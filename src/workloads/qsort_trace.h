@@ -35,13 +35,17 @@ struct qs_trace {
 	size_t n, cap;
 	uint64_t ops; /* element operations in all */
 	uint64_t elems, elems_per_page;
+	int truncated; /* stopped past max_ops (qs_trace_build) */
 };
 
 /* Builds the trace of fill + quick_sort + verify over a copy of a[0..n) (a == NULL: the
  * fill's own values, glibc rand() after srand(seed)); elems_per_page a power of two.
- * 0, or -1 if elems_per_page is not a power of two. */
+ * max_ops > 0 stops the build at the first touch whose operations, with those before it,
+ * exceed max_ops (tr->truncated set): the trace is then a prefix of the whole one, all a run
+ * can replay when its time limit allows at most max_ops operations. 0, or -1 if
+ * elems_per_page is not a power of two. */
 int qs_trace_build(struct qs_trace *tr, const int32_t *a, uint64_t n, uint32_t seed,
-		   uint64_t elems_per_page);
+		   uint64_t elems_per_page, uint64_t max_ops);
 void qs_trace_free(struct qs_trace *tr);
 
 static inline uint32_t qs_touch_ops(const struct qs_touch *t)
