@@ -683,6 +683,7 @@ void mm_destroy(void)
 			if (v->ra && --v->ra->users == 0) /* the last mapping of its open file */
 				free(v->ra);
 			free(v->pte);
+			free(v->rmap);
 			free(v->ptpage);
 			free(v);
 		}

@@ -205,8 +205,10 @@ static bool step_direct(struct task *self, const struct cpu_event *mine)
 	return true;
 }
 
-/* yield_cpu's switch: its CPU's next event at when (cpu_kick), then the next step. */
-void sched_yield(sim_time_t when)
+/* yield_cpu's switch: its CPU's next event at when (cpu_kick), then the next step. Not
+ * sched_yield: that is libc's (LeakSanitizer calls it), and a definition here would take
+ * its place. */
+void sched_yield_cpu(sim_time_t when)
 {
 	struct task *self = sim_current;
 	if (sched.cpus[self->cpu].event_pending) { /* cpu_kick keeps the event queued */

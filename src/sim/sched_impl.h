@@ -87,7 +87,7 @@ static inline bool before(sim_time_t ta, uint64_t sa, sim_time_t tb, uint64_t sb
 void ev_push(struct event e);
 struct event ev_pop(void);
 void cpu_kick(int c, sim_time_t when);
-void sched_yield(sim_time_t when);
+void sched_yield_cpu(sim_time_t when);
 void sched_block(void);
 
 /* sched_fair.c */

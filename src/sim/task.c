@@ -171,7 +171,7 @@ void yield_cpu(bool force)
 	}
 	t->pending = 0;
 	t->state = TASK_RUNNING;
-	sched_yield(when);
+	sched_yield_cpu(when);
 }
 
 void flush_pending(void)
