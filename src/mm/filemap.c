@@ -145,8 +145,9 @@ void wait_on_page_locked(pfn_t pfn)
 		sleep_on(page_waitqueue(pfn), 0, false);
 }
 
-/* find_get_page + readahead + wait: the up-to-date page at pgoff, or NO_PFN without memory. */
-static pfn_t get_uptodate_page(struct address_space *f, uint64_t pgoff, bool *major)
+/* read()'s find_get_page + readahead + wait: the up-to-date page at pgoff, or NO_PFN
+ * without memory (the fault paths have their own: filemap_fault_2628, filemap_2631.c). */
+static pfn_t get_uptodate_page(struct address_space *f, uint64_t pgoff)
 {
 	for (int tries = 0;; tries++) {
 		pfn_t pfn = f->pages[pgoff];
@@ -158,8 +159,6 @@ static pfn_t get_uptodate_page(struct address_space *f, uint64_t pgoff, bool *ma
 					return NO_PFN;
 				continue;
 			}
-			if (major)
-				*major = true;
 		} else if (pfn_to_page(pfn)->flags & PG_readahead) {
 			pfn_to_page(pfn)->flags &= ~PG_readahead;
 			ondemand_readahead(f, pgoff, true);
@@ -180,7 +179,7 @@ int file_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 {
 	cpu_work_sys(MM->hw->syscall_ns);
 	for (uint64_t i = pgoff; i < pgoff + npages && i < f->size_pages; i++) {
-		pfn_t pfn = get_uptodate_page(f, i, NULL);
+		pfn_t pfn = get_uptodate_page(f, i);
 		if (pfn == NO_PFN)
 			return -2;
 		mark_page_accessed(pfn); /* do_generic_file_read, once per page per call */

@@ -31,25 +31,25 @@ def ensure_tool(binary, package):
                                                     DEBIAN_FRONTEND="noninteractive"))
 
 
-def meminfo():
+def meminfo(keys=MEMINFO):
     out = {}
     with open("/proc/meminfo") as f:
         for line in f:
             k, v = line.split(":", 1)
-            if k in MEMINFO:
+            if k in keys:
                 out[k] = int(v.split()[0])  # kB
     return out
 
 
-def slabinfo():
-    """name -> (active_objs, num_objs, objsize, objperslab, pagesperslab)"""
+def slabinfo(caches=CACHES):
+    """name -> (active_objs, num_objs, objsize, objperslab, pagesperslab); caches=None: all"""
     out = {}
     with open("/proc/slabinfo") as f:
         for line in f:
             if line.startswith(("slabinfo", "#")):
                 continue
             p = line.split()
-            if p[0] in CACHES:
+            if caches is None or p[0] in caches:
                 out[p[0]] = tuple(int(x) for x in p[1:6])
     return out
 

@@ -36,25 +36,12 @@ MESSAGES = 8_000_000
 
 
 def meminfo():
-    out = {}
-    with open("/proc/meminfo") as f:
-        for line in f:
-            k, v = line.split(":", 1)
-            if k in KEYS:
-                out[k] = int(v.split()[0])
-    return out
+    return common.meminfo(KEYS)
 
 
 def slabs():
     """every cache: name -> (num_objs, objsize)"""
-    out = {}
-    with open("/proc/slabinfo") as f:
-        for line in f:
-            if line.startswith(("slabinfo", "#")):
-                continue
-            p = line.split()
-            out[p[0]] = (int(p[2]), int(p[3]))
-    return out
+    return {k: (v[1], v[2]) for k, v in common.slabinfo(None).items()}
 
 
 def sockstat():
