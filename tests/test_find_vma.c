@@ -1,8 +1,8 @@
 /* find_vma (mm/mmap.c): the VMA that holds a page, through the mmap_cache and the ordered
- * index, on address spaces built by hand: hits at both ends of each VMA, misses in the
- * guard gaps and past the end, and no stale answer after munmap or with more VMAs than
- * the cache has slots; and the touch set that finds PTEs once for accesses repeated over
- * and over. */
+ * index, on address spaces built by hand: hits at both ends of each VMA, the neighbour
+ * just past each (mmaps are packed top-down on x86-64), misses outside them, and no stale answer
+ * after munmap or with more VMAs than the cache has slots; and the touch set that finds PTEs once
+ * for accesses repeated over and over. */
 #include "util/testutil.h"
 
 #define NR 9 /* more than MMAP_CACHE_SIZE, so lookups go through the index */
@@ -25,9 +25,14 @@ static void every_page_finds_its_vma(void **state)
 			assert_non_null(v);
 			assert_int_equal(v->start, start[i]);
 			assert_ptr_equal(find_vma(mm, start[i] + len[i] - 1), v);
-			assert_null(find_vma(mm, start[i] + len[i])); /* the guard gap */
+			/* top-down: each mapping ends where the one before it starts */
+			if (i == 0)
+				assert_null(find_vma(mm, start[i] + len[i]));
+			else
+				assert_ptr_equal(find_vma(mm, start[i] + len[i]),
+						 find_vma(mm, start[i - 1]));
 		}
-		assert_null(find_vma(mm, start[0] - 1));
+		assert_null(find_vma(mm, start[NR - 1] - 1));
 	}
 	/* unmapping a VMA the cache holds leaves no trace of it; its neighbours stay */
 	assert_non_null(find_vma(mm, start[4]));

@@ -40,8 +40,18 @@ struct hw_profile {
 	 * pud/pmd pages a process's text, heap, mmap area and stack reach (the PTE pages
 	 * themselves are allocated by the mm model as mappings are touched). */
 	uint32_t pt_upper_pages;
-	uint32_t pgd_order;	   /* the pgd is one block of 2^pgd_order of those pages (ARM: 2) */
-	bool task_struct_in_stack; /* task_struct shares the THREAD_SIZE block (IA64) */
+	uint32_t pgd_order; /* the pgd is one block of 2^pgd_order of those pages (ARM: 2) */
+	uint32_t pte_bytes; /* one PTE: 8 (64-bit, PAE, ARM's Linux+hardware pair), 4 (i386) */
+	/* The user address-space layout the kernel gives a process, in bytes, randomisation
+	 * off: where exec loads the binary, where its data and brk heap start (0: right after
+	 * the text), mm->mmap_base and the direction mmaps go from it, and the stack top. The
+	 * PTE pages a process needs depend on which mappings share a page-table page. */
+	uint64_t elf_text_base;
+	uint64_t elf_data_base;
+	uint64_t mmap_base;
+	bool mmap_topdown;
+	uint64_t stack_top;
+	bool task_struct_in_stack;   /* task_struct shares the THREAD_SIZE block (IA64) */
 	bool register_backing_store; /* every process writes a second, upward stack (IA64) */
 	/* scheduler */
 	sim_time_t timeslice_ns;

@@ -21,6 +21,20 @@
  * from them; the x86-64 profiles' CPU costs are still the estimates of their class
  * (lmbench-style orders of magnitude). */
 
+/* User address-space layouts (struct hw_profile), randomisation off in all of them. */
+/* x86-64, 2.6.28 arch/x86/mm/mmap.c: mmap_base() is TASK_SIZE64 ((1 << 47) - PAGE_SIZE) less
+ * MIN_GAP (128 MiB; RLIMIT_STACK's default 8 MiB is below it), top-down; STACK_TOP is
+ * TASK_SIZE; binaries are linked at 0x400000 (the x86-64 psABI's default text address). */
+#define USER_LAYOUT_X86_64                                                                         \
+	.pte_bytes = 8, .elf_text_base = 0x400000, .mmap_base = 0x7ffff7fff000,                    \
+	.mmap_topdown = true, .stack_top = 0x7ffffffff000
+/* i386 without PAE (4-byte PTEs), 2.6.9 arch/i386/mm/mmap.c: TASK_SIZE 0xc0000000 less
+ * MIN_GAP 128 MiB, top-down (sysctl_legacy_va_layout 0); binaries at 0x08048000 (the i386
+ * psABI's default). */
+#define USER_LAYOUT_I386                                                                           \
+	.pte_bytes = 4, .elf_text_base = 0x08048000, .mmap_base = 0xb8000000,                      \
+	.mmap_topdown = true, .stack_top = 0xc0000000
+
 static const struct hw_profile profiles[] = {
     {
 	.name = "x86_64-2008",
@@ -37,6 +51,7 @@ static const struct hw_profile profiles[] = {
 	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
 	 * half (libraries, stack) [estimate from the x86-64 layout] */
 	.pt_upper_pages = 5,
+	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
 	.ctxsw_ns = 3000,		   /* lmbench lat_ctx, small working set [estimate] */
@@ -84,6 +99,7 @@ static const struct hw_profile profiles[] = {
 	.dentry_bytes = 132,		/* struct dentry, 2.6.28 32-bit SMP (docs/model.md) */
 	.inode_bytes = 340,		/* struct inode, 2.6.28 32-bit SMP (docs/model.md) */
 	.pt_upper_pages = 1,		/* 2 levels without PAE: the pgd page */
+	USER_LAYOUT_I386,		/* [assumption] no PAE: the box has 384 MB */
 	/* CFS sched_min_granularity 4 ms (2.6.25), as the other profiles: the scheduler is CFS
 	 * in every era, and this is its START_DEBIT and slice. O(1)'s 100 ms timeslice here put
 	 * make 100 ms of vruntime ahead at every fork, and make -j60 ran 3-7 jobs at once
@@ -142,6 +158,13 @@ static const struct hw_profile profiles[] = {
 	.inode_bytes = 340,	    /* struct inode, 2.6.28 32-bit SMP [estimate for UP] */
 	.pt_upper_pages = 4,	    /* the 16 KiB first-level table, benchmarks.md §1 */
 	.pgd_order = 2,		    /* pgd_alloc: __get_free_pages(GFP_KERNEL, 2) */
+	/* ARM, 2.6.25: Linux and hardware PTEs side by side, 512 per page-table page
+	 * (2 MiB); mmaps bottom-up from TASK_UNMAPPED_BASE 0x40000000 (asm-arm/memory.h,
+	 * arch/arm/mm/mmap.c); the stack below TASK_SIZE 0xbf000000; binaries at 0x8000 */
+	.pte_bytes = 8,
+	.elf_text_base = 0x8000,
+	.mmap_base = 0x40000000,
+	.stack_top = 0xbf000000,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
 	.quantum_ns = 200 * NSEC_PER_USEC, /* model knob [estimate] */
 	/* CPU costs: [P3-790] scaled by the clock ratio 790/200 = 3.95 for kernel paths, and by
@@ -220,6 +243,14 @@ static const struct hw_profile profiles[] = {
 	 * RLIMIT_STACK's hard limit (unlimited: MAX_USER_STACK_SIZE, half the region) below
 	 * the stack, far outside the 4 TiB one pmd page covers at 64 KiB pages */
 	.pt_upper_pages = 6,
+	/* ia64, 2.6.28: text in region 2, data and brk in region 3, mmaps bottom-up from
+	 * DEFAULT_MAP_BASE (region 1); STACK_TOP is region 3 plus RGN_MAP_LIMIT, 2^52 less
+	 * a page at 64 KiB pages (asm/processor.h, ustack.h, pgtable.h) */
+	.pte_bytes = 8,
+	.elf_text_base = 0x4000000000000000,
+	.elf_data_base = 0x6000000000000000,
+	.mmap_base = 0x2000000000000000,
+	.stack_top = 0x600fffffffff0000,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: [IA64-1600], the same CPU and clock, Linux 2.6.27, where the figure is of
@@ -279,6 +310,7 @@ static const struct hw_profile profiles[] = {
 	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
 	 * half (libraries, stack) [estimate from the x86-64 layout] */
 	.pt_upper_pages = 5,
+	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */
@@ -332,6 +364,7 @@ static const struct hw_profile profiles[] = {
 	.dentry_bytes = 192,  /* dcache.h of 2.6.38-3.x: 64-bit DNAME_INLINE_LEN 32, 192 bytes */ \
 	.inode_bytes = 568,   /* 2.6.28 64-bit struct inode [estimate for 3.0] */           \
 	.pt_upper_pages = 5,               /* as x86_64-2008 [estimate] */          \
+	USER_LAYOUT_X86_64,                                                          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \
 	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */ \

@@ -321,7 +321,8 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 	snprintf(t->task.comm, sizeof(t->task.comm), "%s", comm);
 	uint64_t start = 0;
 	if (text)
-		start = do_mmap(mm, text->size_pages, VM_READ | VM_EXEC, text, 0);
+		start =
+		    do_mmap_area(mm, MAP_AREA_TEXT, text->size_pages, VM_READ | VM_EXEC, text, 0);
 	if (text_start)
 		*text_start = start;
 	check_fatal_signal();
@@ -358,18 +359,22 @@ int sys_wait(int *code)
 	}
 }
 
-uint64_t sys_mmap_anon(uint64_t npages, unsigned prot)
+uint64_t sys_map_area(enum map_area area, struct address_space *f, uint64_t pgoff, uint64_t npages,
+		      unsigned prot)
 {
-	uint64_t start = do_mmap(current->mm, npages, prot, NULL, 0);
+	uint64_t start = do_mmap_area(current->mm, area, npages, prot, f, pgoff);
 	check_fatal_signal();
 	return start;
 }
 
+uint64_t sys_mmap_anon(uint64_t npages, unsigned prot)
+{
+	return sys_map_area(MAP_AREA_MMAP, NULL, 0, npages, prot);
+}
+
 uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot)
 {
-	uint64_t start = do_mmap(current->mm, npages, prot, f, pgoff);
-	check_fatal_signal();
-	return start;
+	return sys_map_area(MAP_AREA_MMAP, f, pgoff, npages, prot);
 }
 
 int sys_munmap(uint64_t start)

@@ -70,6 +70,10 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 /* wait(): reaps one exited child; returns its pid, or -1 with no children left. */
 int sys_wait(int *code);
 
+/* A mapping in one area of the address space: exec's text segment, the data and brk heap
+ * (MAP_AREA_BRK), the mmap area or the stack. sys_mmap_* map in the mmap area. */
+uint64_t sys_map_area(enum map_area area, struct address_space *f, uint64_t pgoff, uint64_t npages,
+		      unsigned prot);
 uint64_t sys_mmap_anon(uint64_t npages, unsigned prot);
 uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot);
 int sys_munmap(uint64_t start);

@@ -293,7 +293,7 @@ static int check_ptes(uint32_t *refs)
 					  "pte_maps_mapped_page",
 					  "vma %u off %llu maps pfn %u with no mapcount", id,
 					  (unsigned long long)off, pfn);
-				MM_BUG_ON(v->ptpage[off >> MM->pte_shift] == NO_PFN,
+				MM_BUG_ON(v->ptpage[vma_pt_index(v, off)] == NO_PFN,
 					  "pte_has_pagetable_page",
 					  "vma %u off %llu: PTE without a page-table page", id,
 					  (unsigned long long)off);

@@ -1,10 +1,13 @@
 /* Address spaces, VMAs, page tables and page faults: anonymous, file, swap and
  * copy-on-write (mm/memory.c and mm/mmap.c of the kernel, at the level the reclaim model
- * needs). PTEs are a flat array per VMA; each chunk of page_size / 8 entries (64-bit PTEs)
- * that holds a PTE costs one page-table page, allocated at first use like a kernel
- * pte_alloc. The levels above are a fixed number of pages per address space
- * (hw_profile.pt_upper_pages), allocated with it as pgd_alloc and the first pud/pmd
- * allocations would be. */
+ * needs). PTEs are a flat array per VMA. Page-table pages are the kernel's: one per aligned
+ * span of page_size / pte_bytes PTEs of the address space, allocated at the first fault in
+ * the span (__pte_alloc) and shared by every VMA that reaches into it, freed when the last
+ * such VMA goes (free_pgtables keeps a page a neighbour still uses). Mappings are placed
+ * as the profile's kernel places them (exec's text, brk, the mmap area, the stack), so
+ * which of them share a page-table page is the kernel's too. The levels above are a fixed
+ * number of pages per address space (hw_profile.pt_upper_pages), allocated with it as
+ * pgd_alloc and the first pud/pmd allocations would be. */
 #include "mm/mm.h"
 #include "mm/policy/policy.h"
 #include "sim/xalloc.h"
@@ -13,12 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PTE_CHUNK (1u << MM->pte_shift)
+static void layout_init(struct mm_struct *mm)
+{
+	const struct hw_profile *hw = MM->hw;
+	unsigned sh = MM->page_shift;
+	mm->area_next[MAP_AREA_TEXT] = hw->elf_text_base >> sh;
+	mm->area_next[MAP_AREA_BRK] = hw->elf_data_base >> sh; /* 0: after the text */
+	mm->area_next[MAP_AREA_MMAP] = hw->mmap_base >> sh;
+	mm->area_next[MAP_AREA_STACK] = hw->stack_top >> sh;
+}
 
 struct mm_struct *mm_alloc(void)
 {
 	struct mm_struct *mm = xcalloc(1, sizeof(*mm));
-	mm->next_vpn = 0x400; /* leave page 0.. unmapped, as a real layout does */
+	layout_init(mm);
 	mm->users = 1;
 	mm->id = ++MM->nr_mms;
 	mm->vma_gen = ++MM->vma_seq; /* never 0: an unfound touch set (gen 0) matches no mm */
@@ -133,10 +144,10 @@ static struct vm_area_struct *vma_new(struct mm_struct *mm, uint64_t start, uint
 				      struct file_ra_state *shared_ra)
 {
 	struct vm_area_struct *vma = xcalloc(1, sizeof(*vma));
-	uint64_t chunks = (npages + PTE_CHUNK - 1) / PTE_CHUNK;
+	uint64_t chunks = vma_pt_spans(start, npages);
 	vma->pte = xcalloc(npages ? npages : 1, sizeof(uint32_t));
 	vma->rmap = xcalloc(npages ? npages : 1, sizeof(uint32_t));
-	vma->ptpage = xmalloc((chunks ? chunks : 1) * sizeof(pfn_t));
+	vma->ptpage = xmalloc(chunks * sizeof(pfn_t));
 	for (uint64_t i = 0; i < chunks; i++)
 		vma->ptpage[i] = NO_PFN;
 	vma->mm = mm;
@@ -218,15 +229,65 @@ void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 	s->ns = MM->hw->touch_ns * s->n;
 }
 
-uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
-		 uint64_t pgoff)
+/* Whether [start, start + npages) is free of VMAs and of the areas' wrap-around. */
+static bool range_free(const struct mm_struct *mm, uint64_t start, uint64_t npages)
 {
-	uint64_t start = mm->next_vpn;
-	/* a guard gap between mappings keeps page-table chunks of different VMAs apart */
-	mm->next_vpn += (npages + PTE_CHUNK) & ~(uint64_t)(PTE_CHUNK - 1);
+	uint64_t end = start + (npages ? npages : 1);
+	if (end < start)
+		return false;
+	uint32_t i = vma_index_upper(mm, end - 1);
+	return i == 0 || mm->vma_index[i - 1].end <= start;
+}
+
+uint64_t do_mmap_area(struct mm_struct *mm, enum map_area area, uint64_t npages, unsigned flags,
+		      struct address_space *file, uint64_t pgoff)
+{
+	if (area == MAP_AREA_BRK && !mm->area_next[MAP_AREA_BRK])
+		area = MAP_AREA_TEXT; /* data and brk follow the text */
+	uint64_t n = npages ? npages : 1, start;
+	bool down = area == MAP_AREA_STACK || (area == MAP_AREA_MMAP && MM->hw->mmap_topdown);
+	start = down ? mm->area_next[area] - n : mm->area_next[area];
+	if (!range_free(mm, start, n) || (down && start > mm->area_next[area])) {
+		/* the area ran into another: the kernel would fail the mmap (ENOMEM) or search
+		 * the other way; the model's workloads cannot fail here, so the mapping goes
+		 * one span above every other, outside the 32-bit layouts' reach */
+		uint64_t top = mm->map_count ? mm->vma_index[mm->map_count - 1].end : 0;
+		start = (pt_span(top) + 2) << MM->pte_shift;
+	} else {
+		mm->area_next[area] = down ? start : start + n;
+	}
 	vma_new(mm, start, npages, flags, file, pgoff, NULL);
 	cpu_work_sys(MM->hw->syscall_ns);
 	return start;
+}
+
+uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
+		 uint64_t pgoff)
+{
+	return do_mmap_area(mm, MAP_AREA_MMAP, npages, flags, file, pgoff);
+}
+
+/* A VMA of mm other than skip that reaches into the page-table span, and in *held the
+ * page-table page those VMAs hold for it (NO_PFN if none does). The VMAs reaching a span
+ * are neighbours in address order, a few at most. */
+static struct vm_area_struct *span_neighbour(const struct mm_struct *mm, uint64_t span,
+					     const struct vm_area_struct *skip, pfn_t *held)
+{
+	uint64_t first = span << MM->pte_shift, last = first + (1ull << MM->pte_shift) - 1;
+	struct vm_area_struct *found = NULL;
+	*held = NO_PFN;
+	for (uint32_t k = vma_index_upper(mm, last); k-- > 0 && mm->vma_index[k].end > first;) {
+		struct vm_area_struct *v = mm->vma_index[k].vma;
+		if (v == skip)
+			continue;
+		found = found ? found : v;
+		pfn_t pt = v->ptpage[span - pt_span(v->start)];
+		if (pt != NO_PFN) {
+			*held = pt;
+			return v;
+		}
+	}
+	return found;
 }
 
 /* Drops every PTE of the VMA and the page-table pages; frees pages nobody else holds. */
@@ -261,13 +322,24 @@ static void zap_vma(struct vm_area_struct *vma)
 			free_swap_and_cache(v & PTE_PFN_MASK);
 		}
 	}
-	uint64_t chunks = (vma->npages + PTE_CHUNK - 1) / PTE_CHUNK;
+	/* free_pgtables: a page-table page goes with the last VMA that reaches its span; one
+	 * a neighbour still reaches stays, held now by that neighbour */
+	uint64_t chunks = vma_pt_spans(vma->start, vma->npages);
 	for (uint64_t c = 0; c < chunks; c++) {
-		if (vma->ptpage[c] != NO_PFN) {
-			free_kernel_page(vma->ptpage[c]);
-			vma->ptpage[c] = NO_PFN;
-			vma->mm->nr_ptes--;
+		pfn_t pt = vma->ptpage[c];
+		if (pt == NO_PFN)
+			continue;
+		vma->ptpage[c] = NO_PFN;
+		uint64_t span = pt_span(vma->start) + c;
+		pfn_t held;
+		struct vm_area_struct *n = span_neighbour(vma->mm, span, vma, &held);
+		if (n) {
+			if (held == NO_PFN)
+				n->ptpage[span - pt_span(n->start)] = pt;
+			continue;
 		}
+		free_kernel_page(pt);
+		vma->mm->nr_ptes--;
 	}
 }
 
@@ -342,21 +414,31 @@ void exit_mmap(struct mm_struct *mm)
 	free(mm);
 }
 
-/* pte_alloc: the page-table page covering off. false when memory could not be had. */
+/* __pte_alloc: the page-table page of the span holding off, which a neighbouring VMA may
+ * already have. false when memory could not be had. */
 static bool pte_alloc(struct vm_area_struct *vma, uint64_t off)
 {
-	uint64_t c = off >> MM->pte_shift;
+	uint64_t c = vma_pt_index(vma, off), span = pt_span(vma->start + off);
 	if (vma->ptpage[c] != NO_PFN)
 		return true;
-	pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
-	if (pt == NO_PFN)
-		return false;
-	if (vma->ptpage[c] != NO_PFN) { /* raced with another thread while we reclaimed */
-		free_kernel_page(pt);
-		return true;
+	pfn_t held;
+	span_neighbour(vma->mm, span, vma, &held);
+	if (held == NO_PFN) {
+		pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
+		if (pt == NO_PFN)
+			return false;
+		/* another thread, or a neighbour's fault, may have filled it while we reclaimed */
+		span_neighbour(vma->mm, span, vma, &held);
+		if (vma->ptpage[c] != NO_PFN || held != NO_PFN) {
+			free_kernel_page(pt);
+			if (vma->ptpage[c] != NO_PFN)
+				return true;
+		} else {
+			held = pt;
+			vma->mm->nr_ptes++;
+		}
 	}
-	vma->ptpage[c] = pt;
-	vma->mm->nr_ptes++;
+	vma->ptpage[c] = held;
 	return true;
 }
 
@@ -545,7 +627,7 @@ out:
 struct mm_struct *dup_mm(struct mm_struct *old)
 {
 	struct mm_struct *mm = mm_alloc();
-	mm->next_vpn = old->next_vpn;
+	memcpy(mm->area_next, old->area_next, sizeof(mm->area_next));
 	mm->oomkilladj = old->oomkilladj;
 	policy_mm_fork(old, mm);
 	cpu_work_sys(MM->hw->fork_ns);
@@ -563,12 +645,9 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 			uint32_t v = ov->pte[off];
 			if (!v)
 				continue;
-			if (nv->ptpage[off >> MM->pte_shift] == NO_PFN) {
-				pfn_t pt = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
-				if (pt == NO_PFN)
+			if (nv->ptpage[vma_pt_index(nv, off)] == NO_PFN) {
+				if (!pte_alloc(nv, off))
 					continue; /* leave it unmapped: the child faults it later */
-				nv->ptpage[off >> MM->pte_shift] = pt;
-				mm->nr_ptes++;
 				v = ov->pte[off]; /* may have changed while we reclaimed */
 				if (!v)
 					continue;

@@ -179,7 +179,7 @@ struct backing_dev_info {
 struct mm_machine {
 	const struct hw_profile *hw;
 	uint32_t page_size, page_shift;
-	uint32_t pte_shift; /* log2 of PTEs per page-table page: page_shift - 3 (64-bit PTEs) */
+	uint32_t pte_shift; /* log2 of PTEs per page-table page: log2(page_size / pte_bytes) */
 	int ncpus;
 	struct page *pages;
 	pfn_t nr_frames;
@@ -374,9 +374,30 @@ struct mm_struct *dup_mm(struct mm_struct *old);
 void exit_mmap(struct mm_struct *mm);
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
 		 uint64_t pgoff);
+/* do_mmap into one area of the layout: packed against the area's previous mapping, as
+ * get_unmapped_area's free_area_cache places consecutive mappings */
+uint64_t do_mmap_area(struct mm_struct *mm, enum map_area area, uint64_t npages, unsigned flags,
+		      struct address_space *file, uint64_t pgoff);
 int do_munmap(struct mm_struct *mm, uint64_t start);
 void vma_set_locked(struct vm_area_struct *vma, bool locked); /* mlock/munlock */
 struct vm_area_struct *find_vma(struct mm_struct *mm, uint64_t vpn);
+
+/* The page-table span of a page (the pages one page-table page maps), the index into
+ * vma->ptpage of the span holding off, and how many spans a range reaches. */
+static inline uint64_t pt_span(uint64_t vpn)
+{
+	return vpn >> MM->pte_shift;
+}
+
+static inline uint64_t vma_pt_index(const struct vm_area_struct *vma, uint64_t off)
+{
+	return pt_span(vma->start + off) - pt_span(vma->start);
+}
+
+static inline uint64_t vma_pt_spans(uint64_t start, uint64_t npages)
+{
+	return npages ? pt_span(start + npages - 1) - pt_span(start) + 1 : 1;
+}
 
 /* The mmap_cache slot a lookup of vpn uses: one per page-table page's span, so the few
  * VMAs a program cycles over (each mmap starts a span of its own) sit in different slots. */

@@ -161,12 +161,14 @@ struct vm_area_struct {
 	uint64_t start; /* first virtual page number */
 	uint64_t npages;
 	unsigned flags;
-	struct address_space *file;  /* NULL for anonymous */
-	struct file_ra_state *ra;    /* its open file's readahead state (file mappings) */
-	uint64_t pgoff;		     /* file page of the first page */
-	uint32_t *pte;		     /* one PTE per page */
-	uint32_t *rmap;		     /* per page: the rmap entry of its PTE while it maps one */
-	pfn_t *ptpage;		     /* the page-table page of each 512-PTE chunk, NO_PFN if none */
+	struct address_space *file; /* NULL for anonymous */
+	struct file_ra_state *ra;   /* its open file's readahead state (file mappings) */
+	uint64_t pgoff;		    /* file page of the first page */
+	uint32_t *pte;		    /* one PTE per page */
+	uint32_t *rmap;		    /* per page: the rmap entry of its PTE while it maps one */
+	/* the page-table page of each page-table span (1 << pte_shift pages, aligned) the VMA
+	 * reaches, NO_PFN if it has none yet; VMAs sharing a span hold the same page */
+	pfn_t *ptpage;
 	struct vm_area_struct *next; /* in the mm, sorted by start */
 	bool dead;
 	bool anon_vma; /* has an anon_vma: an anonymous page was mapped here (or in its parent) */
@@ -180,6 +182,10 @@ struct vma_range {
 	struct vm_area_struct *vma;
 	uint32_t *pte; /* vma->pte, fixed for the VMA's life: a hit reads no VMA */
 };
+
+/* Where a mapping goes in the address space (hw_profile's layout): exec's text, the data and
+ * brk heap after it, the mmap area (libraries, anonymous mmaps, thread stacks), the stack. */
+enum map_area { MAP_AREA_MMAP, MAP_AREA_TEXT, MAP_AREA_BRK, MAP_AREA_STACK, NR_MAP_AREAS };
 
 struct mm_struct {
 	struct vm_area_struct *mmap; /* sorted list */
@@ -195,8 +201,8 @@ struct mm_struct {
 	/* changes whenever a VMA comes or goes (MM->vma_seq: unique over the run, never 0): what a
 	 * struct touch_set found stays valid while this does not change */
 	uint64_t vma_gen;
-	uint64_t next_vpn;	/* where the next mmap without a fixed address goes */
-	unsigned long total_vm; /* pages */
+	uint64_t area_next[NR_MAP_AREAS]; /* where each area's next mapping goes (enum map_area) */
+	unsigned long total_vm;		  /* pages */
 	unsigned long rss_anon, rss_file;
 	unsigned long nr_ptes;
 	pfn_t pgd;	   /* the pgd: 2^hw_profile.pgd_order pages, or NO_PFN */

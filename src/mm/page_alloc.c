@@ -560,7 +560,9 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->task_ops = ops;
 	MM->page_size = cfg->hw->page_size;
 	MM->page_shift = (uint32_t)__builtin_ctz(MM->page_size);
-	MM->pte_shift = MM->page_shift - 3;
+	/* PTEs per page-table page: page_size / pte_bytes */
+	MM->pte_shift =
+	    MM->page_shift - (uint32_t)__builtin_ctz(cfg->hw->pte_bytes ? cfg->hw->pte_bytes : 8);
 	MM->ncpus = sched_ncpus() > 0 ? sched_ncpus() : 1;
 	MM->sysctl = cfg->sysctl;
 	mm_sysctl_apply();

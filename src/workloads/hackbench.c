@@ -317,18 +317,27 @@ static void parent_main(void *arg)
 	H.npages[R_DATA] = third;
 	H.npages[R_HEAP] = third;
 	H.npages[R_STACK] = cow - 2 * third;
-	uint64_t off = 0;
-	for (int r = R_BIN; r <= R_LDSO; r++) {
+	/* placed as exec and ld.so place them: the binary's text, data and brk heap low, ld.so
+	 * and then libc in the mmap area, the stack at the top (their file offsets in the one
+	 * text file stay in region order) */
+	static const int order[] = {R_BIN, R_LDSO, R_LIBC};
+	static const enum map_area area[NR_REGIONS] = {
+	    [R_BIN] = MAP_AREA_TEXT, [R_LIBC] = MAP_AREA_MMAP, [R_LDSO] = MAP_AREA_MMAP,
+	    [R_DATA] = MAP_AREA_BRK, [R_HEAP] = MAP_AREA_BRK,  [R_STACK] = MAP_AREA_STACK};
+	for (int k = 0; k < 3; k++) {
+		int r = order[k];
+		uint64_t off = 0;
+		for (int q = R_BIN; q < r; q++)
+			off += H.npages[q];
 		if (!H.npages[r])
 			continue;
-		H.vpn[r] = sys_mmap_file(H.text, off, H.npages[r], VM_READ | VM_EXEC);
+		H.vpn[r] = sys_map_area(area[r], H.text, off, H.npages[r], VM_READ | VM_EXEC);
 		for (uint64_t i = 0; i < H.npages[r]; i++)
 			sys_touch(H.vpn[r] + i, TOUCH_EXEC);
-		off += H.npages[r];
 	}
 	for (int r = R_DATA; r <= R_STACK; r++)
 		if (H.npages[r])
-			H.vpn[r] = sys_mmap_anon(H.npages[r], VM_READ | VM_WRITE);
+			H.vpn[r] = sys_map_area(area[r], NULL, 0, H.npages[r], VM_READ | VM_WRITE);
 	for (uint64_t i = 0; i < 3 && H.npages[R_LIBC]; i++)
 		H.libc_vpn[i] = H.vpn[R_LIBC] + i % H.npages[R_LIBC];
 	touch_private();

@@ -1,0 +1,128 @@
+/* Page-table pages as the kernel has them (__pte_alloc, free_pgtables) on address spaces
+ * built by hand: one page per aligned span of PTEs, shared by every VMA reaching into the
+ * span, kept while a neighbour still reaches it; and the profile's layout (exec's text, brk,
+ * the mmap area and its direction, the stack), which decides who shares. */
+#include "util/testutil.h"
+
+static void fault(struct mm_struct *mm, uint64_t vpn)
+{
+	struct vm_area_struct *v = find_vma(mm, vpn);
+	assert_non_null(v);
+	assert_int_equal(
+	    handle_mm_fault(mm, v, vpn, (v->flags & VM_WRITE) ? TOUCH_WRITE : TOUCH_READ), 0);
+}
+
+/* hackbench's process on the ARM board: text, data and heap low, ld.so and libc from
+ * TASK_UNMAPPED_BASE, the stack under TASK_SIZE: three PTE pages (of 512 PTEs, 2 MiB),
+ * where one per mapping would be six */
+static void arm_process_needs_three(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	assert_int_equal(MM->pte_shift, 9);
+	struct mm_struct *mm = mm_alloc();
+	long before = global_page_state(NR_PAGETABLE); /* the pgd */
+	uint64_t text = do_mmap_area(mm, MAP_AREA_TEXT, 2, VM_READ | VM_EXEC, NULL, 0);
+	uint64_t data = do_mmap_area(mm, MAP_AREA_BRK, 3, VM_READ | VM_WRITE, NULL, 0);
+	uint64_t heap = do_mmap_area(mm, MAP_AREA_BRK, 3, VM_READ | VM_WRITE, NULL, 0);
+	uint64_t ldso = do_mmap_area(mm, MAP_AREA_MMAP, 2, VM_READ | VM_WRITE, NULL, 0);
+	uint64_t libc = do_mmap_area(mm, MAP_AREA_MMAP, 300, VM_READ | VM_WRITE, NULL, 0);
+	uint64_t stack = do_mmap_area(mm, MAP_AREA_STACK, 3, VM_READ | VM_WRITE, NULL, 0);
+	assert_int_equal(text, 0x8000 >> 12);
+	assert_int_equal(data, text + 2);
+	assert_int_equal(heap, data + 3);
+	assert_int_equal(ldso, 0x40000000 >> 12);
+	assert_int_equal(libc, ldso + 2); /* bottom-up */
+	assert_int_equal(stack + 3, 0xbf000000 >> 12);
+	uint64_t starts[] = {text, data, heap, ldso, libc, libc + 299, stack, stack + 2};
+	for (unsigned i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		fault(mm, starts[i]);
+	assert_int_equal(mm->nr_ptes, 3);
+	assert_int_equal(global_page_state(NR_PAGETABLE) - before, 3);
+	assert_int_equal(mm_check_invariants(), 0);
+	/* a fork's copy builds the same three for the pages it copies */
+	struct mm_struct *child = dup_mm(mm);
+	assert_int_equal(child->nr_ptes, 3);
+	exit_mmap(child);
+	exit_mmap(mm);
+	assert_int_equal(global_page_state(NR_PAGETABLE), 0); /* the pgd with it */
+	test_machine_shutdown();
+}
+
+/* Two mappings meeting inside a span share its page; unmapping the one that allocated it
+ * hands it to the other (free_pgtables' floor and ceiling), and the last one frees it. */
+static void a_shared_span_outlives_one_vma(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	struct mm_struct *mm = mm_alloc();
+	long before = global_page_state(NR_PAGETABLE);		    /* the pgd */
+	uint64_t a = do_mmap(mm, 600, VM_READ | VM_WRITE, NULL, 0); /* spans 0x200 and 0x201 */
+	uint64_t b = do_mmap(mm, 10, VM_READ | VM_WRITE, NULL, 0);  /* inside 0x201 */
+	assert_int_equal(b, a + 600);
+	fault(mm, a + 599);
+	assert_int_equal(mm->nr_ptes, 1);
+	assert_int_equal(do_munmap(mm, a), 0);
+	assert_int_equal(mm->nr_ptes, 1); /* b still reaches the span */
+	fault(mm, b);
+	assert_int_equal(mm->nr_ptes, 1); /* and finds the page it was handed */
+	assert_int_equal(mm_check_invariants(), 0);
+	assert_int_equal(do_munmap(mm, b), 0);
+	assert_int_equal(mm->nr_ptes, 0);
+	assert_int_equal(global_page_state(NR_PAGETABLE), before);
+	exit_mmap(mm);
+	test_machine_shutdown();
+}
+
+/* PTEs per page: 1024 four-byte PTEs on i386 without PAE, 512 on x86-64; mmaps go down
+ * from mmap_base. 1024 pages ending at 0xb8000000 are one span on i386; on x86-64, ending
+ * at 0x7ffff7fff000 (one page short of a span's end), they reach three. */
+static void pte_size_decides_the_span(void **state)
+{
+	(void)state;
+	const char *prof[] = {"p3-2004", "x86_64-2008"};
+	const unsigned long want_ptes[] = {1, 3};
+	for (int k = 0; k < 2; k++) {
+		test_machine_boot(prof[k], 64ULL << 20, 0, 0);
+		assert_int_equal(MM->pte_shift, k == 0 ? 10 : 9);
+		struct mm_struct *mm = mm_alloc();
+		uint64_t s = do_mmap(mm, 1024, VM_READ | VM_WRITE, NULL, 0);
+		assert_int_equal(s + 1024, (k == 0 ? 0xb8000000ull : 0x7ffff7fff000ull) >> 12);
+		for (uint64_t i = 0; i < 1024; i += 64)
+			fault(mm, s + i);
+		fault(mm, s + 1023);
+		assert_int_equal(mm->nr_ptes, want_ptes[k]);
+		exit_mmap(mm);
+		test_machine_shutdown();
+	}
+}
+
+/* An area that runs into another (text grown past TASK_UNMAPPED_BASE) does not overlap
+ * it: the mapping goes above every other. */
+static void colliding_areas_do_not_overlap(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	struct mm_struct *mm = mm_alloc();
+	uint64_t lib = do_mmap(mm, 4, VM_READ, NULL, 0);
+	uint64_t stack = do_mmap_area(mm, MAP_AREA_STACK, 1, VM_READ, NULL, 0);
+	uint64_t room = (0x40000000 - 0x8000) >> 12;
+	uint64_t big = do_mmap_area(mm, MAP_AREA_TEXT, room + 8, VM_READ, NULL, 0);
+	assert_true(big > stack);
+	assert_true(big >= lib + 4);
+	assert_ptr_equal(find_vma(mm, lib + 3)->start, lib);
+	assert_ptr_equal(find_vma(mm, big)->start, big);
+	exit_mmap(mm);
+	test_machine_shutdown();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(arm_process_needs_three),
+	    cmocka_unit_test(a_shared_span_outlives_one_vma),
+	    cmocka_unit_test(pte_size_decides_the_span),
+	    cmocka_unit_test(colliding_areas_do_not_overlap),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
