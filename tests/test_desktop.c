@@ -107,12 +107,58 @@ static void inactive_file_is_low_on(void **state)
 	inactive_file_is_low_rule(1, true);
 }
 
+/* 2.6.31 shrink_active_list on hand-built pages: a referenced page of an executable file
+ * mapping goes back to the active list with the switch on and is deactivated with it off;
+ * a referenced anonymous page of an executable mapping is deactivated either way (the
+ * !PageAnon test), as is a referenced file page of a mapping without VM_EXEC. */
+static void vm_exec_rule(int on)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_exec_protect = on;
+	mm_sysctl_apply();
+	struct address_space *f = file_create("prog", 4096, 2 * 4096, false);
+	struct mm_struct *mm = mm_alloc();
+	uint64_t text = do_mmap(mm, 1, VM_READ | VM_EXEC, f, 0);
+	uint64_t data = do_mmap(mm, 1, VM_READ, f, 1);
+	uint64_t jit = do_mmap(mm, 1, VM_READ | VM_WRITE | VM_EXEC, NULL, 0);
+	pfn_t t = test_file_page(f, 0), d = test_file_page(f, 1);
+	test_map(find_vma(mm, text), 0, t, true);
+	test_map(find_vma(mm, data), 0, d, true);
+	activate_page(t);
+	activate_page(d);
+	pfn_t a = test_anon_page(find_vma(mm, jit), 0, true, false);
+	struct zone *z = page_zone(pfn_to_page(t));
+	struct scan_control sc = test_direct_sc(0);
+	shrink_active_list(32, z, &sc, 0, 1);
+	shrink_active_list(32, z, &sc, 0, 0);
+	assert_int_equal(!!(pfn_to_page(t)->flags & PG_active), on);
+	assert_false(pfn_to_page(d)->flags & PG_active);
+	assert_false(pfn_to_page(a)->flags & PG_active);
+	exit_mmap(mm);
+	MM->sysctl.reclaim_exec_protect = 0;
+	test_machine_shutdown();
+}
+
+static void vm_exec_rule_off(void **state)
+{
+	(void)state;
+	vm_exec_rule(0);
+}
+
+static void vm_exec_rule_on(void **state)
+{
+	(void)state;
+	vm_exec_rule(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(desktop_small_run_is_deterministic),
 	    cmocka_unit_test(exec_pages_stay_active_with_protection),
 	    cmocka_unit_test(inactive_file_is_low_off),
+	    cmocka_unit_test(vm_exec_rule_off),
+	    cmocka_unit_test(vm_exec_rule_on),
 	    cmocka_unit_test(inactive_file_is_low_on),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,10 +8,13 @@
 
 #define VM(f) offsetof(struct vm_sysctl, f)
 
+/* 2.6.31 shrink_active_list: (vm_flags & VM_EXEC) && !PageAnon(page). The test is on the
+ * page, not the list: a shmem page mapped executable (on the anon list, not PageAnon) is
+ * protected too. The model has no shmem, so today this equals "file list and VM_EXEC". */
 static bool keep_exec_active(pfn_t pfn, unsigned long vm_flags, int file)
 {
-	(void)pfn;
-	return file && (vm_flags & VM_EXEC);
+	(void)file;
+	return (vm_flags & VM_EXEC) && !PageAnon(pfn_to_page(pfn));
 }
 
 static const struct param_desc params[] = {
