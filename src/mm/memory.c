@@ -229,7 +229,7 @@ void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 	s->ns = MM->hw->touch_ns * s->n;
 }
 
-/* Whether [start, start + npages) is free of VMAs and of the areas' wrap-around. */
+/* Whether [start, start + npages) is free of VMAs and does not wrap around. */
 static bool range_free(const struct mm_struct *mm, uint64_t start, uint64_t npages)
 {
 	uint64_t end = start + (npages ? npages : 1);
@@ -247,7 +247,7 @@ uint64_t do_mmap_area(struct mm_struct *mm, enum map_area area, uint64_t npages,
 	uint64_t n = npages ? npages : 1, start;
 	bool down = area == MAP_AREA_STACK || (area == MAP_AREA_MMAP && MM->hw->mmap_topdown);
 	start = down ? mm->area_next[area] - n : mm->area_next[area];
-	if (!range_free(mm, start, n) || (down && start > mm->area_next[area])) {
+	if (!range_free(mm, start, n)) { /* also when start - n wrapped below 0 */
 		/* the area ran into another: the kernel would fail the mmap (ENOMEM) or search
 		 * the other way; the model's workloads cannot fail here, so the mapping goes
 		 * one span above every other, outside the 32-bit layouts' reach */
@@ -428,11 +428,13 @@ static bool pte_alloc(struct vm_area_struct *vma, uint64_t off)
 		if (pt == NO_PFN)
 			return false;
 		/* another thread, or a neighbour's fault, may have filled it while we reclaimed */
-		span_neighbour(vma->mm, span, vma, &held);
-		if (vma->ptpage[c] != NO_PFN || held != NO_PFN) {
+		if (vma->ptpage[c] != NO_PFN) {
 			free_kernel_page(pt);
-			if (vma->ptpage[c] != NO_PFN)
-				return true;
+			return true;
+		}
+		span_neighbour(vma->mm, span, vma, &held);
+		if (held != NO_PFN) {
+			free_kernel_page(pt);
 		} else {
 			held = pt;
 			vma->mm->nr_ptes++;

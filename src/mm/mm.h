@@ -400,7 +400,8 @@ static inline uint64_t vma_pt_spans(uint64_t start, uint64_t npages)
 }
 
 /* The mmap_cache slot a lookup of vpn uses: one per page-table page's span, so the few
- * VMAs a program cycles over (each mmap starts a span of its own) sit in different slots. */
+ * VMAs a program cycles over (text, libraries, stack: different areas) sit in different
+ * slots; packed VMAs of one span share a slot, and a miss costs only the index search. */
 static inline struct vma_range *mmap_cache_slot(struct mm_struct *mm, uint64_t vpn)
 {
 	return &mm->mmap_cache[(vpn >> MM->pte_shift) % MMAP_CACHE_SIZE];
