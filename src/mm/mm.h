@@ -401,10 +401,14 @@ static inline uint64_t vma_pt_spans(uint64_t start, uint64_t npages)
 
 /* The mmap_cache slot a lookup of vpn uses: one per page-table page's span, so the few
  * VMAs a program cycles over (text, libraries, stack: different areas) sit in different
- * slots; packed VMAs of one span share a slot, and a miss costs only the index search. */
+ * slots; packed VMAs of one span share a slot, and a miss costs only the index search.
+ * The span number is hashed (Fibonacci hashing, Knuth TAOCP 6.4), not taken modulo the
+ * slots: IA64's regions start at multiples of 2^61 bytes, so their spans are all 0 modulo
+ * 8 and a worker's text, data and stack would evict each other on every access. */
 static inline struct vma_range *mmap_cache_slot(struct mm_struct *mm, uint64_t vpn)
 {
-	return &mm->mmap_cache[(vpn >> MM->pte_shift) % MMAP_CACHE_SIZE];
+	return &mm->mmap_cache[((vpn >> MM->pte_shift) * 0x9E3779B97F4A7C15ull) >>
+			       (64 - MMAP_CACHE_BITS)];
 }
 
 static inline struct vm_area_struct *mmap_cache_find(struct mm_struct *mm, uint64_t vpn)

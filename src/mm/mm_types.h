@@ -174,7 +174,8 @@ struct vm_area_struct {
 	bool anon_vma; /* has an anon_vma: an anonymous page was mapped here (or in its parent) */
 };
 
-#define MMAP_CACHE_SIZE 8
+#define MMAP_CACHE_BITS 3
+#define MMAP_CACHE_SIZE (1 << MMAP_CACHE_BITS)
 
 /* One VMA in the address-ordered index of an mm. */
 struct vma_range {
