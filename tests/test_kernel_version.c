@@ -114,7 +114,8 @@ static void keys_set_by_name_win(void **state)
 /* The scheduler keys follow kernel.version down to the release candidate
  * (kernel/sched_fair.c at the tags): the next buddy from 2.6.25-rc6, the 5 ms wakeup
  * granularity from -rc7 (an -mm tree counts as its release), 10 ms again in 2.6.26, the last
- * buddy in 2.6.28; a key set by name stays. */
+ * buddy in 2.6.28; the load-scaled sleeper credit only in -rc6..rc9; a key set by name
+ * stays. */
 static void sched_keys_follow_the_rc(void **state)
 {
 	(void)state;
@@ -138,6 +139,9 @@ static void sched_keys_follow_the_rc(void **state)
 		assert_int_equal(cfg.sched_buddies, k[i].buddies);
 		assert_int_equal(cfg.sched_wakeup_granularity, k[i].gran_ms * NSEC_PER_MSEC);
 		assert_int_equal(cfg.sched_asym_gran, k[i].asym);
+		assert_int_equal(cfg.sched_normalized_sleeper,
+				 !strcmp(k[i].version, "2.6.25-rc6") ||
+				     !strcmp(k[i].version, "2.6.25-rc7"));
 	}
 	test_scenario(&cfg, "machine.ram = 64M\n"); /* the default kernel, 2.6.28 */
 	assert_int_equal(cfg.sched_buddies, SCHED_BUDDIES_2628);

@@ -84,9 +84,9 @@ void sched_destroy(void);
  * handler. Each CPU's tick phase is drawn from the seed: where the ticks fall relative to
  * the workload is what varies between otherwise identical real runs. 0 = no ticks. */
 void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
-/* place_entity's sleeper credit: false, one sched_latency (2.6.24, 2.6.25 final); true,
- * sched_latency scaled by NICE_0_LOAD / the run queue's load (the NORMALIZED_SLEEPER
- * rule: 2.6.26's feature, and a 2.6.25 development version; docs/model.md). */
+/* place_entity's sleeper credit: false, one sched_latency (2.6.24, 2.6.25, 2.6.26); true,
+ * sched_latency scaled by NICE_0_LOAD / the run queue's load (2.6.25-rc6..rc9's "fix fair
+ * sleepers"; docs/model.md). */
 void sched_set_normalized_sleeper(bool on);
 /* The wakeup buddies (cfs_rq->next, cfs_rq->last) as a kernel line has them; docs/model.md
  * "Scheduler". */

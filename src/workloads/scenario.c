@@ -37,8 +37,8 @@ static const struct param_desc base_params[] = {
      "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
      "by name takes that kernel's value, its reclaim rules and mainline policies included"},
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
-     "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25), 1 scaled down by the run "
-     "queue's load (NORMALIZED_SLEEPER)"},
+     "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25-rc1..rc5, 2.6.25, 2.6.26), 1 "
+     "scaled down by the run queue's load (2.6.25-rc6..rc9); default: kernel.version's"},
     {"kernel.sched_buddies", P_ENUM, SP(sched_buddies), 0, 0, sched_buddies_names,
      "CFS wakeup buddies (default: kernel.version's): none (2.6.24, 2.6.25-rc1..rc5), "
      "2.6.25 (rc6 on: next buddy within the wakeup granularity x 1024 / run queue load), "
@@ -179,7 +179,7 @@ static int kernel_version_rc(const char *text)
  * (74e3cd7f480), back to 10 ms in 2.6.26 and to 5 ms in 2.6.27; the last buddy came in
  * 2.6.28-rc4 (4793241be40), taken here for every 2.6.28; later kernels get 2.6.28's. */
 static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, int rc,
-			       const bool set[3])
+			       const bool set[4])
 {
 	bool r2625 = v == KERNEL_VERSION(2, 6, 25);
 	int buddies = v < KERNEL_VERSION(2, 6, 25)   ? SCHED_BUDDIES_NONE
@@ -195,6 +195,10 @@ static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, in
 		c->sched_wakeup_granularity = (gran10 ? 10 : 5) * NSEC_PER_MSEC;
 	if (!set[2])
 		c->sched_asym_gran = v >= KERNEL_VERSION(2, 6, 25);
+	/* the sleeper credit over the run queue's load: e22ecef1d26 "sched: fix fair
+	 * sleepers" in 2.6.25-rc6, reverted (e2df9e09051) after -rc9 */
+	if (!set[3])
+		c->sched_normalized_sleeper = r2625 && rc >= 6;
 }
 
 static bool key_is_set(const struct scenario_config *c, const struct param_desc *t, size_t n,
@@ -227,10 +231,11 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		c->key_set[i / 8] |= (uint8_t)(1u << (i % 8));
 	if (version) {
 		apply_kernel_version(c, v);
-		const bool set[3] = {
+		const bool set[4] = {
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_asym_gran)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_normalized_sleeper)),
 		};
 		apply_kernel_sched(c, v, kernel_version_rc(text), set);
 	}
@@ -252,7 +257,7 @@ void scenario_defaults(struct scenario_config *c)
 	vm_sysctl_defaults(&c->vm);
 	{
 		kernel_version_t v = 0;
-		const bool none_set[3] = {false, false, false};
+		const bool none_set[4] = {false, false, false, false};
 		kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
 		apply_kernel_sched(c, v, kernel_version_rc(KERNEL_VERSION_DEFAULT), none_set);
 	}
