@@ -111,12 +111,52 @@ static void keys_set_by_name_win(void **state)
 	assert_int_equal(cfg.vm.swap_token, SWAP_TOKEN_PRIORITY);
 }
 
+/* The scheduler keys follow kernel.version down to the release candidate
+ * (kernel/sched_fair.c at the tags): the next buddy from 2.6.25-rc6, the 5 ms wakeup
+ * granularity from -rc7 (an -mm tree counts as its release), 10 ms again in 2.6.26, the last
+ * buddy in 2.6.28; the load-scaled sleeper credit only in -rc6..rc9; a key set by name
+ * stays. */
+static void sched_keys_follow_the_rc(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *version;
+		int buddies;
+		uint64_t gran_ms;
+		int asym;
+	} k[] = {
+	    {"2.6.24", SCHED_BUDDIES_NONE, 10, 0},     {"2.6.25-rc1", SCHED_BUDDIES_NONE, 10, 1},
+	    {"2.6.25-rc5", SCHED_BUDDIES_NONE, 10, 1}, {"2.6.25-rc6", SCHED_BUDDIES_2625, 10, 1},
+	    {"2.6.25-rc7", SCHED_BUDDIES_2625, 5, 1},  {"2.6.25-mm1", SCHED_BUDDIES_2625, 5, 1},
+	    {"2.6.25", SCHED_BUDDIES_2625, 5, 1},      {"2.6.26", SCHED_BUDDIES_2626, 10, 1},
+	    {"2.6.27", SCHED_BUDDIES_2626, 5, 1},      {"2.6.28", SCHED_BUDDIES_2628, 5, 1},
+	};
+	struct scenario_config cfg;
+	char text[96];
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		snprintf(text, sizeof(text), "kernel.version = %s\n", k[i].version);
+		test_scenario(&cfg, text);
+		assert_int_equal(cfg.sched_buddies, k[i].buddies);
+		assert_int_equal(cfg.sched_wakeup_granularity, k[i].gran_ms * NSEC_PER_MSEC);
+		assert_int_equal(cfg.sched_asym_gran, k[i].asym);
+		assert_int_equal(cfg.sched_normalized_sleeper,
+				 !strcmp(k[i].version, "2.6.25-rc6") ||
+				     !strcmp(k[i].version, "2.6.25-rc7"));
+	}
+	test_scenario(&cfg, "machine.ram = 64M\n"); /* the default kernel, 2.6.28 */
+	assert_int_equal(cfg.sched_buddies, SCHED_BUDDIES_2628);
+	test_scenario(&cfg, "kernel.sched_buddies = none\nkernel.version = 2.6.25-mm1\n");
+	assert_int_equal(cfg.sched_buddies, SCHED_BUDDIES_NONE);
+	assert_int_equal(cfg.sched_wakeup_granularity, 5 * NSEC_PER_MSEC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(versions_parse),
 	    cmocka_unit_test(versions_boot_their_kernel),
 	    cmocka_unit_test(keys_set_by_name_win),
+	    cmocka_unit_test(sched_keys_follow_the_rc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

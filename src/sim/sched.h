@@ -41,10 +41,12 @@ struct task {
 	/* run queue or wait queue membership (a task is on at most one) */
 	struct task *q_next, *q_prev;
 	struct waitqueue *wq;
-	bool wq_exclusive;   /* waits as prepare_to_wait_exclusive: at the tail, woken alone */
-	uint64_t wake_gen;   /* invalidates stale timer wakeups */
-	sim_time_t vruntime; /* CFS virtual runtime: CPU time scaled by NICE_0_LOAD / weight */
-	uint32_t weight;     /* CFS load weight of its nice level (1024 at nice 0) */
+	bool wq_exclusive;	/* waits as prepare_to_wait_exclusive: at the tail, woken alone */
+	uint64_t wake_gen;	/* invalidates stale timer wakeups */
+	sim_time_t vruntime;	/* CFS virtual runtime: CPU time scaled by NICE_0_LOAD / weight */
+	uint32_t weight;	/* CFS load weight of its nice level (1024 at nice 0) */
+	uint64_t rq_seq;	/* the seq of its entry in the run queue while it is queued */
+	short next_of, last_of; /* 1 + the CPU whose next (last) buddy it is; 0 none */
 	bool timed_out;
 	bool killable_sleep; /* a fatal signal ends this sleep */
 	/* A fatal signal is pending: it ends a killable sleep and keeps the task from starting
@@ -82,10 +84,22 @@ void sched_destroy(void);
  * handler. Each CPU's tick phase is drawn from the seed: where the ticks fall relative to
  * the workload is what varies between otherwise identical real runs. 0 = no ticks. */
 void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
-/* place_entity's sleeper credit: false, one sched_latency (2.6.24, 2.6.25 final); true,
- * sched_latency scaled by NICE_0_LOAD / the run queue's load (the NORMALIZED_SLEEPER
- * rule: 2.6.26's feature, and a 2.6.25 development version; docs/model.md). */
+/* place_entity's sleeper credit: false, one sched_latency (2.6.24, 2.6.25, 2.6.26); true,
+ * sched_latency scaled by NICE_0_LOAD / the run queue's load (2.6.25-rc6..rc9's "fix fair
+ * sleepers"; docs/model.md). */
 void sched_set_normalized_sleeper(bool on);
+/* The wakeup buddies (cfs_rq->next, cfs_rq->last) as a kernel line has them; docs/model.md
+ * "Scheduler". */
+enum sched_buddies {
+	SCHED_BUDDIES_NONE, /* 2.6.24, 2.6.25-rc1..rc5: none */
+	SCHED_BUDDIES_2625, /* 2.6.25-rc6 .. 2.6.25: next buddy, gran over the run queue load */
+	SCHED_BUDDIES_2626, /* 2.6.26, 2.6.27: next buddy, wakeup_preempt_entity() != 0 */
+	SCHED_BUDDIES_2628, /* 2.6.28: next and last buddies, kept until the task sleeps */
+};
+/* check_preempt_wakeup's rules: the buddies, sysctl_sched_wakeup_granularity before
+ * sched_init_granularity's scaling (ns), and whether only a task heavier than nice 0 has
+ * it scaled by its weight (2.6.25 on; 2.6.24 scales it for every weight but nice 0's). */
+void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_ns, bool asym_gran);
 
 /* Prepares t, embedded in an owner's object, to run fn(arg) once started; it joins the list
  * of every task in creation order. Aborts if the host cannot map its stack. */

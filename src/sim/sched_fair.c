@@ -1,7 +1,8 @@
-/* CFS on N CPUs sharing one run queue (sched_fair.c of 2.6.24-2.6.26): tasks ordered by
+/* CFS on N CPUs sharing one run queue (sched_fair.c of 2.6.24-2.6.28): tasks ordered by
  * virtual runtime, the sleeper credit of place_entity, START_DEBIT and child-runs-first for
- * new tasks, wakeup preemption with the wakeup granularity, and what a CPU does when its
- * scheduling event comes (put_prev_task / pick_next_task and the context switch). */
+ * new tasks, wakeup preemption with the wakeup granularity, the wakeup buddies, and what a
+ * CPU does when its scheduling event comes (put_prev_task / pick_next_task and the context
+ * switch). */
 #include "sim/sched_impl.h"
 #include "sim/xalloc.h"
 
@@ -22,6 +23,7 @@ static void rq_push(struct task *t)
 		sched.rq = xrealloc(sched.rq, (size_t)sched.rq_cap * sizeof(*sched.rq));
 	}
 	struct rq_entry e = {.vruntime = t->vruntime, .seq = sched.rq_seq++, .task = t};
+	t->rq_seq = e.seq;
 	sched.rq_weight += t->weight;
 	int i = sched.nr_rq++;
 	while (i > 0) {
@@ -34,12 +36,9 @@ static void rq_push(struct task *t)
 	sched.rq[i] = e;
 }
 
-static struct task *rq_pop(void)
+/* Removes the top entry, stale or not. */
+static void rq_remove_top(void)
 {
-	if (!sched.nr_rq)
-		return NULL;
-	struct task *top = sched.rq[0].task;
-	sched.rq_weight -= top->weight;
 	struct rq_entry last = sched.rq[--sched.nr_rq];
 	int i = 0;
 	for (;;) {
@@ -58,7 +57,41 @@ static struct task *rq_pop(void)
 	}
 	if (sched.nr_rq)
 		sched.rq[i] = last;
-	return top;
+}
+
+static bool rq_stale(const struct rq_entry *e)
+{
+	return e->seq != e->task->rq_seq;
+}
+
+/* Tasks queued (stale entries left out). */
+static int rq_nr_queued(void)
+{
+	return sched.nr_rq - sched.nr_stale;
+}
+
+/* The leftmost task (__pick_next_entity), NULL if none is queued. */
+static struct task *rq_first(void)
+{
+	return rq_nr_queued() ? sched.rq[0].task : NULL;
+}
+
+/* Takes queued task t out of the run queue: the top entry is removed, any other is left
+ * stale (O(1): a buddy is taken from inside the heap); stale entries that come to the top
+ * go, so the top stays a queued task. */
+static void rq_take(struct task *t)
+{
+	sched.rq_weight -= t->weight;
+	if (sched.rq[0].task == t && !rq_stale(&sched.rq[0])) {
+		rq_remove_top();
+	} else {
+		t->rq_seq = UINT64_MAX; /* no entry has that seq */
+		sched.nr_stale++;
+	}
+	while (sched.nr_rq && rq_stale(&sched.rq[0])) {
+		rq_remove_top();
+		sched.nr_stale--;
+	}
 }
 
 void set_need_resched(int c, bool on)
@@ -81,7 +114,7 @@ static void update_min_vruntime(void)
 	for (int c = 0; c < sched.ncpus; c++)
 		if (sched.cpus[c].curr && sched.cpus[c].curr->vruntime < m)
 			m = sched.cpus[c].curr->vruntime;
-	if (sched.nr_rq && sched.rq[0].vruntime < m)
+	if (rq_nr_queued() && sched.rq[0].vruntime < m)
 		m = sched.rq[0].vruntime;
 	if (m != UINT64_MAX && m > sched.min_vruntime)
 		sched.min_vruntime = m;
@@ -116,25 +149,88 @@ sim_time_t task_slice(const struct task *t)
 	return t->weight == NICE_0_LOAD ? sched.slice : sched.slice * t->weight / NICE_0_LOAD;
 }
 
+/* The wakeup granularity in the virtual time of a task of weight w (wakeup_gran, 2.6.26;
+ * inline in check_preempt_wakeup before): 2.6.25 on scale it only for a task heavier than
+ * nice 0 ("More easily preempt - nice tasks, while not making it harder for + nice
+ * tasks", ASYM_GRAN in 2.6.27-28), 2.6.24 for every weight but nice 0's. */
+static sim_time_t wakeup_gran(const struct task *t)
+{
+	if (t->weight == NICE_0_LOAD || (sched.asym_gran && t->weight < NICE_0_LOAD))
+		return sched.wakeup_gran;
+	return vdelta(t, sched.wakeup_gran);
+}
+
+static void set_next_buddy(int c, struct task *t)
+{
+	if (t->next_of)
+		sched.cpus[t->next_of - 1].next_buddy = NULL;
+	if (sched.cpus[c].next_buddy)
+		sched.cpus[c].next_buddy->next_of = 0;
+	sched.cpus[c].next_buddy = t;
+	t->next_of = (short)(c + 1);
+}
+
+static void set_last_buddy(int c, struct task *t)
+{
+	if (t->last_of)
+		sched.cpus[t->last_of - 1].last_buddy = NULL;
+	if (sched.cpus[c].last_buddy)
+		sched.cpus[c].last_buddy->last_of = 0;
+	sched.cpus[c].last_buddy = t;
+	t->last_of = (short)(c + 1);
+}
+
+/* clear_buddies (2.6.28; __dequeue_entity's cfs_rq->next test in 2.6.25-2.6.27): t leaves
+ * its run queue, or (keep_cpu >= 0) is picked on CPU keep_cpu, where 2.6.28 keeps it: a
+ * buddy of another CPU picked here is a migrated task, which dequeue_entity clears. */
+static void clear_buddies(struct task *t, int keep_cpu)
+{
+	bool keep = sched.buddies == SCHED_BUDDIES_2628 && keep_cpu >= 0;
+	if (t->next_of && !(keep && t->next_of == keep_cpu + 1)) {
+		sched.cpus[t->next_of - 1].next_buddy = NULL;
+		t->next_of = 0;
+	}
+	if (t->last_of && !(keep && t->last_of == keep_cpu + 1)) {
+		sched.cpus[t->last_of - 1].last_buddy = NULL;
+		t->last_of = 0;
+	}
+}
+
 /* check_preempt_wakeup: the woken task preempts the CPU whose task is furthest ahead in
  * virtual runtime, if that lead exceeds the wakeup granularity. The preemption happens at
- * that task's next yield point (the end of its quantum or of its system call). */
+ * that task's next yield point (the end of its quantum or of its system call). With
+ * buddies the woken task becomes that CPU's next buddy whether or not it preempts (when no
+ * CPU is preempted: the CPU whose task is furthest ahead), and in 2.6.28 that CPU's task
+ * its last buddy. */
 static void check_preempt_wakeup(struct task *t)
 {
-	int best = -1;
-	sim_time_t lead = 0;
+	int best = -1, ahead = -1;
+	sim_time_t lead = 0, ahead_v = 0;
 	for (int c = 0; c < sched.ncpus; c++) {
 		struct task *curr = sched.cpus[c].curr;
 		if (!curr)
 			continue;
 		sim_time_t v =
 		    curr->vruntime + (curr == sim_current ? vdelta(curr, curr->pending) : 0);
+		if (ahead < 0 || v > ahead_v) {
+			ahead = c;
+			ahead_v = v;
+		}
 		/* the granularity in the running task's virtual time */
-		sim_time_t gran = vdelta(curr, sched.wakeup_gran);
+		sim_time_t gran = wakeup_gran(curr);
 		if (v > t->vruntime + gran && v - t->vruntime > lead) {
 			lead = v - t->vruntime;
 			best = c;
 		}
+	}
+	int c = best >= 0 ? best : ahead;
+	if (c >= 0 && sched.buddies != SCHED_BUDDIES_NONE) {
+		struct task *curr = sched.cpus[c].curr;
+		/* LAST_BUDDY: only while curr is on the run queue (se->on_rq): here a task
+		 * that is running, not one that blocked or died and is leaving its CPU */
+		if (sched.buddies == SCHED_BUDDIES_2628 && curr->state == TASK_RUNNING)
+			set_last_buddy(c, curr);
+		set_next_buddy(c, t);
 	}
 	if (best >= 0)
 		set_need_resched(best, true);
@@ -156,6 +252,13 @@ static uint64_t rq_load(const struct task *waking)
 void sched_set_normalized_sleeper(bool on)
 {
 	sched.normalized_sleeper = on;
+}
+
+void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_ns, bool asym_gran)
+{
+	sched.buddies = buddies;
+	sched.wakeup_gran = wakeup_gran_ns * (sim_time_t)sched.gran_factor;
+	sched.asym_gran = asym_gran;
 }
 
 /* A task becomes runnable now: give it an idle CPU or queue it. A task woken from a sleep
@@ -216,6 +319,70 @@ void task_start(struct task *t)
 		make_runnable_as(t, false);
 }
 
+/* cfs_rq->load of CPU c's run queue as pick_next_task sees it (the previous task put
+ * back when it stays runnable). One run queue for all CPUs here: its load, with the other
+ * CPUs' running tasks, shared out evenly (docs/model.md). */
+static uint64_t cpu_rq_load(int c)
+{
+	uint64_t load = sched.rq_weight;
+	for (int d = 0; d < sched.ncpus; d++)
+		if (d != c && sched.cpus[d].curr)
+			load += sched.cpus[d].curr->weight;
+	load /= (uint64_t)sched.ncpus;
+	return load ? load : 1;
+}
+
+/* wakeup_preempt_entity(b, left) (2.6.26, 2.6.28): -1 if b is not ahead of the leftmost
+ * task, 1 if ahead by more than b's wakeup granularity, 0 otherwise. */
+static int wakeup_preempt_entity(const struct task *b, const struct task *left)
+{
+	if (b->vruntime <= left->vruntime)
+		return -1;
+	return b->vruntime - left->vruntime > wakeup_gran(b) ? 1 : 0;
+}
+
+/* Which queued task CPU c takes: the leftmost, or a buddy of c close enough behind it.
+ * 2.6.25's pick_next: the next buddy unless it is more than the wakeup granularity scaled
+ * by NICE_0_LOAD / cfs_rq->load behind; 2.6.26's: the next buddy if wakeup_preempt_entity
+ * says 0; 2.6.28's pick_next_entity: the next buddy, else the last, if less than 1. */
+static struct task *pick_buddy(int c, struct task *left)
+{
+	struct task *next = sched.cpus[c].next_buddy, *last = sched.cpus[c].last_buddy;
+	switch (sched.buddies) {
+	case SCHED_BUDDIES_NONE:
+		break;
+	case SCHED_BUDDIES_2625:
+		if (next && next->vruntime >= left->vruntime &&
+		    next->vruntime - left->vruntime <=
+			sched.wakeup_gran * NICE_0_LOAD / cpu_rq_load(c))
+			return next;
+		break;
+	case SCHED_BUDDIES_2626:
+		if (next && wakeup_preempt_entity(next, left) == 0)
+			return next;
+		break;
+	case SCHED_BUDDIES_2628:
+		if (next && wakeup_preempt_entity(next, left) < 1)
+			return next;
+		if (last && wakeup_preempt_entity(last, left) < 1)
+			return last;
+		break;
+	}
+	return left;
+}
+
+/* pick_next_entity + set_next_entity: CPU c takes a queued task (NULL if none). */
+static struct task *pick_next_entity(int c)
+{
+	struct task *left = rq_first();
+	if (!left)
+		return NULL;
+	struct task *n = pick_buddy(c, left);
+	rq_take(n);
+	clear_buddies(n, c);
+	return n;
+}
+
 /* put_prev_task + pick_next_task: a task that used its slice, or that a wakeup asked to
  * preempt, goes back to the run queue and the least-run task takes the CPU (not a task
  * that is catching up in sleep_on: it is about to block, and it sits on a wait queue). */
@@ -224,11 +391,11 @@ static struct task *pick_next(int c, struct task *t)
 	bool resched =
 	    sched.cpus[c].need_resched || (!sched.tick_cost && t->slice_used >= task_slice(t));
 	set_need_resched(c, false);
-	if (t->state != TASK_RUNNING || t->wq || !sched.nr_rq || !resched)
+	if (t->state != TASK_RUNNING || t->wq || !rq_nr_queued() || !resched)
 		return t;
 	t->state = TASK_RUNNABLE;
 	rq_push(t);
-	struct task *n = rq_pop();
+	struct task *n = pick_next_entity(c);
 	if (n == t) {
 		t->state = TASK_RUNNING;
 		t->slice_used = 0;
@@ -265,7 +432,8 @@ struct task *cpu_dispatch(int c)
 void cpu_release(int c, struct task *t)
 {
 	t->cpu = -1;
-	struct task *n = rq_pop();
+	clear_buddies(t, -1); /* dequeue_entity */
+	struct task *n = pick_next_entity(c);
 	set_curr(c, n);
 	if (n) {
 		n->cpu = c;
@@ -295,5 +463,5 @@ void run_on_cpu(int c)
 
 int sched_nr_running(void)
 {
-	return sched.nr_rq + sched.ncpus - sched.nr_idle;
+	return rq_nr_queued() + sched.ncpus - sched.nr_idle;
 }

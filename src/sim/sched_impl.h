@@ -22,7 +22,10 @@ struct cpu {
 	bool event_pending; /* an event for this CPU is due at (ev_time, ev_seq) */
 	sim_time_t ev_time;
 	uint64_t ev_seq;
-	bool need_resched;     /* a woken task should preempt curr at its next yield point */
+	bool need_resched; /* a woken task should preempt curr at its next yield point */
+	/* cfs_rq->next and cfs_rq->last of this CPU's run queue (the wakeup buddies,
+	 * kernel.sched_buddies): queued tasks, or (2.6.28) the task running here */
+	struct task *next_buddy, *last_buddy;
 	sim_time_t tick_phase; /* this CPU's timer interrupts come at phase + k * jiffy */
 };
 
@@ -47,14 +50,21 @@ struct sched_state {
 	int nr_cpu_events;
 	struct cpu *cpus;
 	int ncpus;
-	int nr_idle;	     /* CPUs with no curr */
-	struct rq_entry *rq; /* runnable tasks waiting for a CPU: a min-heap on (vruntime, seq) */
+	int nr_idle; /* CPUs with no curr */
+	/* runnable tasks waiting for a CPU: a min-heap on (vruntime, seq). A buddy taken from
+	 * inside it leaves its entry behind, stale (seq no longer the task's rq_seq), until the
+	 * entry reaches the top; the top entry is never stale. */
+	struct rq_entry *rq;
 	int nr_rq, rq_cap;
+	int nr_stale;	    /* stale entries among the nr_rq */
 	uint64_t rq_weight; /* sum of the queued tasks' weights */
 	uint64_t rq_seq;
 	sim_time_t min_vruntime;
 	sim_time_t sched_latency, wakeup_gran;
+	int gran_factor; /* sched_init_granularity's 1 + ilog2(CPUs) */
 	bool normalized_sleeper;
+	enum sched_buddies buddies;
+	bool asym_gran; /* the wakeup granularity scaled only for weights above nice 0's */
 	sim_time_t slice, ctxsw;
 	sim_time_t tick_cost;
 	struct coro sched_ctx;

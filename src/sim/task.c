@@ -37,7 +37,8 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	/* CFS tunables of the 2.6.24-era sched_fair.c, scaled by 1 + ilog2(ncpus) as
 	 * sched_init_granularity (2.6.25, 2.6.28 kernel/sched.c) does, the first two capped
 	 * at 200 ms: the minimum granularity (the profile's slice), sched_latency 20 ms (the
-	 * sleeper credit), wakeup granularity 10 ms */
+	 * sleeper credit), wakeup granularity 10 ms (2.6.24's; sched_set_wakeup_rules sets a
+	 * kernel's own) */
 	int factor = 1;
 	for (int n = ncpus; n > 1; n >>= 1)
 		factor++;
@@ -48,6 +49,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sched.sched_latency = 20 * NSEC_PER_MSEC * (sim_time_t)factor;
 	if (sched.sched_latency > limit)
 		sched.sched_latency = limit;
+	sched.gran_factor = factor;
 	sched.wakeup_gran = 10 * NSEC_PER_MSEC * (sim_time_t)factor;
 	sched.ctxsw = ctxsw_ns;
 	sched.next_pid = 1;
@@ -111,6 +113,7 @@ void task_init(struct task *t, const char *comm, void (*fn)(void *), void *arg)
 	t->fn = fn;
 	t->arg = arg;
 	t->weight = NICE_0_LOAD;
+	t->next_of = t->last_of = 0;
 	t->start_time = local_now();
 	if (sched.all_tail)
 		sched.all_tail->next_all = t;

@@ -18,6 +18,8 @@
 
 static const char *const reclaim_progress_variants[] = {"auto", "2.6.25", "2.6.26", NULL};
 
+static const char *const sched_buddies_names[] = {"none", "2.6.25", "2.6.26", "2.6.28", NULL};
+
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
     {"scenario.reproduces", P_STRING, SP(reproduces), 0, 0, NULL,
@@ -35,8 +37,20 @@ static const struct param_desc base_params[] = {
      "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
      "by name takes that kernel's value, its reclaim rules and mainline policies included"},
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
-     "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25), 1 scaled down by the run "
-     "queue's load (NORMALIZED_SLEEPER)"},
+     "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25-rc1..rc5, 2.6.25, 2.6.26), 1 "
+     "scaled down by the run queue's load (2.6.25-rc6..rc9); default: kernel.version's"},
+    {"kernel.sched_buddies", P_ENUM, SP(sched_buddies), 0, 0, sched_buddies_names,
+     "CFS wakeup buddies (default: kernel.version's): none (2.6.24, 2.6.25-rc1..rc5), "
+     "2.6.25 (rc6 on: next buddy within the wakeup granularity x 1024 / run queue load), "
+     "2.6.26 (2.6.26, 2.6.27: next buddy by wakeup_preempt_entity), 2.6.28 (next and last "
+     "buddies, kept until the task sleeps)"},
+    {"kernel.sched_wakeup_granularity", P_TIME, SP(sched_wakeup_granularity), 1, NSEC_PER_SEC, NULL,
+     "sysctl_sched_wakeup_granularity before the 1 + log2(CPUs) factor (default: "
+     "kernel.version's: 10 ms to 2.6.25-rc6 and in 2.6.26, 5 ms in 2.6.25-rc7..2.6.25 and "
+     "from 2.6.27)"},
+    {"kernel.sched_asym_gran", P_INT, SP(sched_asym_gran), 0, 1, NULL,
+     "wakeup granularity scaled by the running task's weight only above nice 0's (1, "
+     "2.6.25 on; default: kernel.version's) or for every weight but nice 0's (0, 2.6.24)"},
 /* clang-format off */
 #define HW_OVERRIDE_PARAM(f)                                                                  \
     {"hw." #f, P_U64, SP(hw.f), 0, 1000000000, NULL,                                          \
@@ -146,6 +160,56 @@ static void apply_kernel_version(struct scenario_config *c, kernel_version_t v)
 	c->vm = fresh;
 }
 
+/* -rcN of a version string: N; 1 for "-rc" and "-gitN" (early in the cycle); 0 for a
+ * release or an -mm tree (based on the release). kernel_version_t leaves it out; the
+ * scheduler's rules changed between 2.6.25's release candidates. */
+static int kernel_version_rc(const char *text)
+{
+	const char *s = strchr(text, '-');
+	if (!s)
+		return 0;
+	if (!strncmp(s, "-rc", 3))
+		return s[3] >= '1' && s[3] <= '9' ? atoi(s + 3) : 1;
+	return strncmp(s, "-git", 4) ? 0 : 1;
+}
+
+/* The scheduler keys not set by name take kernel v's (kernel/sched_fair.c at the tags,
+ * docs/fidelity.md "Scheduler"): the buddies came in 2.6.25-rc6 (aa2ac25229c "sched: fix
+ * overload performance: buddy wakeups"), the wakeup granularity went to 5 ms in -rc7
+ * (74e3cd7f480), back to 10 ms in 2.6.26 and to 5 ms in 2.6.27; the last buddy came in
+ * 2.6.28-rc4 (4793241be40), taken here for every 2.6.28; later kernels get 2.6.28's. */
+static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, int rc,
+			       const bool set[4])
+{
+	bool r2625 = v == KERNEL_VERSION(2, 6, 25);
+	int buddies = v < KERNEL_VERSION(2, 6, 25)   ? SCHED_BUDDIES_NONE
+		      : r2625 && rc >= 1 && rc < 6   ? SCHED_BUDDIES_NONE
+		      : r2625			     ? SCHED_BUDDIES_2625
+		      : v < KERNEL_VERSION(2, 6, 28) ? SCHED_BUDDIES_2626
+						     : SCHED_BUDDIES_2628;
+	bool gran10 = v < KERNEL_VERSION(2, 6, 25) || (r2625 && rc >= 1 && rc < 7) ||
+		      v == KERNEL_VERSION(2, 6, 26);
+	if (!set[0])
+		c->sched_buddies = buddies;
+	if (!set[1])
+		c->sched_wakeup_granularity = (gran10 ? 10 : 5) * NSEC_PER_MSEC;
+	if (!set[2])
+		c->sched_asym_gran = v >= KERNEL_VERSION(2, 6, 25);
+	/* the sleeper credit over the run queue's load: e22ecef1d26 "sched: fix fair
+	 * sleepers" in 2.6.25-rc6, reverted (e2df9e09051) after -rc9 */
+	if (!set[3])
+		c->sched_normalized_sleeper = r2625 && rc >= 6;
+}
+
+static bool key_is_set(const struct scenario_config *c, const struct param_desc *t, size_t n,
+		       size_t offset)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i].offset == offset)
+			return c->key_set[i / 8] & (1u << (i % 8));
+	return false;
+}
+
 int scenario_set(struct scenario_config *c, const struct param_desc *d, const char *text, char *err,
 		 size_t errlen)
 {
@@ -165,8 +229,16 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 	size_t i = (size_t)(d - t);
 	if (i < n)
 		c->key_set[i / 8] |= (uint8_t)(1u << (i % 8));
-	if (version)
+	if (version) {
 		apply_kernel_version(c, v);
+		const bool set[4] = {
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_asym_gran)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_normalized_sleeper)),
+		};
+		apply_kernel_sched(c, v, kernel_version_rc(text), set);
+	}
 	return 0;
 }
 
@@ -183,6 +255,12 @@ void scenario_defaults(struct scenario_config *c)
 	c->host_memory_limit = 4 * GiB;
 	snprintf(c->kernel_version, sizeof(c->kernel_version), "%s", KERNEL_VERSION_DEFAULT);
 	vm_sysctl_defaults(&c->vm);
+	{
+		kernel_version_t v = 0;
+		const bool none_set[4] = {false, false, false, false};
+		kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
+		apply_kernel_sched(c, v, kernel_version_rc(KERNEL_VERSION_DEFAULT), none_set);
+	}
 	snprintf(c->workload, sizeof(c->workload), "usemem");
 	c->usemem = (struct usemem_params){
 	    .processes = 1,

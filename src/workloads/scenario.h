@@ -42,7 +42,13 @@ struct scenario_config {
 	int cpus;
 	char kernel_version[PARAM_STRING_MAX]; /* kernel.version: the vm.* defaults follow it */
 	int sched_normalized_sleeper;	       /* kernel.sched_normalized_sleeper */
-	struct hw_cost_overrides hw;	       /* hw.* */
+	/* kernel.sched_buddies (enum sched_buddies), kernel.sched_wakeup_granularity (ns,
+	 * before the CPU-count factor), kernel.sched_asym_gran: kernel.version's unless set
+	 * by name */
+	int sched_buddies;
+	uint64_t sched_wakeup_granularity;
+	int sched_asym_gran;
+	struct hw_cost_overrides hw; /* hw.* */
 	uint64_t time_limit;
 	uint64_t check_every;	    /* run the invariant checker every N events (0 = never) */
 	uint64_t host_memory_limit; /* run.host_memory_limit: refuse a run needing more */
