@@ -47,9 +47,13 @@ static bool remove_mapping(pfn_t pfn)
 		return false;
 	if (p->flags & PG_swapcache) {
 		delete_from_swap_cache(pfn);
+		count_vm_event(MMSIM_EVICT_ANON);
 		return true;
 	}
 	if (p->mapping) {
+		struct address_space *f = page_mapping(p);
+		f->shadow[p->index] |= FILE_SHADOW_EVICTED;
+		count_vm_event(f->exec ? MMSIM_EVICT_EXEC : MMSIM_EVICT_FILE);
 		remove_from_page_cache(pfn);
 		return true;
 	}
@@ -287,6 +291,7 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		count_vm_events(PGDEACTIVATE, clear_active_flags(z, &list, true));
 		z->pages_scanned += nr_scan;
 		nr_scanned += nr_scan;
+		count_vm_events(file ? MMSIM_PGSCAN_FILE : MMSIM_PGSCAN_ANON, nr_scan);
 		struct reclaim_batch b = {nr_taken, sc->nr_writeback, sc->nr_dirty,
 					  sc->nr_congested};
 		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
@@ -340,6 +345,7 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 	z->pages_scanned += pgscanned;
 	z->recent_scanned[file] += taken;
 	count_zone_event(z, PGREFILL, pgscanned);
+	count_vm_events(file ? MMSIM_PGREFILL_FILE : MMSIM_PGREFILL_ANON, pgscanned);
 
 	while (hold.nr) {
 		cond_resched();
@@ -351,13 +357,22 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 			putback_lru_page(pfn);
 			continue;
 		}
+		bool exec = file && page_mapping(p) && page_mapping(p)->exec;
 		if (page_mapping_inuse(pfn) && page_referenced(pfn, false, &vm_flags)) {
 			pgmoved++;
 			if (policy_any_true_keep_active(pfn, vm_flags, file)) {
+				if (exec)
+					count_vm_event(MMSIM_EXEC_KEPT_ACTIVE);
 				pagelist_add(&active, pfn);
 				continue;
 			}
+			if (exec && (vm_flags & VM_EXEC)) {
+				count_vm_event(MMSIM_EXEC_DEACT_REFERENCED);
+				exec = false;
+			}
 		}
+		if (exec)
+			count_vm_event(MMSIM_EXEC_DEACT_UNREFERENCED);
 		pagelist_add(&inactive, pfn);
 	}
 	z->recent_rotated[file] += pgmoved;
@@ -425,6 +440,8 @@ void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long perce
 	    (file_prio + 1) * (z->recent_scanned[1] + 1) / (z->recent_rotated[1] + 1);
 	percent[0] = 100 * ap / (ap + fp + 1);
 	percent[1] = 100 - percent[0];
+	count_vm_event(MMSIM_SCAN_RATIO_CALLS);
+	count_vm_events(MMSIM_SCAN_RATIO_ANON_SUM, percent[0]);
 }
 
 /* shrink_list (§1.8 step 4), with the 2.6.28 fall-through for the active anon list; a
