@@ -562,6 +562,7 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 	pfn_t pfn = filemap_fault(vma, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)
 		return -2;
+	vma->file->shadow[vma->pgoff + off] |= FILE_SHADOW_FAULTED;
 	if (major) {
 		bool exec = vma->flags & VM_EXEC;
 		count_vm_event(PGMAJFAULT);

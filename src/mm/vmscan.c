@@ -52,7 +52,11 @@ static bool remove_mapping(pfn_t pfn)
 	}
 	if (p->mapping) {
 		struct address_space *f = page_mapping(p);
-		f->shadow[p->index] |= FILE_SHADOW_EVICTED;
+		uint8_t *sh = &f->shadow[p->index];
+		if (!(*sh & FILE_SHADOW_FAULTED))
+			count_vm_event(f->exec ? MMSIM_EVICT_EXEC_UNFAULTED
+					       : MMSIM_EVICT_FILE_UNFAULTED);
+		*sh = (uint8_t)((*sh & ~FILE_SHADOW_FAULTED) | FILE_SHADOW_EVICTED);
 		count_vm_event(f->exec ? MMSIM_EVICT_EXEC : MMSIM_EVICT_FILE);
 		remove_from_page_cache(pfn);
 		return true;
