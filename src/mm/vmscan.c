@@ -496,6 +496,8 @@ static unsigned long shrink_zone_lists_2628(int priority, struct zone *z, struct
 			nr[l] -= chunk;
 			nr_reclaimed += shrink_list((enum lru_list)l, chunk, z, sc, priority);
 		}
+		if (policy_shrink_zone_bails_out(sc, nr_reclaimed, priority))
+			break;
 	}
 	/* §1.8 step 5: the anon lists are rebalanced even when get_scan_ratio gave anon no
 	 * share, so inactive anon pages are ready once swapping starts. */
@@ -556,7 +558,9 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 		if (z->all_unreclaimable && priority != DEF_PRIORITY)
 			continue;
 		sc->all_unreclaimable = 0;
-		nr_reclaimed += shrink_zone(priority, z, sc);
+		unsigned long freed = shrink_zone(priority, z, sc);
+		nr_reclaimed += freed;
+		sc->nr_reclaimed_so_far += freed; /* 2.6.29's sc->nr_reclaimed */
 		if (sc->cut_off)
 			break;
 	}
@@ -585,6 +589,7 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
 		if (current && current->reclaim_state) {
 			nr_reclaimed += current->reclaim_state->reclaimed_slab;
+			sc->nr_reclaimed_so_far += current->reclaim_state->reclaimed_slab;
 			current->reclaim_state->reclaimed_slab = 0;
 		}
 		total_scanned += sc->nr_scanned;

@@ -11,6 +11,7 @@ extern const struct reclaim_policy policy_reclaim_throttle;
 extern const struct reclaim_policy policy_exec_protect;
 extern const struct reclaim_policy policy_inactive_file_is_low;
 extern const struct reclaim_policy policy_unmap_mark_accessed;
+extern const struct reclaim_policy policy_direct_bail_out;
 extern const struct reclaim_policy policy_zap_mark_accessed;
 extern const struct reclaim_policy policy_mmap_sync_readahead;
 extern const struct reclaim_policy policy_writeback_skip;
@@ -24,6 +25,7 @@ const struct reclaim_policy *const reclaim_policies[] = {
     &policy_exec_protect,	  /* Wu Fengguang, mainline 2.6.31 */
     &policy_inactive_file_is_low, /* Rik van Riel, mainline 2.6.31 */
     &policy_unmap_mark_accessed,  /* Nick Piggin, mainline 2.6.29 */
+    &policy_direct_bail_out,	  /* Rik van Riel, mainline 2.6.29 */
     &policy_mmap_sync_readahead,  /* Wu Fengguang's readahead series, mainline 2.6.31 */
     &policy_zap_mark_accessed,	  /* mainline up to 2.6.20 (Ken Chen's 2.6.21 removed it) */
     &policy_writeback_skip,	  /* Mel Gorman 2011, patches 1, 5, 7 (v3) */
@@ -94,6 +96,7 @@ void mm_policies_activate_table(const struct reclaim_policy *const *table)
 		add_hook(mm_active.name, p);
 		POLICY_ADD_HOOK(shrink_zone_enter)
 		POLICY_ADD_HOOK(active_file_falls_through)
+		POLICY_ADD_HOOK(shrink_zone_bail_out)
 		POLICY_ADD_HOOK(keep_active)
 		POLICY_ADD_HOOK(shrink_inactive_throttle)
 		POLICY_ADD_HOOK(skip_file_writeback)
