@@ -387,7 +387,7 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
  * of the inactive list with PG_active cleared, the rest back to the active list. 2.6.28
  * moves the deactivated pages through a pagevec released whenever it fills, and only the
  * last, partly filled one has its swap slots released when swap is full
- * (pagevec_swap_free); 2.6.25 releases none. */
+ * (pagevec_swap_free); 2.6.25 releases none, nor does 2.6.30 on (vm.deactivate_keeps_swap). */
 #define PAGEVEC_SIZE 14
 void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pagelist *active,
 			   unsigned long taken)
@@ -404,7 +404,7 @@ void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pag
 		if (nr_pvec == PAGEVEC_SIZE)
 			nr_pvec = 0; /* __pagevec_release */
 	}
-	if (vm_swap_full() && !MM->sysctl.reclaim_lru)
+	if (vm_swap_full() && !MM->sysctl.reclaim_lru && !policy_hooked(deactivate_keeps_swap))
 		pagevec_swap_free(pvec, nr_pvec);
 	while (active->nr)
 		putback_lru_page(pagelist_pop_tail(active));

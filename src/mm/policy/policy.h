@@ -27,6 +27,9 @@ struct reclaim_policy_ops {
 	 * freed by this shrink_zone so far) */
 	bool (*shrink_zone_bail_out)(const struct scan_control *sc, unsigned long nr_reclaimed,
 				     int priority);
+	/* shrink_active_list's putback: true when the deactivated pages keep their swap slots
+	 * even with swap full (presence is the answer) */
+	bool (*deactivate_keeps_swap)(void);
 	/* shrink_active_list, a referenced page: true keeps it on the active list */
 	bool (*keep_active)(pfn_t pfn, unsigned long vm_flags, int file);
 	/* shrink_inactive_list entry: SHRINK_INACTIVE_PROCEED to go on and scan, or what
@@ -128,6 +131,7 @@ struct active_policies {
 	POLICY_HOOK_LIST(shrink_zone_enter)
 	POLICY_HOOK_LIST(active_file_falls_through)
 	POLICY_HOOK_LIST(shrink_zone_bail_out)
+	POLICY_HOOK_LIST(deactivate_keeps_swap)
 	POLICY_HOOK_LIST(keep_active)
 	POLICY_HOOK_LIST(shrink_inactive_throttle)
 	POLICY_HOOK_LIST(skip_file_writeback)
