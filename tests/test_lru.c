@@ -47,8 +47,9 @@ static void mark_page_accessed_states(void **state)
 	assert_true(p->flags & PG_active);
 	assert_int_equal(page_lru(p), LRU_ACTIVE_FILE);
 	assert_int_equal(vm_events[PGACTIVATE], act + 1);
+	/* scanned once joining the LRU, once more with the rotation */
 	assert_int_equal(Z(a)->recent_rotated[1], 1);
-	assert_int_equal(Z(a)->recent_scanned[1], 1);
+	assert_int_equal(Z(a)->recent_scanned[1], 2);
 	/* active, unreferenced -> active, referenced; then stays */
 	mark_page_accessed(a);
 	assert_true(p->flags & PG_referenced);
@@ -160,6 +161,42 @@ static void orphan_freed_at_putback(void **state)
 	test_machine_shutdown();
 }
 
+/* ____pagevec_lru_add (2.6.28, update_page_reclaim_stat in 2.6.31): every page joining an
+ * LRU counts in its type's recent_scanned, and one joining an active list in recent_rotated
+ * too, which get_scan_ratio reads. A putback by reclaim does not (2.6.28 and 2.6.31
+ * shrink_inactive_list and shrink_active_list add to the lists directly). */
+static void lru_add_counts_in_reclaim_stat(void **state)
+{
+	(void)state;
+	struct address_space *f;
+	setup(&f);
+	struct mm_struct *mm = mm_alloc();
+	uint64_t start = do_mmap(mm, 16, VM_READ | VM_WRITE, NULL, 0);
+	struct vm_area_struct *vma = find_vma(mm, start);
+	struct zone *z = Z(0);
+	z->recent_scanned[0] = z->recent_scanned[1] = 0;
+	z->recent_rotated[0] = z->recent_rotated[1] = 0;
+	pfn_t a = test_file_page(f, 0); /* page cache: the inactive file list */
+	test_file_page(f, 1);
+	assert_ptr_equal(Z(a), z);
+	assert_int_equal(z->recent_scanned[1], 2);
+	assert_int_equal(z->recent_rotated[1], 0);
+	pfn_t b = test_anon_page(vma, 0, false, false); /* a new anon page: the active list */
+	assert_ptr_equal(Z(b), z);
+	assert_int_equal(z->recent_scanned[0], 1);
+	assert_int_equal(z->recent_rotated[0], 1);
+	assert_int_equal(z->recent_scanned[1], 2);
+	/* isolated and put back by a reclaimer: no count */
+	struct pagelist list;
+	pagelist_init(&list);
+	test_isolate(a, &list);
+	putback_lru_page(pagelist_pop_tail(&list));
+	assert_int_equal(z->recent_scanned[1], 2);
+	assert_int_equal(z->recent_rotated[1], 0);
+	exit_mmap(mm);
+	test_machine_shutdown();
+}
+
 /* An address space holds the profile's upper page-table levels from mm_alloc to exit_mmap. */
 static void mm_charges_upper_levels(void **state)
 {
@@ -184,6 +221,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(file_pages_enter_inactive),
 	    cmocka_unit_test(mark_page_accessed_states),
+	    cmocka_unit_test(lru_add_counts_in_reclaim_stat),
 	    cmocka_unit_test(write_does_not_mark_accessed),
 	    cmocka_unit_test(rotate_to_tail),
 	    cmocka_unit_test(isolate_and_putback),

@@ -108,6 +108,43 @@ static void swappiness_extremes(void **state)
 	teardown_zone();
 }
 
+/* 2.6.29's bail-out (vm.reclaim_direct_bail_out): 4096 clean, unmapped inactive file pages,
+ * no swap, a direct reclaimer at priority 2. The target is 4096 >> 2 = 1024 pages, taken 32
+ * at a time; with the bail-out shrink_zone stops after the round that took it past 32
+ * freed (32 after one round, 64 after two), from 2.6.33 once it has freed 32. At
+ * DEF_PRIORITY it never bails out. */
+static unsigned long direct_shrink(int bail_out, int priority, unsigned long saved_scan)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.reclaim_direct_bail_out = bail_out;
+	mm_sysctl_apply();
+	struct address_space *f = file_create("f", 4096, 4096, false);
+	struct zone *zone = page_zone(pfn_to_page(test_file_page(f, 0)));
+	for (uint64_t i = 1; i < 4096; i++)
+		assert_ptr_equal(page_zone(pfn_to_page(test_file_page(f, i))), zone);
+	assert_int_equal(zone->stat[NR_INACTIVE_FILE], 4096);
+	zone->nr_scan[LRU_INACTIVE_FILE] = saved_scan;
+	struct scan_control sc = test_direct_sc(priority);
+	unsigned long freed = shrink_zone(priority, zone, &sc);
+	assert_int_equal(zone->stat[NR_INACTIVE_FILE], 4096 - (long)freed);
+	test_machine_shutdown();
+	return freed;
+}
+
+static void direct_reclaim_bails_out(void **state)
+{
+	(void)state;
+	assert_int_equal(direct_shrink(0, 2, 0), 1024);
+	assert_int_equal(direct_shrink(1, 2, 0), 64);
+	/* 2.6.33's >=: the first round's 32 are enough */
+	assert_int_equal(direct_shrink(2, 2, 0), 32);
+	/* DEF_PRIORITY: (4096 >> 12) + 199 saved = 200 to scan, in chunks of 32 and a last of
+	 * 8, each isolating a full swap_cluster_max (2.6.28-2.6.31 shrink_inactive_list): 224
+	 * pages, either way */
+	assert_int_equal(direct_shrink(1, DEF_PRIORITY, 199), 224);
+	assert_int_equal(direct_shrink(0, DEF_PRIORITY, 199), 224);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +153,7 @@ int main(void)
 	    cmocka_unit_test(no_swap_means_file_only),
 	    cmocka_unit_test(little_file_means_anon_only),
 	    cmocka_unit_test(swappiness_extremes),
+	    cmocka_unit_test(direct_reclaim_bails_out),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,6 +123,31 @@ static void active_list_frees_only_the_last_pagevec(void **state)
 	teardown(&a);
 }
 
+/* 2.6.30 (vm.deactivate_keeps_swap): the same deactivation frees no slot. */
+static void deactivation_keeps_swap_2630(void **state)
+{
+	(void)state;
+	struct anon a;
+	anon_setup(&a, 24 * 4096, 16);
+	MM->sysctl.deactivate_keeps_swap = 1;
+	mm_sysctl_apply();
+	struct pagelist inactive, active;
+	pagelist_init(&inactive);
+	pagelist_init(&active);
+	pfn_t pfns[15];
+	for (int i = 0; i < 15; i++) {
+		pfns[i] = test_anon_page(a.vma, (uint64_t)i, false, true);
+		assert_true(add_to_swap(pfns[i]));
+		test_isolate(pfns[i], &inactive);
+	}
+	assert_true(vm_swap_full());
+	struct zone *z = page_zone(pfn_to_page(pfns[0]));
+	shrink_active_putback(z, &inactive, &active, 15);
+	for (int i = 0; i < 15; i++)
+		assert_true(pfn_to_page(pfns[i])->flags & PG_swapcache);
+	teardown(&a);
+}
+
 /* page_cluster 3: slot 13's window is 8..15; with 10 free the run is 11..15. */
 static void readahead_reads_the_run_around_the_slot(void **state)
 {
@@ -190,6 +215,7 @@ int main(void)
 	    cmocka_unit_test(read_fault_maps_read_only_and_write_reuses),
 	    cmocka_unit_test(full_swap_frees_the_slot_at_fault),
 	    cmocka_unit_test(active_list_frees_only_the_last_pagevec),
+	    cmocka_unit_test(deactivation_keeps_swap_2630),
 	    cmocka_unit_test(readahead_reads_the_run_around_the_slot),
 	    cmocka_unit_test(fork_skips_file_vmas_without_anon_vma),
 	};

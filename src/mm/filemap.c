@@ -21,6 +21,7 @@ struct address_space *file_create(const char *name, uint64_t size_pages, uint64_
 		cap_pages = size_pages;
 	struct address_space *f = xcalloc(1, sizeof(*f));
 	f->pages = xmalloc((cap_pages ? cap_pages : 1) * sizeof(pfn_t));
+	f->shadow = xcalloc(cap_pages ? cap_pages : 1, 1);
 	for (uint64_t i = 0; i < cap_pages; i++)
 		f->pages[i] = NO_PFN;
 	snprintf(f->name, sizeof(f->name), "%s", name);
@@ -55,6 +56,14 @@ void add_to_page_cache_lru(struct address_space *f, uint64_t pgoff, pfn_t pfn)
 	f->pages[pgoff] = pfn;
 	f->nrpages++;
 	inc_zone_page_state(p, NR_FILE_PAGES);
+	if (f->exec)
+		inc_zone_page_state(p, MMSIM_NR_EXEC_FILE);
+	uint8_t *sh = &f->shadow[pgoff];
+	if (*sh & FILE_SHADOW_EVICTED)
+		count_vm_event(f->exec ? MMSIM_REFAULT_EXEC : MMSIM_REFAULT_FILE);
+	if (!(*sh & FILE_SHADOW_LOADED))
+		count_vm_event(f->exec ? MMSIM_LOADED_EXEC : MMSIM_LOADED_FILE);
+	*sh = FILE_SHADOW_LOADED;
 	lru_cache_add_lru(pfn, LRU_INACTIVE_FILE); /* §1.3: page cache enters the inactive list */
 }
 
@@ -67,6 +76,8 @@ void remove_from_page_cache(pfn_t pfn)
 	f->nrpages--;
 	p->mapping = 0;
 	dec_zone_page_state(p, NR_FILE_PAGES);
+	if (f->exec)
+		dec_zone_page_state(p, MMSIM_NR_EXEC_FILE);
 }
 
 static void read_end(struct bio *bio)

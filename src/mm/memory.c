@@ -526,6 +526,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		 * the read is started, before waiting for it, whether or not the PTE then still
 		 * holds the entry */
 		count_vm_event(PGMAJFAULT);
+		count_vm_event(MMSIM_MAJFAULT_ANON);
 		policy_call_all(swapin_major, vma->mm);
 	}
 	struct page *p = pfn_to_page(pfn);
@@ -557,11 +558,19 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 {
 	bool major = false;
+	bool evicted = vma->file->shadow[vma->pgoff + off] & FILE_SHADOW_EVICTED;
 	pfn_t pfn = filemap_fault(vma, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)
 		return -2;
-	if (major)
+	vma->file->shadow[vma->pgoff + off] |= FILE_SHADOW_FAULTED;
+	if (major) {
+		bool exec = vma->flags & VM_EXEC;
 		count_vm_event(PGMAJFAULT);
+		count_vm_event(exec ? MMSIM_MAJFAULT_EXEC : MMSIM_MAJFAULT_FILE);
+		if (evicted)
+			count_vm_event(exec ? MMSIM_MAJFAULT_EXEC_REFAULT
+					    : MMSIM_MAJFAULT_FILE_REFAULT);
+	}
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
 		/* private file mapping written: copy to an anonymous page */

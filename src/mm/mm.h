@@ -57,6 +57,12 @@ struct vm_sysctl {
 	/* Rik van Riel's "evict use-once pages first" (2.6.31, §1.21), off in 2.6.28: the
 	 * active file list is scanned only while it is larger than the inactive one */
 	int reclaim_inactive_file_is_low;
+	/* Rik van Riel's "bail out of direct reclaim after swap_cluster_max pages" (2.6.29),
+	 * off in 2.6.28 */
+	int reclaim_direct_bail_out;
+	/* Johannes Weiner's "don't free swap slots on page deactivation" (2.6.30), off in
+	 * 2.6.28 */
+	int deactivate_keeps_swap;
 	/* Nick Piggin's "don't mark_page_accessed in fault path" (2.6.29), off in 2.6.28: a file
 	 * fault no longer marks the page accessed; unmapping a young PTE does */
 	int unmap_mark_accessed;

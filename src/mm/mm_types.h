@@ -245,6 +245,10 @@ struct address_space {
 	uint64_t ra_prev_index;
 	unsigned ra_size;
 	bool exec; /* program text */
+	/* simulator, per page: FILE_SHADOW_LOADED once ever read in, FILE_SHADOW_EVICTED while
+	 * reclaim's eviction is the reason it is not cached (the refault counters),
+	 * FILE_SHADOW_FAULTED once mapped by a fault since read in (read-around's waste) */
+	uint8_t *shadow;
 	/* its dentry and inode in the dcache and icache (src/mm/dcache.c, inode.c): the slab each
 	 * object sits in (NO_PFN once freed), the open count (d_count), and the unused lists they
 	 * wait on */
@@ -257,6 +261,9 @@ struct address_space {
 		bool on;
 	} d_lru, i_list;
 };
+#define FILE_SHADOW_LOADED  0x1u
+#define FILE_SHADOW_EVICTED 0x2u
+#define FILE_SHADOW_FAULTED 0x4u /* a task faulted it into a page table since it was read in */
 
 /* Reverse map: one entry per PTE that maps a page, on a doubly linked chain from the page
  * (prev 0: the chain's head), so a PTE's entry (vm_area_struct.rmap) leaves it in O(1). */

@@ -694,6 +694,7 @@ void mm_destroy(void)
 	free(MM->vma_free_ids);
 	for (uint32_t i = 0; i < MM->nr_files; i++) {
 		free(MM->files[i]->pages);
+		free(MM->files[i]->shadow);
 		free(MM->files[i]);
 	}
 	free(MM->files);

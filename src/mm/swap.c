@@ -38,6 +38,16 @@ void lru_cache_add_lru(pfn_t pfn, enum lru_list lru)
 	}
 	if (lru & LRU_ACTIVE)
 		p->flags |= PG_active;
+	/* ____pagevec_lru_add (2.6.28; update_page_reclaim_stat in 2.6.31): a page joining an
+	 * evictable list counts as scanned for its type, and as rotated too when it joins an
+	 * active list, so get_scan_ratio (§1.9) sees new anon pages as in use and freshly read
+	 * page cache as not yet. 2.6.25 has no such statistics. */
+	if (MM->rules->split_lru && lru < LRU_UNEVICTABLE) {
+		int file = (lru & LRU_FILE) != 0;
+		z->recent_scanned[file]++;
+		if (lru & LRU_ACTIVE)
+			z->recent_rotated[file]++;
+	}
 	if (!MM->rules->split_lru && lru < LRU_UNEVICTABLE) /* 2.6.25: one pair of lists */
 		lru = (enum lru_list)((lru & LRU_ACTIVE) | LRU_FILE);
 	p->flags |= PG_lru;

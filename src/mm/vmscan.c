@@ -47,9 +47,17 @@ static bool remove_mapping(pfn_t pfn)
 		return false;
 	if (p->flags & PG_swapcache) {
 		delete_from_swap_cache(pfn);
+		count_vm_event(MMSIM_EVICT_ANON);
 		return true;
 	}
 	if (p->mapping) {
+		struct address_space *f = page_mapping(p);
+		uint8_t *sh = &f->shadow[p->index];
+		if (!(*sh & FILE_SHADOW_FAULTED))
+			count_vm_event(f->exec ? MMSIM_EVICT_EXEC_UNFAULTED
+					       : MMSIM_EVICT_FILE_UNFAULTED);
+		*sh = (uint8_t)((*sh & ~FILE_SHADOW_FAULTED) | FILE_SHADOW_EVICTED);
+		count_vm_event(f->exec ? MMSIM_EVICT_EXEC : MMSIM_EVICT_FILE);
 		remove_from_page_cache(pfn);
 		return true;
 	}
@@ -287,6 +295,7 @@ unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struc
 		count_vm_events(PGDEACTIVATE, clear_active_flags(z, &list, true));
 		z->pages_scanned += nr_scan;
 		nr_scanned += nr_scan;
+		count_vm_events(file ? MMSIM_PGSCAN_FILE : MMSIM_PGSCAN_ANON, nr_scan);
 		struct reclaim_batch b = {nr_taken, sc->nr_writeback, sc->nr_dirty,
 					  sc->nr_congested};
 		unsigned long nr_freed = shrink_page_list(&list, sc, PAGEOUT_IO_ASYNC);
@@ -340,6 +349,7 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 	z->pages_scanned += pgscanned;
 	z->recent_scanned[file] += taken;
 	count_zone_event(z, PGREFILL, pgscanned);
+	count_vm_events(file ? MMSIM_PGREFILL_FILE : MMSIM_PGREFILL_ANON, pgscanned);
 
 	while (hold.nr) {
 		cond_resched();
@@ -351,13 +361,22 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 			putback_lru_page(pfn);
 			continue;
 		}
+		bool exec = file && page_mapping(p) && page_mapping(p)->exec;
 		if (page_mapping_inuse(pfn) && page_referenced(pfn, false, &vm_flags)) {
 			pgmoved++;
 			if (policy_any_true_keep_active(pfn, vm_flags, file)) {
+				if (exec)
+					count_vm_event(MMSIM_EXEC_KEPT_ACTIVE);
 				pagelist_add(&active, pfn);
 				continue;
 			}
+			if (exec && (vm_flags & VM_EXEC)) {
+				count_vm_event(MMSIM_EXEC_DEACT_REFERENCED);
+				exec = false;
+			}
 		}
+		if (exec)
+			count_vm_event(MMSIM_EXEC_DEACT_UNREFERENCED);
 		pagelist_add(&inactive, pfn);
 	}
 	z->recent_rotated[file] += pgmoved;
@@ -368,7 +387,7 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
  * of the inactive list with PG_active cleared, the rest back to the active list. 2.6.28
  * moves the deactivated pages through a pagevec released whenever it fills, and only the
  * last, partly filled one has its swap slots released when swap is full
- * (pagevec_swap_free); 2.6.25 releases none. */
+ * (pagevec_swap_free); 2.6.25 releases none, nor does 2.6.30 on (vm.deactivate_keeps_swap). */
 #define PAGEVEC_SIZE 14
 void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pagelist *active,
 			   unsigned long taken)
@@ -385,7 +404,7 @@ void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pag
 		if (nr_pvec == PAGEVEC_SIZE)
 			nr_pvec = 0; /* __pagevec_release */
 	}
-	if (vm_swap_full() && !MM->sysctl.reclaim_lru)
+	if (vm_swap_full() && !MM->sysctl.reclaim_lru && !policy_hooked(deactivate_keeps_swap))
 		pagevec_swap_free(pvec, nr_pvec);
 	while (active->nr)
 		putback_lru_page(pagelist_pop_tail(active));
@@ -425,6 +444,8 @@ void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long perce
 	    (file_prio + 1) * (z->recent_scanned[1] + 1) / (z->recent_rotated[1] + 1);
 	percent[0] = 100 * ap / (ap + fp + 1);
 	percent[1] = 100 - percent[0];
+	count_vm_event(MMSIM_SCAN_RATIO_CALLS);
+	count_vm_events(MMSIM_SCAN_RATIO_ANON_SUM, percent[0]);
 }
 
 /* shrink_list (§1.8 step 4), with the 2.6.28 fall-through for the active anon list; a
@@ -475,6 +496,8 @@ static unsigned long shrink_zone_lists_2628(int priority, struct zone *z, struct
 			nr[l] -= chunk;
 			nr_reclaimed += shrink_list((enum lru_list)l, chunk, z, sc, priority);
 		}
+		if (policy_shrink_zone_bails_out(sc, nr_reclaimed, priority))
+			break;
 	}
 	/* §1.8 step 5: the anon lists are rebalanced even when get_scan_ratio gave anon no
 	 * share, so inactive anon pages are ready once swapping starts. */
@@ -535,7 +558,9 @@ static unsigned long shrink_zones(int priority, struct scan_control *sc)
 		if (z->all_unreclaimable && priority != DEF_PRIORITY)
 			continue;
 		sc->all_unreclaimable = 0;
-		nr_reclaimed += shrink_zone(priority, z, sc);
+		unsigned long freed = shrink_zone(priority, z, sc);
+		nr_reclaimed += freed;
+		sc->nr_reclaimed_so_far += freed; /* 2.6.29's sc->nr_reclaimed */
 		if (sc->cut_off)
 			break;
 	}
@@ -564,6 +589,7 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
 		if (current && current->reclaim_state) {
 			nr_reclaimed += current->reclaim_state->reclaimed_slab;
+			sc->nr_reclaimed_so_far += current->reclaim_state->reclaimed_slab;
 			current->reclaim_state->reclaimed_slab = 0;
 		}
 		total_scanned += sc->nr_scanned;

@@ -41,6 +41,8 @@
 	S(NR_WRITEBACK_TEMP, "nr_writeback_temp")                                                  \
 	S(NR_ISOLATED_ANON, "nr_isolated_anon")                                                    \
 	S(NR_ISOLATED_FILE, "nr_isolated_file")                                                    \
+	/* mmsim extra: page cache pages of files mapped VM_EXEC (program text, libraries) */      \
+	S(MMSIM_NR_EXEC_FILE, "mmsim_nr_exec_file")                                                \
 	E(PGPGIN, "pgpgin")                                                                        \
 	E(PGPGOUT, "pgpgout")                                                                      \
 	E(PSWPIN, "pswpin")                                                                        \
@@ -72,7 +74,41 @@
 	E(MMSIM_KSWAPD_FILE_WRITES, "mmsim_kswapd_file_writes")                                    \
 	E(MMSIM_DIRECT_FILE_WRITES, "mmsim_direct_file_writes")                                    \
 	/* pages lumpy reclaim took as neighbours of a tag page (isolate_lru_pages, order > 0) */  \
-	E(MMSIM_LUMPY_TAKEN, "mmsim_lumpy_taken")
+	E(MMSIM_LUMPY_TAKEN, "mmsim_lumpy_taken")                                                  \
+	/* major faults by what they faulted: a VM_EXEC file mapping, another file mapping, a  */  \
+	/* swapped-out anonymous page (docs/exec-protect.md, "Where the faults come from") */      \
+	E(MMSIM_MAJFAULT_EXEC, "mmsim_majfault_exec")                                              \
+	E(MMSIM_MAJFAULT_FILE, "mmsim_majfault_file")                                              \
+	E(MMSIM_MAJFAULT_ANON, "mmsim_majfault_anon")                                              \
+	/* shrink_active_list on exec-file pages: kept active by VM_EXEC protection, */            \
+	/* deactivated although referenced through a VM_EXEC mapping, deactivated unreferenced */  \
+	E(MMSIM_EXEC_KEPT_ACTIVE, "mmsim_exec_kept_active")                                        \
+	E(MMSIM_EXEC_DEACT_REFERENCED, "mmsim_exec_deact_referenced")                              \
+	E(MMSIM_EXEC_DEACT_UNREFERENCED, "mmsim_exec_deact_unreferenced")                          \
+	/* pages reclaim freed, by kind (anon: a swap-cache page) */                               \
+	E(MMSIM_EVICT_EXEC, "mmsim_evict_exec")                                                    \
+	E(MMSIM_EVICT_FILE, "mmsim_evict_file")                                                    \
+	E(MMSIM_EVICT_ANON, "mmsim_evict_anon")                                                    \
+	/* ...of which file pages no task had faulted on since they were read (read-around) */    \
+	E(MMSIM_EVICT_EXEC_UNFAULTED, "mmsim_evict_exec_unfaulted")                                \
+	E(MMSIM_EVICT_FILE_UNFAULTED, "mmsim_evict_file_unfaulted")                                \
+	/* file pages read in again after reclaim evicted them (by fault or read-around) */        \
+	E(MMSIM_REFAULT_EXEC, "mmsim_refault_exec")                                                \
+	E(MMSIM_REFAULT_FILE, "mmsim_refault_file")                                                \
+	/* distinct file pages ever read in: the file footprint (exec, other) */                   \
+	E(MMSIM_LOADED_EXEC, "mmsim_loaded_exec")                                                  \
+	E(MMSIM_LOADED_FILE, "mmsim_loaded_file")                                                  \
+	/* major faults on a file page reclaim had evicted (exec, other) */                        \
+	E(MMSIM_MAJFAULT_EXEC_REFAULT, "mmsim_majfault_exec_refault")                              \
+	E(MMSIM_MAJFAULT_FILE_REFAULT, "mmsim_majfault_file_refault")                              \
+	/* the anon/file balance: pages shrink_inactive_list scanned and shrink_active_list */     \
+	/* took, by type; get_scan_ratio's calls and the sum of its anon percent */                \
+	E(MMSIM_PGSCAN_ANON, "mmsim_pgscan_anon")                                                  \
+	E(MMSIM_PGSCAN_FILE, "mmsim_pgscan_file")                                                  \
+	E(MMSIM_PGREFILL_ANON, "mmsim_pgrefill_anon")                                              \
+	E(MMSIM_PGREFILL_FILE, "mmsim_pgrefill_file")                                              \
+	E(MMSIM_SCAN_RATIO_CALLS, "mmsim_scan_ratio_calls")                                        \
+	E(MMSIM_SCAN_RATIO_ANON_SUM, "mmsim_scan_ratio_anon_sum")
 
 /* Expanders for the entry kinds an expansion ignores. */
 #define VMSTAT_IGNORE(id, name)

@@ -23,6 +23,13 @@ struct reclaim_policy_ops {
 	/* shrink_list, LRU_ACTIVE_FILE: true sends the scan to the inactive file list instead
 	 * of aging the active one */
 	bool (*active_file_falls_through)(const struct zone *z);
+	/* shrink_zone, after each round over the lists: true ends the list work (nr_reclaimed:
+	 * freed by this shrink_zone so far) */
+	bool (*shrink_zone_bail_out)(const struct scan_control *sc, unsigned long nr_reclaimed,
+				     int priority);
+	/* shrink_active_list's putback: true when the deactivated pages keep their swap slots
+	 * even with swap full (presence is the answer) */
+	bool (*deactivate_keeps_swap)(void);
 	/* shrink_active_list, a referenced page: true keeps it on the active list */
 	bool (*keep_active)(pfn_t pfn, unsigned long vm_flags, int file);
 	/* shrink_inactive_list entry: SHRINK_INACTIVE_PROCEED to go on and scan, or what
@@ -123,6 +130,8 @@ struct active_policies {
 #define POLICY_HOOK_LIST(name) const struct reclaim_policy *name[MAX_ACTIVE_POLICIES + 1];
 	POLICY_HOOK_LIST(shrink_zone_enter)
 	POLICY_HOOK_LIST(active_file_falls_through)
+	POLICY_HOOK_LIST(shrink_zone_bail_out)
+	POLICY_HOOK_LIST(deactivate_keeps_swap)
 	POLICY_HOOK_LIST(keep_active)
 	POLICY_HOOK_LIST(shrink_inactive_throttle)
 	POLICY_HOOK_LIST(skip_file_writeback)
@@ -166,6 +175,15 @@ static inline bool policy_skip_file_writeback(pfn_t pfn, struct scan_control *sc
 {
 	for (const struct reclaim_policy *const *p = mm_active.skip_file_writeback; *p; p++)
 		if ((*p)->ops.skip_file_writeback(pfn, sc))
+			return true;
+	return false;
+}
+
+static inline bool policy_shrink_zone_bails_out(const struct scan_control *sc,
+						unsigned long nr_reclaimed, int priority)
+{
+	for (const struct reclaim_policy *const *p = mm_active.shrink_zone_bail_out; *p; p++)
+		if ((*p)->ops.shrink_zone_bail_out(sc, nr_reclaimed, priority))
 			return true;
 	return false;
 }

@@ -11,6 +11,8 @@ extern const struct reclaim_policy policy_reclaim_throttle;
 extern const struct reclaim_policy policy_exec_protect;
 extern const struct reclaim_policy policy_inactive_file_is_low;
 extern const struct reclaim_policy policy_unmap_mark_accessed;
+extern const struct reclaim_policy policy_direct_bail_out;
+extern const struct reclaim_policy policy_deactivate_keeps_swap;
 extern const struct reclaim_policy policy_zap_mark_accessed;
 extern const struct reclaim_policy policy_mmap_sync_readahead;
 extern const struct reclaim_policy policy_writeback_skip;
@@ -18,17 +20,19 @@ extern const struct reclaim_policy policy_writeback_throttle;
 extern const struct reclaim_policy policy_swap_token;
 
 const struct reclaim_policy *const reclaim_policies[] = {
-    &policy_kosaki_throttle,	  /* KOSAKI 2008, vm.max_reclaiming_tasks_per_zone */
-    &policy_too_many_isolated,	  /* mainline 2.6.32 */
-    &policy_reclaim_throttle,	  /* mainline 5.16 */
-    &policy_exec_protect,	  /* Wu Fengguang, mainline 2.6.31 */
-    &policy_inactive_file_is_low, /* Rik van Riel, mainline 2.6.31 */
-    &policy_unmap_mark_accessed,  /* Nick Piggin, mainline 2.6.29 */
-    &policy_mmap_sync_readahead,  /* Wu Fengguang's readahead series, mainline 2.6.31 */
-    &policy_zap_mark_accessed,	  /* mainline up to 2.6.20 (Ken Chen's 2.6.21 removed it) */
-    &policy_writeback_skip,	  /* Mel Gorman 2011, patches 1, 5, 7 (v3) */
-    &policy_writeback_throttle,	  /* Mel Gorman 2011, patch 6 (v3) */
-    &policy_swap_token,		  /* Rik van Riel 2004 .. Ashwin Chaugule 2.6.20 */
+    &policy_kosaki_throttle,	   /* KOSAKI 2008, vm.max_reclaiming_tasks_per_zone */
+    &policy_too_many_isolated,	   /* mainline 2.6.32 */
+    &policy_reclaim_throttle,	   /* mainline 5.16 */
+    &policy_exec_protect,	   /* Wu Fengguang, mainline 2.6.31 */
+    &policy_inactive_file_is_low,  /* Rik van Riel, mainline 2.6.31 */
+    &policy_unmap_mark_accessed,   /* Nick Piggin, mainline 2.6.29 */
+    &policy_direct_bail_out,	   /* Rik van Riel, mainline 2.6.29 */
+    &policy_deactivate_keeps_swap, /* Johannes Weiner, mainline 2.6.30 */
+    &policy_mmap_sync_readahead,   /* Wu Fengguang's readahead series, mainline 2.6.31 */
+    &policy_zap_mark_accessed,	   /* mainline up to 2.6.20 (Ken Chen's 2.6.21 removed it) */
+    &policy_writeback_skip,	   /* Mel Gorman 2011, patches 1, 5, 7 (v3) */
+    &policy_writeback_throttle,	   /* Mel Gorman 2011, patch 6 (v3) */
+    &policy_swap_token,		   /* Rik van Riel 2004 .. Ashwin Chaugule 2.6.20 */
     NULL,
 };
 
@@ -94,6 +98,8 @@ void mm_policies_activate_table(const struct reclaim_policy *const *table)
 		add_hook(mm_active.name, p);
 		POLICY_ADD_HOOK(shrink_zone_enter)
 		POLICY_ADD_HOOK(active_file_falls_through)
+		POLICY_ADD_HOOK(shrink_zone_bail_out)
+		POLICY_ADD_HOOK(deactivate_keeps_swap)
 		POLICY_ADD_HOOK(keep_active)
 		POLICY_ADD_HOOK(shrink_inactive_throttle)
 		POLICY_ADD_HOOK(skip_file_writeback)
