@@ -121,12 +121,58 @@ static void min_vruntime_kept_at_sleep(void **state)
 	sched_destroy();
 }
 
+/* 2.6.25-rc6..2.6.27: min_vruntime follows the leftmost queued task alone, raised when a
+ * task becomes or stops being the leftmost. A runs alone from 0 to 100 ms: min_vruntime
+ * stays 0 (no tree), so B, asleep since 0, wakes at 0 (the credit floors at 0), where
+ * rc1's rule gives 80 ms (above). Then L joins at 50 ms, behind B: min_vruntime stays 0;
+ * CPU 0 picks B (the leftmost leaves: min_vruntime goes to L's 50 ms), A joins the tree
+ * at 100 ms, not leftmost: still 50 ms. A task queued into an empty tree is its leftmost:
+ * min_vruntime goes to its vruntime. */
+static void min_vruntime_of_the_leftmost(void **state)
+{
+	(void)state;
+	sched_init(1, 50000, 4 * MS, 1000);
+	sched_set_min_vruntime_leftmost(true);
+	struct task *a = task_create("A", noop, NULL);
+	struct task *b = task_create("B", noop, NULL);
+	struct task *l = task_create("L", noop, NULL);
+	make_runnable_as(a, false);
+	a->state = TASK_RUNNING;
+	a->vruntime = 100 * MS;
+	b->state = TASK_BLOCKED;
+	make_runnable_as(b, true);
+	assert_int_equal(b->vruntime, 0);
+	assert_int_equal(sched.min_vruntime, 0);
+	l->vruntime = 50 * MS;
+	make_runnable_as(l, false);
+	assert_int_equal(sched.min_vruntime, 0);
+	set_need_resched(0, true);
+	struct task *n = cpu_dispatch(0);
+	sim_current = NULL;
+	assert_ptr_equal(n, b);
+	assert_int_equal(sched.min_vruntime, 50 * MS);
+	sched_destroy();
+
+	/* a task queued as the leftmost raises it too: C at 30 ms behind a running D */
+	sched_init(1, 50000, 4 * MS, 1000);
+	sched_set_min_vruntime_leftmost(true);
+	struct task *d = task_create("D", noop, NULL);
+	struct task *c = task_create("C", noop, NULL);
+	make_runnable_as(d, false);
+	d->state = TASK_RUNNING;
+	c->vruntime = 30 * MS;
+	make_runnable_as(c, false);
+	assert_int_equal(sched.min_vruntime, 30 * MS);
+	sched_destroy();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(slice_is_the_period_share),
 	    cmocka_unit_test(start_debit_is_the_vslice_added),
 	    cmocka_unit_test(min_vruntime_kept_at_sleep),
+	    cmocka_unit_test(min_vruntime_of_the_leftmost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -88,6 +88,10 @@ void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
  * sched_latency scaled by NICE_0_LOAD / the run queue's load (2.6.25-rc6..rc9's "fix fair
  * sleepers"; docs/model.md). */
 void sched_set_normalized_sleeper(bool on);
+/* What min_vruntime follows: false, the least of the running tasks and the leftmost queued
+ * one (2.6.24, 2.6.25-rc1..rc5, 2.6.28); true, the leftmost queued task alone, raised when
+ * a task becomes or leaves the leftmost (2.6.25-rc6..2.6.27). */
+void sched_set_min_vruntime_leftmost(bool on);
 /* The wakeup buddies (cfs_rq->next, cfs_rq->last) as a kernel line has them; docs/model.md
  * "Scheduler". */
 enum sched_buddies {

@@ -34,6 +34,9 @@ static void rq_push(struct task *t)
 		i = p;
 	}
 	sched.rq[i] = e;
+	/* __enqueue_entity, 2.6.25-rc6..2.6.27: a new leftmost raises min_vruntime to it */
+	if (i == 0 && sched.min_vruntime_leftmost && e.vruntime > sched.min_vruntime)
+		sched.min_vruntime = e.vruntime;
 }
 
 /* Removes the top entry, stale or not. */
@@ -82,7 +85,8 @@ static struct task *rq_first(void)
 static void rq_take(struct task *t)
 {
 	sched.rq_weight -= t->weight;
-	if (sched.rq[0].task == t && !rq_stale(&sched.rq[0])) {
+	bool leftmost = sched.rq[0].task == t && !rq_stale(&sched.rq[0]);
+	if (leftmost) {
 		rq_remove_top();
 	} else {
 		t->rq_seq = UINT64_MAX; /* no entry has that seq */
@@ -92,6 +96,11 @@ static void rq_take(struct task *t)
 		rq_remove_top();
 		sched.nr_stale--;
 	}
+	/* __dequeue_entity, 2.6.25-rc6..2.6.27: the leftmost leaving raises min_vruntime to
+	 * the next one */
+	if (leftmost && sched.min_vruntime_leftmost && rq_nr_queued() &&
+	    sched.rq[0].vruntime > sched.min_vruntime)
+		sched.min_vruntime = sched.rq[0].vruntime;
 }
 
 void set_need_resched(int c, bool on)
@@ -107,11 +116,14 @@ void set_curr(int c, struct task *t)
 }
 
 /* The run queue's min_vruntime: monotonic, following the least vruntime among the tasks
- * on a CPU or waiting for one (__update_curr, 2.6.24-2.6.25-rc5: min of curr and the
- * leftmost; the running task's vruntime as update_curr brings it up to date, its pending
- * time included). */
+ * on a CPU or waiting for one (__update_curr, 2.6.24-2.6.25-rc5; update_min_vruntime,
+ * 2.6.28: min of curr and the leftmost; the running task's vruntime as update_curr brings
+ * it up to date, its pending time included). 2.6.25-rc6..2.6.27 follow the leftmost alone
+ * (3fe69747dab "sched: min_vruntime fix"): rq_push and rq_take keep it then. */
 static void update_min_vruntime(void)
 {
+	if (sched.min_vruntime_leftmost)
+		return;
 	sim_time_t m = UINT64_MAX;
 	for (int c = 0; c < sched.ncpus; c++) {
 		const struct task *curr = sched.cpus[c].curr;
@@ -296,6 +308,11 @@ static uint64_t rq_load(const struct task *waking)
 void sched_set_normalized_sleeper(bool on)
 {
 	sched.normalized_sleeper = on;
+}
+
+void sched_set_min_vruntime_leftmost(bool on)
+{
+	sched.min_vruntime_leftmost = on;
 }
 
 void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_ns, bool asym_gran)

@@ -63,6 +63,7 @@ struct sched_state {
 	sim_time_t sched_latency, wakeup_gran;
 	int gran_factor; /* sched_init_granularity's 1 + ilog2(CPUs) */
 	bool normalized_sleeper;
+	bool min_vruntime_leftmost; /* min_vruntime follows the leftmost alone */
 	enum sched_buddies buddies;
 	bool asym_gran; /* the wakeup granularity scaled only for weights above nice 0's */
 	sim_time_t slice, ctxsw;
