@@ -166,6 +166,42 @@ static void min_vruntime_of_the_leftmost(void **state)
 	sched_destroy();
 }
 
+/* A jiffy sched_clock (the kernel's weak default, jiffies x 1e9 / HZ): rq->clock moves only
+ * at the ticks, so update_curr charges the task running at a tick a whole jiffy and
+ * nothing between them. HZ 100, ticks at 2.5 ms + k x 10 ms: a task that runs 25 ms of
+ * CPU from 0 sees the ticks at 2.5, 12.5 and 22.5 ms, 30 ms of vruntime; with a ns clock
+ * 25 ms (and the 1 us context switch that started it). */
+static void burner(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 250; i++)
+		cpu_work(100000);
+}
+
+static sim_time_t burnt(bool jiffies)
+{
+	sched_init(1, 50000, 4 * MS, 1000);
+	sched_set_hz(100);
+	sched_set_ticks(1, 1);
+	sched.cpus[0].tick_phase = 2500000;
+	sched_set_jiffy_clock(jiffies);
+	struct task *t = task_create("burn", burner, NULL);
+	task_start(t);
+	sim_time_t v0 = t->vruntime;
+	sched_run(NSEC_PER_SEC, NULL);
+	assert_int_equal(t->state, TASK_DEAD);
+	sim_time_t v = t->vruntime - v0;
+	sched_destroy();
+	return v;
+}
+
+static void jiffy_sched_clock(void **state)
+{
+	(void)state;
+	assert_int_equal(burnt(false), 25 * MS + 1000); /* and the switch in, 1 us */
+	assert_int_equal(burnt(true), 30 * MS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +209,7 @@ int main(void)
 	    cmocka_unit_test(start_debit_is_the_vslice_added),
 	    cmocka_unit_test(min_vruntime_kept_at_sleep),
 	    cmocka_unit_test(min_vruntime_of_the_leftmost),
+	    cmocka_unit_test(jiffy_sched_clock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

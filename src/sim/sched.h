@@ -84,6 +84,10 @@ void sched_destroy(void);
  * handler. Each CPU's tick phase is drawn from the seed: where the ticks fall relative to
  * the workload is what varies between otherwise identical real runs. 0 = no ticks. */
 void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
+/* The platform's sched_clock(): false, nanoseconds; true, the kernel's weak default
+ * (jiffies x 1e9 / HZ, kernel/sched.c 2.6.25), so rq->clock moves only at a tick and
+ * update_curr charges whoever runs then a whole jiffy (docs/model.md). Needs the ticks. */
+void sched_set_jiffy_clock(bool on);
 /* place_entity's sleeper credit: false, one sched_latency (2.6.24, 2.6.25, 2.6.26); true,
  * sched_latency scaled by NICE_0_LOAD / the run queue's load (2.6.25-rc6..rc9's "fix fair
  * sleepers"; docs/model.md). */

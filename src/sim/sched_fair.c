@@ -130,7 +130,7 @@ static void update_min_vruntime(void)
 		if (!curr)
 			continue;
 		sim_time_t v =
-		    curr->vruntime + (curr == sim_current ? vdelta(curr, curr->pending) : 0);
+		    curr->vruntime + (curr == sim_current ? vdelta(curr, pending_charge(curr)) : 0);
 		if (v < m)
 			m = v;
 	}
@@ -267,7 +267,7 @@ static void check_preempt_wakeup(struct task *t)
 		if (!curr)
 			continue;
 		sim_time_t v =
-		    curr->vruntime + (curr == sim_current ? vdelta(curr, curr->pending) : 0);
+		    curr->vruntime + (curr == sim_current ? vdelta(curr, pending_charge(curr)) : 0);
 		if (ahead < 0 || v > ahead_v) {
 			ahead = c;
 			ahead_v = v;
@@ -367,10 +367,11 @@ void task_start(struct task *t)
 	t->vruntime = child;
 	if (parent_task && parent_task->cpu >= 0) {
 		sim_time_t parent =
-		    parent_task->vruntime + vdelta(parent_task, parent_task->pending);
+		    parent_task->vruntime + vdelta(parent_task, pending_charge(parent_task));
 		if (parent < child) {
 			t->vruntime = parent;
-			parent_task->vruntime = child - vdelta(parent_task, parent_task->pending);
+			parent_task->vruntime =
+			    child - vdelta(parent_task, pending_charge(parent_task));
 		}
 		set_need_resched(parent_task->cpu, true);
 	}

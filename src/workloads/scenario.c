@@ -22,6 +22,8 @@ static const char *const sched_buddies_names[] = {"none", "2.6.25", "2.6.26", "2
 
 static const char *const sched_min_vruntime_names[] = {"curr", "leftmost", NULL};
 
+static const char *const sched_clock_names[] = {"ns", "jiffies", NULL};
+
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
     {"scenario.reproduces", P_STRING, SP(reproduces), 0, 0, NULL,
@@ -35,6 +37,11 @@ static const struct param_desc base_params[] = {
      "swap partition size (0 = no swap); at most 2^27-1 slots (a swap PTE's 27 bits) and "
      "half the profile's disk"},
     {"machine.cpus", P_INT, SP(cpus), 1, 256, NULL, "CPUs"},
+    {"machine.sched_clock", P_ENUM, SP(sched_clock_jiffies), 0, 0, sched_clock_names,
+     "the platform's sched_clock(), which CFS accounts CPU time with: ns (default; x86's "
+     "TSC, and on ARM the SoCs with their own: OMAP, PXA, RealView, SA-1100, Versatile in "
+     "2.6.25) or jiffies (the kernel's weak default: time moves at the timer ticks only, "
+     "and each tick charges a whole jiffy to the task running then)"},
     {"kernel.version", P_STRING, SP(kernel_version), 0, 0, NULL,
      "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
      "by name takes that kernel's value, its reclaim rules and mainline policies included"},

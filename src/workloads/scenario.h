@@ -40,6 +40,7 @@ struct scenario_config {
 	uint64_t ram;
 	uint64_t swap;
 	int cpus;
+	int sched_clock_jiffies;	       /* machine.sched_clock = jiffies */
 	char kernel_version[PARAM_STRING_MAX]; /* kernel.version: the vm.* defaults follow it */
 	int sched_normalized_sleeper;	       /* kernel.sched_normalized_sleeper */
 	int sched_min_vruntime_leftmost;       /* kernel.sched_min_vruntime = leftmost */
