@@ -142,7 +142,12 @@ static void sched_keys_follow_the_rc(void **state)
 		assert_int_equal(cfg.sched_normalized_sleeper,
 				 !strcmp(k[i].version, "2.6.25-rc6") ||
 				     !strcmp(k[i].version, "2.6.25-rc7"));
+		/* leftmost-only min_vruntime: 2.6.25-rc6 (3fe69747dab) to 2.6.27 */
+		assert_int_equal(cfg.sched_min_vruntime_leftmost,
+				 i >= 3 && strcmp(k[i].version, "2.6.28") != 0);
 	}
+	test_scenario(&cfg, "kernel.sched_min_vruntime = curr\nkernel.version = 2.6.26\n");
+	assert_int_equal(cfg.sched_min_vruntime_leftmost, 0);
 	test_scenario(&cfg, "machine.ram = 64M\n"); /* the default kernel, 2.6.28 */
 	assert_int_equal(cfg.sched_buddies, SCHED_BUDDIES_2628);
 	test_scenario(&cfg, "kernel.sched_buddies = none\nkernel.version = 2.6.25-mm1\n");

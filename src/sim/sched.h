@@ -84,10 +84,18 @@ void sched_destroy(void);
  * handler. Each CPU's tick phase is drawn from the seed: where the ticks fall relative to
  * the workload is what varies between otherwise identical real runs. 0 = no ticks. */
 void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
+/* The platform's sched_clock(): false, nanoseconds; true, the kernel's weak default
+ * (jiffies x 1e9 / HZ, kernel/sched.c 2.6.25), so rq->clock moves only at a tick and
+ * update_curr charges whoever runs then a whole jiffy (docs/model.md). Needs the ticks. */
+void sched_set_jiffy_clock(bool on);
 /* place_entity's sleeper credit: false, one sched_latency (2.6.24, 2.6.25, 2.6.26); true,
  * sched_latency scaled by NICE_0_LOAD / the run queue's load (2.6.25-rc6..rc9's "fix fair
  * sleepers"; docs/model.md). */
 void sched_set_normalized_sleeper(bool on);
+/* What min_vruntime follows: false, the least of the running tasks and the leftmost queued
+ * one (2.6.24, 2.6.25-rc1..rc5, 2.6.28); true, the leftmost queued task alone, raised when
+ * a task becomes or leaves the leftmost (2.6.25-rc6..2.6.27). */
+void sched_set_min_vruntime_leftmost(bool on);
 /* The wakeup buddies (cfs_rq->next, cfs_rq->last) as a kernel line has them; docs/model.md
  * "Scheduler". */
 enum sched_buddies {

@@ -34,6 +34,9 @@ static void rq_push(struct task *t)
 		i = p;
 	}
 	sched.rq[i] = e;
+	/* __enqueue_entity, 2.6.25-rc6..2.6.27: a new leftmost raises min_vruntime to it */
+	if (i == 0 && sched.min_vruntime_leftmost && e.vruntime > sched.min_vruntime)
+		sched.min_vruntime = e.vruntime;
 }
 
 /* Removes the top entry, stale or not. */
@@ -82,7 +85,8 @@ static struct task *rq_first(void)
 static void rq_take(struct task *t)
 {
 	sched.rq_weight -= t->weight;
-	if (sched.rq[0].task == t && !rq_stale(&sched.rq[0])) {
+	bool leftmost = sched.rq[0].task == t && !rq_stale(&sched.rq[0]);
+	if (leftmost) {
 		rq_remove_top();
 	} else {
 		t->rq_seq = UINT64_MAX; /* no entry has that seq */
@@ -92,6 +96,11 @@ static void rq_take(struct task *t)
 		rq_remove_top();
 		sched.nr_stale--;
 	}
+	/* __dequeue_entity, 2.6.25-rc6..2.6.27: the leftmost leaving raises min_vruntime to
+	 * the next one */
+	if (leftmost && sched.min_vruntime_leftmost && rq_nr_queued() &&
+	    sched.rq[0].vruntime > sched.min_vruntime)
+		sched.min_vruntime = sched.rq[0].vruntime;
 }
 
 void set_need_resched(int c, bool on)
@@ -107,13 +116,24 @@ void set_curr(int c, struct task *t)
 }
 
 /* The run queue's min_vruntime: monotonic, following the least vruntime among the tasks
- * on a CPU or waiting for one. */
+ * on a CPU or waiting for one (__update_curr, 2.6.24-2.6.25-rc5; update_min_vruntime,
+ * 2.6.28: min of curr and the leftmost; the running task's vruntime as update_curr brings
+ * it up to date, its pending time included). 2.6.25-rc6..2.6.27 follow the leftmost alone
+ * (3fe69747dab "sched: min_vruntime fix"): rq_push and rq_take keep it then. */
 static void update_min_vruntime(void)
 {
+	if (sched.min_vruntime_leftmost)
+		return;
 	sim_time_t m = UINT64_MAX;
-	for (int c = 0; c < sched.ncpus; c++)
-		if (sched.cpus[c].curr && sched.cpus[c].curr->vruntime < m)
-			m = sched.cpus[c].curr->vruntime;
+	for (int c = 0; c < sched.ncpus; c++) {
+		const struct task *curr = sched.cpus[c].curr;
+		if (!curr)
+			continue;
+		sim_time_t v =
+		    curr->vruntime + (curr == sim_current ? vdelta(curr, pending_charge(curr)) : 0);
+		if (v < m)
+			m = v;
+	}
 	if (rq_nr_queued() && sched.rq[0].vruntime < m)
 		m = sched.rq[0].vruntime;
 	if (m != UINT64_MAX && m > sched.min_vruntime)
@@ -142,11 +162,47 @@ sim_time_t vdelta(const struct task *t, sim_time_t ns)
 	return t->weight == NICE_0_LOAD ? ns : ns * NICE_0_LOAD / t->weight;
 }
 
-/* sched_slice, with many tasks queued: the minimum granularity times the task's share of
- * a nice-0 task's weight */
+/* sched_nr_latency: sysctl_sched_latency / sysctl_sched_min_granularity at boot (20 / 4),
+ * which sched_init_granularity's scaling of both leaves as it is */
+#define SCHED_NR_LATENCY 5
+
+/* __sched_period (2.6.25-rc1 .. 2.6.28): the period in which each of nr_running tasks runs
+ * once, sched_latency, stretched to the minimum granularity per task past sched_nr_latency
+ * tasks (2.6.24's sched_latency x nr / sched_nr_latency is the same with these values) */
+static sim_time_t sched_period(uint64_t nr_running)
+{
+	return nr_running > SCHED_NR_LATENCY ? sched.slice * nr_running : sched.sched_latency;
+}
+
+/* cfs_rq->nr_running and cfs_rq->load of the run queue of a CPU with a task running: that
+ * task and the queued ones. One run queue for all CPUs here: the queued tasks shared out
+ * evenly (docs/model.md); on one CPU exactly the kernel's. */
+static void cfs_rq_share(const struct task *running, uint64_t *nr, uint64_t *load)
+{
+	uint64_t n = (uint64_t)sched.ncpus;
+	*nr = 1 + (uint64_t)rq_nr_queued() / n;
+	*load = running->weight + sched.rq_weight / n;
+}
+
+/* sched_slice (check_preempt_tick's ideal_runtime) of a running task: its weight's share
+ * of the period, period x weight / cfs_rq->load, the task itself on the run queue */
 sim_time_t task_slice(const struct task *t)
 {
-	return t->weight == NICE_0_LOAD ? sched.slice : sched.slice * t->weight / NICE_0_LOAD;
+	uint64_t nr, load;
+	cfs_rq_share(t, &nr, &load);
+	return sched_period(nr) * t->weight / load;
+}
+
+/* sched_vslice_add (task_new_fair's START_DEBIT, 2.6.24-2.6.27): the virtual slice of the
+ * run queue with the new task added, __sched_period(nr_running + 1) x NICE_0_LOAD /
+ * (cfs_rq->load + its weight). parent: the task running on the CPU the child starts on,
+ * NULL if none. */
+static sim_time_t start_debit(const struct task *parent, const struct task *child)
+{
+	uint64_t nr = 0, load = 0;
+	if (parent)
+		cfs_rq_share(parent, &nr, &load);
+	return sched_period(nr + 1) * NICE_0_LOAD / (load + child->weight);
 }
 
 /* The wakeup granularity in the virtual time of a task of weight w (wakeup_gran, 2.6.26;
@@ -211,7 +267,7 @@ static void check_preempt_wakeup(struct task *t)
 		if (!curr)
 			continue;
 		sim_time_t v =
-		    curr->vruntime + (curr == sim_current ? vdelta(curr, curr->pending) : 0);
+		    curr->vruntime + (curr == sim_current ? vdelta(curr, pending_charge(curr)) : 0);
 		if (ahead < 0 || v > ahead_v) {
 			ahead = c;
 			ahead_v = v;
@@ -252,6 +308,11 @@ static uint64_t rq_load(const struct task *waking)
 void sched_set_normalized_sleeper(bool on)
 {
 	sched.normalized_sleeper = on;
+}
+
+void sched_set_min_vruntime_leftmost(bool on)
+{
+	sched.min_vruntime_leftmost = on;
 }
 
 void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_ns, bool asym_gran)
@@ -298,16 +359,19 @@ void task_start(struct task *t)
 {
 	struct task *parent_task = sim_current;
 	update_min_vruntime();
-	sim_time_t child = sched.min_vruntime + sched.slice;
+	sim_time_t child =
+	    sched.min_vruntime +
+	    start_debit(parent_task && parent_task->cpu >= 0 ? parent_task : NULL, t);
 	if (t->vruntime > child)
 		child = t->vruntime;
 	t->vruntime = child;
 	if (parent_task && parent_task->cpu >= 0) {
 		sim_time_t parent =
-		    parent_task->vruntime + vdelta(parent_task, parent_task->pending);
+		    parent_task->vruntime + vdelta(parent_task, pending_charge(parent_task));
 		if (parent < child) {
 			t->vruntime = parent;
-			parent_task->vruntime = child - vdelta(parent_task, parent_task->pending);
+			parent_task->vruntime =
+			    child - vdelta(parent_task, pending_charge(parent_task));
 		}
 		set_need_resched(parent_task->cpu, true);
 	}
@@ -431,6 +495,9 @@ struct task *cpu_dispatch(int c)
 /* A task that blocked or died leaves CPU c: the next queued task gets it. */
 void cpu_release(int c, struct task *t)
 {
+	/* dequeue_entity's update_curr, t still cfs_rq->curr: when no task is left,
+	 * min_vruntime keeps t's vruntime for the next wakeup on the idle CPU */
+	update_min_vruntime();
 	t->cpu = -1;
 	clear_buddies(t, -1); /* dequeue_entity */
 	struct task *n = pick_next_entity(c);

@@ -63,10 +63,12 @@ struct sched_state {
 	sim_time_t sched_latency, wakeup_gran;
 	int gran_factor; /* sched_init_granularity's 1 + ilog2(CPUs) */
 	bool normalized_sleeper;
+	bool min_vruntime_leftmost; /* min_vruntime follows the leftmost alone */
 	enum sched_buddies buddies;
 	bool asym_gran; /* the wakeup granularity scaled only for weights above nice 0's */
 	sim_time_t slice, ctxsw;
 	sim_time_t tick_cost;
+	bool jiffy_clock; /* sched_clock() counts jiffies: CFS accounts time at the ticks */
 	struct coro sched_ctx;
 	/* the task that last switched to sched_ctx, NULL if it left nothing to finish: tasks
 	 * hand their CPUs to each other directly (event.c's step_direct), so it need not be
@@ -113,6 +115,8 @@ sim_time_t task_slice(const struct task *t);
 /* task.c */
 void switch_to_sched(int finishing);
 void yield_cpu(bool force);
+uint64_t ticks_between(int c, sim_time_t from, sim_time_t to);
+sim_time_t pending_charge(const struct task *t);
 void flush_pending(void);
 
 /* wait.c */

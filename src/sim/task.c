@@ -152,29 +152,54 @@ void yield_cpu(bool force)
 	if (!t->pending && !force)
 		return;
 	sim_time_t used0 = t->slice_used;
-	t->slice_used += t->pending;
-	t->vruntime += vdelta(t, t->pending);
 	sim_time_t when = sim_clock + t->pending;
+	sim_time_t charge = t->pending; /* update_curr's delta_exec for this stretch */
 	if (sched.tick_cost) {
 		sim_time_t ph = sched.cpus[t->cpu].tick_phase;
+		uint64_t ticks = ticks_between(t->cpu, sim_clock, when);
+		if (sched.jiffy_clock)
+			charge = ticks * JIFFY_NS;
 		/* scheduler_tick -> check_preempt_tick: a slice ends at the first timer interrupt
-		 * after it is used up (delta_exec > ideal_runtime), not the instant it is */
+		 * after it is used up (delta_exec > ideal_runtime), not the instant it is; with a
+		 * jiffy sched_clock delta_exec grows only at the ticks, so that tick is in this
+		 * stretch */
 		sim_time_t slice = task_slice(t);
-		if (t->slice_used > slice) {
+		if (used0 + charge > slice) {
 			sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
 			sim_time_t first = (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
-			if (first <= when)
+			if (sched.jiffy_clock || first <= when)
 				set_need_resched(t->cpu, true);
 		}
 		/* the timer interrupts that land in this stretch steal their cost from it */
-		uint64_t ticks =
-		    (when + JIFFY_NS - ph) / JIFFY_NS - (sim_clock + JIFFY_NS - ph) / JIFFY_NS;
 		when += ticks * sched.tick_cost;
 		t->stime += ticks * sched.tick_cost;
 	}
+	t->slice_used = used0 + charge;
+	t->vruntime += vdelta(t, charge);
 	t->pending = 0;
 	t->state = TASK_RUNNING;
 	sched_yield_cpu(when);
+}
+
+/* Timer interrupts of CPU c in (from, to]: they come at tick_phase + k x jiffy */
+uint64_t ticks_between(int c, sim_time_t from, sim_time_t to)
+{
+	sim_time_t ph = sched.cpus[c].tick_phase;
+	return (to + JIFFY_NS - ph) / JIFFY_NS - (from + JIFFY_NS - ph) / JIFFY_NS;
+}
+
+/* The CPU time update_curr would have accounted to running task t for its pending time:
+ * that time, or with a jiffy sched_clock the jiffies its timer ticked meanwhile. */
+sim_time_t pending_charge(const struct task *t)
+{
+	if (!sched.jiffy_clock || !sched.tick_cost || t->cpu < 0)
+		return t->pending;
+	return ticks_between(t->cpu, sim_clock, sim_clock + t->pending) * JIFFY_NS;
+}
+
+void sched_set_jiffy_clock(bool on)
+{
+	sched.jiffy_clock = on;
 }
 
 void flush_pending(void)

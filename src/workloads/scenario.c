@@ -20,6 +20,10 @@ static const char *const reclaim_progress_variants[] = {"auto", "2.6.25", "2.6.2
 
 static const char *const sched_buddies_names[] = {"none", "2.6.25", "2.6.26", "2.6.28", NULL};
 
+static const char *const sched_min_vruntime_names[] = {"curr", "leftmost", NULL};
+
+static const char *const sched_clock_names[] = {"ns", "jiffies", NULL};
+
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
     {"scenario.reproduces", P_STRING, SP(reproduces), 0, 0, NULL,
@@ -33,12 +37,22 @@ static const struct param_desc base_params[] = {
      "swap partition size (0 = no swap); at most 2^27-1 slots (a swap PTE's 27 bits) and "
      "half the profile's disk"},
     {"machine.cpus", P_INT, SP(cpus), 1, 256, NULL, "CPUs"},
+    {"machine.sched_clock", P_ENUM, SP(sched_clock_jiffies), 0, 0, sched_clock_names,
+     "the platform's sched_clock(), which CFS accounts CPU time with: ns (default; x86's "
+     "TSC, and on ARM the SoCs with their own: OMAP, PXA, RealView, SA-1100, Versatile in "
+     "2.6.25) or jiffies (the kernel's weak default: time moves at the timer ticks only, "
+     "and each tick charges a whole jiffy to the task running then)"},
     {"kernel.version", P_STRING, SP(kernel_version), 0, 0, NULL,
      "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
      "by name takes that kernel's value, its reclaim rules and mainline policies included"},
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
      "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25-rc1..rc5, 2.6.25, 2.6.26), 1 "
      "scaled down by the run queue's load (2.6.25-rc6..rc9); default: kernel.version's"},
+    {"kernel.sched_min_vruntime", P_ENUM, SP(sched_min_vruntime_leftmost), 0, 0,
+     sched_min_vruntime_names,
+     "what CFS's min_vruntime follows (default: kernel.version's): curr, the least of the "
+     "running and the leftmost queued task (2.6.24, 2.6.25-rc1..rc5, 2.6.28), or leftmost, "
+     "the leftmost queued task alone (2.6.25-rc6..2.6.27)"},
     {"kernel.sched_buddies", P_ENUM, SP(sched_buddies), 0, 0, sched_buddies_names,
      "CFS wakeup buddies (default: kernel.version's): none (2.6.24, 2.6.25-rc1..rc5), "
      "2.6.25 (rc6 on: next buddy within the wakeup granularity x 1024 / run queue load), "
@@ -179,7 +193,7 @@ static int kernel_version_rc(const char *text)
  * (74e3cd7f480), back to 10 ms in 2.6.26 and to 5 ms in 2.6.27; the last buddy came in
  * 2.6.28-rc4 (4793241be40), taken here for every 2.6.28; later kernels get 2.6.28's. */
 static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, int rc,
-			       const bool set[4])
+			       const bool set[5])
 {
 	bool r2625 = v == KERNEL_VERSION(2, 6, 25);
 	int buddies = v < KERNEL_VERSION(2, 6, 25)   ? SCHED_BUDDIES_NONE
@@ -199,6 +213,12 @@ static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, in
 	 * sleepers" in 2.6.25-rc6, reverted (e2df9e09051) after -rc9 */
 	if (!set[3])
 		c->sched_normalized_sleeper = r2625 && rc >= 6;
+	/* min_vruntime of the leftmost alone: 3fe69747dab "sched: min_vruntime fix" in
+	 * 2.6.25-rc6, until 2.6.28's update_min_vruntime (1af5f730fc1) took curr back in */
+	if (!set[4])
+		c->sched_min_vruntime_leftmost =
+		    (r2625 && (rc == 0 || rc >= 6)) ||
+		    (v > KERNEL_VERSION(2, 6, 25) && v < KERNEL_VERSION(2, 6, 28));
 }
 
 static bool key_is_set(const struct scenario_config *c, const struct param_desc *t, size_t n,
@@ -231,11 +251,13 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		c->key_set[i / 8] |= (uint8_t)(1u << (i % 8));
 	if (version) {
 		apply_kernel_version(c, v);
-		const bool set[4] = {
+		const bool set[5] = {
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_asym_gran)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_normalized_sleeper)),
+		    key_is_set(c, t, n,
+			       offsetof(struct scenario_config, sched_min_vruntime_leftmost)),
 		};
 		apply_kernel_sched(c, v, kernel_version_rc(text), set);
 	}
@@ -257,7 +279,7 @@ void scenario_defaults(struct scenario_config *c)
 	vm_sysctl_defaults(&c->vm);
 	{
 		kernel_version_t v = 0;
-		const bool none_set[4] = {false, false, false, false};
+		const bool none_set[5] = {false, false, false, false, false};
 		kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
 		apply_kernel_sched(c, v, kernel_version_rc(KERNEL_VERSION_DEFAULT), none_set);
 	}

@@ -40,8 +40,10 @@ struct scenario_config {
 	uint64_t ram;
 	uint64_t swap;
 	int cpus;
+	int sched_clock_jiffies;	       /* machine.sched_clock = jiffies */
 	char kernel_version[PARAM_STRING_MAX]; /* kernel.version: the vm.* defaults follow it */
 	int sched_normalized_sleeper;	       /* kernel.sched_normalized_sleeper */
+	int sched_min_vruntime_leftmost;       /* kernel.sched_min_vruntime = leftmost */
 	/* kernel.sched_buddies (enum sched_buddies), kernel.sched_wakeup_granularity (ns,
 	 * before the CPU-count factor), kernel.sched_asym_gran: kernel.version's unless set
 	 * by name */
