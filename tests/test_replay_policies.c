@@ -317,13 +317,13 @@ static void check_curves_with(size_t n, uint32_t universe,
 	assert_int_equal(lru_mrc_finish(lm, &lru), 0);
 	assert_int_equal(opt_mrc_checked(ids, next, n, nd, &opt, n < 6000 ? 1 : 97, 128), 0);
 	/* the other block size gives the same curve and keeps its structure sound */
-	struct mrc opt256;
-	assert_int_equal(opt_mrc_checked(ids, next, n, nd, &opt256, n < 6000 ? 1 : 97, 256), 0);
-	assert_int_equal(opt256.maxd, opt.maxd);
-	assert_int_equal(opt256.cold, opt.cold);
+	struct mrc opt512;
+	assert_int_equal(opt_mrc_checked(ids, next, n, nd, &opt512, n < 6000 ? 1 : 97, 512), 0);
+	assert_int_equal(opt512.maxd, opt.maxd);
+	assert_int_equal(opt512.cold, opt.cold);
 	for (uint32_t d = 1; d <= opt.maxd; d++)
-		assert_int_equal(opt256.hist[d], opt.hist[d]);
-	mrc_free(&opt256);
+		assert_int_equal(opt512.hist[d], opt.hist[d]);
+	mrc_free(&opt512);
 	assert_int_equal(lru.cold, nd);
 	assert_int_equal(opt.cold, nd);
 	for (uint32_t c = 1; c <= nd + 1; c++) {

@@ -22,22 +22,23 @@
  * O(1) by a whole-block rotation, so a run is followed block by block (a block with no descent
  * that continues the run is skipped whole) and the next maximum is found from the block maxima.
  * A reference costs O(B) for the blocks at the ends of each run and O(1) for each block in
- * between, plus a scan of block maxima down to depth d: with B = 256, some 300 comparisons of
+ * between, plus a scan of block maxima down to depth d: with B = 512, some 150 comparisons of
  * consecutive words for the deepest references of P12. The results are those of the flat
  * priority stack exactly (tests compare both with single-size OPT replays). */
 #include "replay/ops.h"
 
 /* Two instances: whole-block rotations cost a cache miss per block a run spans, the blocks at
  * a run's ends O(B) each, and runs grow with the footprint. With 128-slot blocks OLTP (186 k
- * distinct pages) is fastest, with 256 P12 (3.2 M); the larger blocks are used from a million
- * distinct pages on. Both give the same curve. */
+ * distinct pages) is fastest (256: 1.15 times the CPU), with 512 P12 (3.2 M; 256: 1.2 times,
+ * 1024: 1.16 times); the larger blocks are used from a million distinct pages on. Both give
+ * the same curve. */
 #define OPT_BLOCK 128u
 #define OPT(name) name##_b128
 #include "replay/opt_stack.h"
 #undef OPT
 #undef OPT_BLOCK
-#define OPT_BLOCK 256u
-#define OPT(name) name##_b256
+#define OPT_BLOCK 512u
+#define OPT(name) name##_b512
 #include "replay/opt_stack.h"
 #undef OPT
 #undef OPT_BLOCK
@@ -53,7 +54,7 @@ int opt_mrc_checked(const uint32_t *ids, const uint32_t *next, uint64_t n, uint3
 		    struct mrc *out, uint64_t check_every, unsigned block)
 {
 	if (!block)
-		block = nd >= LARGE_FOOTPRINT ? 256 : 128;
-	return block == 256 ? pass_b256(ids, next, n, nd, out, check_every)
+		block = nd >= LARGE_FOOTPRINT ? 512 : 128;
+	return block == 512 ? pass_b512(ids, next, n, nd, out, check_every)
 			    : pass_b128(ids, next, n, nd, out, check_every);
 }

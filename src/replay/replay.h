@@ -109,7 +109,7 @@ size_t lru_mrc_bytes(const struct lru_mrc *m);
 int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
 	    struct mrc *out);
 /* The same, checking its internal structure against a recount after every check_every
- * references (0: never), -2 when a check fails, and with blocks of `block` slots (128 or 256;
+ * references (0: never), -2 when a check fails, and with blocks of `block` slots (128 or 512;
  * 0 chooses by footprint, as opt_mrc does). For tests. */
 int opt_mrc_checked(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
 		    struct mrc *out, uint64_t check_every, unsigned block);
