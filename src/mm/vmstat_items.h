@@ -89,7 +89,7 @@
 	E(MMSIM_EVICT_EXEC, "mmsim_evict_exec")                                                    \
 	E(MMSIM_EVICT_FILE, "mmsim_evict_file")                                                    \
 	E(MMSIM_EVICT_ANON, "mmsim_evict_anon")                                                    \
-	/* ...of which file pages no task had faulted on since they were read (read-around) */    \
+	/* ...of which file pages no task had faulted on since they were read (read-around) */     \
 	E(MMSIM_EVICT_EXEC_UNFAULTED, "mmsim_evict_exec_unfaulted")                                \
 	E(MMSIM_EVICT_FILE_UNFAULTED, "mmsim_evict_file_unfaulted")                                \
 	/* file pages read in again after reclaim evicted them (by fault or read-around) */        \
