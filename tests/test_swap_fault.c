@@ -99,23 +99,30 @@ static void full_swap_frees_the_slot_at_fault(void **state)
 
 /* 15 deactivated swap-cache pages with swap full: only the 15 mod 14 = 1 page of the last
  * pagevec loses its slot. */
-static void active_list_frees_only_the_last_pagevec(void **state)
+/* 15 swap-cache pages of a taken off the active list, and shrink_active_putback of all of
+ * them as deactivated, with swap full (23 usable slots: 15 in use leave 8, 16 < 24) */
+static void deactivate_15_with_swap_full(struct anon *a, pfn_t pfns[15])
 {
-	(void)state;
-	struct anon a;
-	anon_setup(&a, 24 * 4096, 16); /* 23 usable slots: 15 in use leave 8, 16 < 24 */
 	struct pagelist inactive, active;
 	pagelist_init(&inactive);
 	pagelist_init(&active);
-	pfn_t pfns[15];
 	for (int i = 0; i < 15; i++) {
-		pfns[i] = test_anon_page(a.vma, (uint64_t)i, false, true);
+		pfns[i] = test_anon_page(a->vma, (uint64_t)i, false, true);
 		assert_true(add_to_swap(pfns[i]));
 		test_isolate(pfns[i], &inactive);
 	}
 	assert_true(vm_swap_full());
 	struct zone *z = page_zone(pfn_to_page(pfns[0]));
 	shrink_active_putback(z, &inactive, &active, 15);
+}
+
+static void active_list_frees_only_the_last_pagevec(void **state)
+{
+	(void)state;
+	struct anon a;
+	anon_setup(&a, 24 * 4096, 16);
+	pfn_t pfns[15];
+	deactivate_15_with_swap_full(&a, pfns);
 	int left = 0;
 	for (int i = 0; i < 15; i++)
 		left += !(pfn_to_page(pfns[i])->flags & PG_swapcache);
@@ -131,18 +138,8 @@ static void deactivation_keeps_swap_2630(void **state)
 	anon_setup(&a, 24 * 4096, 16);
 	MM->sysctl.deactivate_keeps_swap = 1;
 	mm_sysctl_apply();
-	struct pagelist inactive, active;
-	pagelist_init(&inactive);
-	pagelist_init(&active);
 	pfn_t pfns[15];
-	for (int i = 0; i < 15; i++) {
-		pfns[i] = test_anon_page(a.vma, (uint64_t)i, false, true);
-		assert_true(add_to_swap(pfns[i]));
-		test_isolate(pfns[i], &inactive);
-	}
-	assert_true(vm_swap_full());
-	struct zone *z = page_zone(pfn_to_page(pfns[0]));
-	shrink_active_putback(z, &inactive, &active, 15);
+	deactivate_15_with_swap_full(&a, pfns);
 	for (int i = 0; i < 15; i++)
 		assert_true(pfn_to_page(pfns[i])->flags & PG_swapcache);
 	teardown(&a);

@@ -558,11 +558,12 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 {
 	bool major = false;
-	bool evicted = vma->file->shadow[vma->pgoff + off] & FILE_SHADOW_EVICTED;
+	uint8_t *shadow = &vma->file->shadow[vma->pgoff + off];
+	bool evicted = *shadow & FILE_SHADOW_EVICTED;
 	pfn_t pfn = filemap_fault(vma, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)
 		return -2;
-	vma->file->shadow[vma->pgoff + off] |= FILE_SHADOW_FAULTED;
+	*shadow |= FILE_SHADOW_FAULTED;
 	if (major) {
 		bool exec = vma->flags & VM_EXEC;
 		count_vm_event(PGMAJFAULT);

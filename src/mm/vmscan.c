@@ -361,7 +361,8 @@ void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_cont
 			putback_lru_page(pfn);
 			continue;
 		}
-		bool exec = file && page_mapping(p) && page_mapping(p)->exec;
+		const struct address_space *m = file ? page_mapping(p) : NULL;
+		bool exec = m && m->exec;
 		if (page_mapping_inuse(pfn) && page_referenced(pfn, false, &vm_flags)) {
 			pgmoved++;
 			if (policy_any_true_keep_active(pfn, vm_flags, file)) {
