@@ -9,7 +9,7 @@
  * maxima of next use above d, and they come in runs of consecutive positions: within a run
  * each page moves down by one, the last one of the run is carried to the start of the next
  * run, and the last carried page takes depth d. So the update is a few rotations by one of
- * contiguous ranges of the stack. On the ARC traces there are 1.2 (P12) to 2.4 (OLTP) runs per
+ * contiguous ranges of the stack. On the ARC traces there are 1.2 (P12) to 3.3 (OLTP) runs per
  * reference, but the runs are thousands of pages long: moving every page of a run, as a flat
  * array must, is what made the curve superlinear.
  *
