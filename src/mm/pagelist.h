@@ -48,19 +48,6 @@ static inline void pagelist_del(struct pagelist *l, pfn_t pfn)
 		pfn_to_page(p->next)->prev = p->prev;
 	else
 		l->tail = p->prev;
-	/* Lists are mostly consumed from one end (reclaim from the tail, allocation from the
-	 * head): the neighbours just written are cached, the one after them is the next
-	 * removal's miss, so ask for it now. */
-	if (p->prev != NO_PFN) {
-		pfn_t pp = pfn_to_page(p->prev)->prev;
-		if (pp != NO_PFN)
-			__builtin_prefetch(pfn_to_page(pp), 1);
-	}
-	if (p->next != NO_PFN) {
-		pfn_t nn = pfn_to_page(p->next)->next;
-		if (nn != NO_PFN)
-			__builtin_prefetch(pfn_to_page(nn), 1);
-	}
 	p->next = p->prev = NO_PFN;
 	l->nr--;
 }
