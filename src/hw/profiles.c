@@ -172,14 +172,14 @@ static const struct hw_profile profiles[] = {
 	 * the TLB flush of every ARMv5 address-space switch (cpu_arm926_switch_mm, and
 	 * cpu_xscale_switch_mm on that box) and the refill after it; a switch that keeps the
 	 * address space (to or from a kernel thread, between threads of one process) does none
-	 * of that and costs [P3-790]'s, scaled as below. The rest is [P3-790]
-	 * scaled by the clock ratio 790/200 = 3.95 for kernel paths, and by the memory-bus
-	 * ratio 2.66 (PC133 64-bit 1064 MB/s against 32-bit SDRAM at 100 MHz, 400 MB/s: the
-	 * ARM926 board class [assumption: neither machine's memory is stated]) for page-sized
-	 * memory traffic: no ARMv5 lmbench figure of these was found (docs/hardware.md). The
-	 * clock ratio leaves out the ARM9's lower work per clock (ARM's 1.1 Dhrystone
-	 * MIPS/MHz maximum for ARM9, infocenter.arm.com KA3885), so those are lower bounds
-	 * (docs/throttle.md, "Absolute times"). */
+	 * of that and costs [P3-790]'s, scaled as below. The rest is [P3-790] scaled by the
+	 * clock ratio 790/200 = 3.95 for kernel paths, and by the memory-bus ratio 2.66 (PC133
+	 * 64-bit 1064 MB/s against 32-bit SDRAM at 100 MHz, 400 MB/s: the ARM926 board class
+	 * [assumption: neither machine's memory is stated]) for page-sized memory traffic: no
+	 * ARMv5 lmbench figure of these was found (docs/hardware.md). The clock ratio leaves
+	 * out the ARM9's lower work per clock (ARM's 1.1 Dhrystone MIPS/MHz maximum for ARM9,
+	 * infocenter.arm.com KA3885), so those are lower bounds (docs/throttle.md, "Absolute
+	 * times"). */
 	.ctxsw_ns = 5690, /* [P3-790] lat_ctx 2p/0K 1.44 us x 3.95: the switch itself */
 	/* [PXA255-200] lat_ctx -s 0 2, 190.8 us, same clock, unscaled (XScale, not ARM926:
 	 * 32 KiB caches and a D-cache clean by line allocation; docs/hardware.md): every one of

@@ -123,7 +123,7 @@ struct task *task_create(const char *comm, void (*fn)(void *), void *arg);
 void task_start(struct task *t);
 /* The memory context t runs in from now on (0: none). A running task's CPU switches to it
  * at once, as exec's activate_mm does. */
-void task_set_mem_context(struct task *t, uint64_t as);
+void task_set_mem_context(struct task *t, uint64_t ctx);
 /* set_user_nice: the CFS weight of nice -20..19 (the kernel's prio_to_weight). */
 void set_user_nice(struct task *t, int nice);
 

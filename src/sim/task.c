@@ -63,11 +63,11 @@ void sched_set_mem_context_cost(sim_time_t ns)
 	sched.switch_mm = ns;
 }
 
-void task_set_mem_context(struct task *t, uint64_t as)
+void task_set_mem_context(struct task *t, uint64_t ctx)
 {
-	t->mem_context = as;
-	if (as && t->cpu >= 0 && sched.cpus[t->cpu].curr == t)
-		sched.cpus[t->cpu].active_context = as;
+	t->mem_context = ctx;
+	if (ctx && t->cpu >= 0 && sched.cpus[t->cpu].curr == t)
+		sched.cpus[t->cpu].active_context = ctx;
 }
 
 void sched_set_hz(unsigned hz)
