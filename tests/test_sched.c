@@ -162,13 +162,45 @@ static void sleeper_credit(void **state)
 	assert_int_equal(normalized - plain, 16 * NSEC_PER_MSEC);
 }
 
+/* context_switch's switch_mm: a task switched in pays ctxsw_ns, and switch_mm_ns more when
+ * its address space is not the one its CPU last ran (the CPU's first, from none, included);
+ * a kernel thread (none) keeps the CPU's. Spinners do no system work, so their system time
+ * is exactly what their switches cost: a_mm_switches of a's switch-ins change the mm, all of
+ * b's when b_changes. */
+static void switch_mm_pair(uint64_t as_a, uint64_t as_b, uint64_t a_mm_switches, bool b_changes)
+{
+	sched_init(1, 50000, 4000000, 1000);
+	sched_set_mem_context_cost(50000);
+	spin_until = NSEC_PER_SEC;
+	struct task *a = task_create("a", spinner, NULL);
+	struct task *b = task_create("b", spinner, NULL);
+	task_set_mem_context(a, as_a);
+	task_set_mem_context(b, as_b);
+	task_start(a);
+	task_start(b);
+	sched_run(2 * NSEC_PER_SEC, NULL);
+	assert_true(a->nr_switched_in > 10 && b->nr_switched_in > 10);
+	if (!a_mm_switches)
+		a_mm_switches = a->nr_switched_in;
+	assert_int_equal(a->stime, a->nr_switched_in * 1000 + a_mm_switches * 50000);
+	assert_int_equal(b->stime, b->nr_switched_in * (b_changes ? 51000 : 1000));
+	sched_destroy();
+}
+
+static void switch_mm_cost(void **state)
+{
+	(void)state;
+	switch_mm_pair(1, 2, 0, true);	/* two processes: every switch changes the mm */
+	switch_mm_pair(1, 1, 1, false); /* threads of one process: only the CPU's first */
+	switch_mm_pair(1, 0, 1, false); /* a kernel thread borrows the process's mm */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(lifo_wakeups),
-	    cmocka_unit_test(exclusive_wakeups),
-	    cmocka_unit_test(nice_shares),
-	    cmocka_unit_test(sleeper_credit),
+	    cmocka_unit_test(lifo_wakeups),   cmocka_unit_test(exclusive_wakeups),
+	    cmocka_unit_test(nice_shares),    cmocka_unit_test(sleeper_credit),
+	    cmocka_unit_test(switch_mm_cost),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,10 @@ struct hw_profile {
 	sim_time_t timeslice_ns;
 	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */
 	sim_time_t ctxsw_ns;
+	/* what a switch to another address space adds (switch_mm: on ARMv5 the VIVT cache
+	 * clean and invalidate and the TLB flush, and their refill); 0 where ctxsw_ns is a
+	 * process-to-process figure that already contains it */
+	sim_time_t switch_mm_ns;
 	sim_time_t tick_ns; /* timer interrupt handler, once per jiffy per busy CPU */
 	uint32_t hz;	    /* the kernel's config HZ on this machine (0 = 1000) */
 	/* CPU cost of kernel operations, ns */
@@ -92,6 +96,7 @@ struct hw_profile {
 /* The CPU-cost fields a run may override (hw.<field> keys, for sensitivity studies). */
 #define HW_PROFILE_COSTS(X)                                                                        \
 	X(ctxsw_ns)                                                                                \
+	X(switch_mm_ns)                                                                            \
 	X(tick_ns)                                                                                 \
 	X(touch_ns)                                                                                \
 	X(syscall_ns)                                                                              \

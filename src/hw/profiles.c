@@ -167,14 +167,25 @@ static const struct hw_profile profiles[] = {
 	.stack_top = 0xbf000000,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
 	.quantum_ns = 200 * NSEC_PER_USEC, /* model knob [estimate] */
-	/* CPU costs: [P3-790] scaled by the clock ratio 790/200 = 3.95 for kernel paths, and by
-	 * the memory-bus ratio 2.66 (PC133 64-bit 1064 MB/s against 32-bit SDRAM at 100 MHz,
-	 * 400 MB/s: the ARM926 board class [assumption: neither machine's memory is stated])
-	 * for page-sized memory traffic. The clock ratio leaves out the ARM9's lower work per
-	 * clock (ARM's 1.1 Dhrystone MIPS/MHz maximum for ARM9, infocenter.arm.com KA3885) and
-	 * the VIVT cache flush of every ARMv5 address-space switch (cpu_arm926_switch_mm), so
-	 * these are lower bounds (docs/throttle.md, "Absolute times"). */
-	.ctxsw_ns = 5690, /* lat_ctx 2p/0K 1.44 us x 3.95 */
+	/* CPU costs: a switch between processes is [PXA255-200]'s, an ARMv5 CPU with virtually
+	 * indexed caches at the board's clock, so it contains the cache clean and invalidate and
+	 * the TLB flush of every ARMv5 address-space switch (cpu_arm926_switch_mm, and
+	 * cpu_xscale_switch_mm on that box) and the refill after it; a switch that keeps the
+	 * address space (to or from a kernel thread, between threads of one process) does none
+	 * of that and costs [P3-790]'s, scaled as below. The rest is [P3-790] scaled by the
+	 * clock ratio 790/200 = 3.95 for kernel paths, and by the memory-bus ratio 2.66 (PC133
+	 * 64-bit 1064 MB/s against 32-bit SDRAM at 100 MHz, 400 MB/s: the ARM926 board class
+	 * [assumption: neither machine's memory is stated]) for page-sized memory traffic: no
+	 * ARMv5 lmbench figure of these was found (docs/hardware.md). The clock ratio leaves
+	 * out the ARM9's lower work per clock (ARM's 1.1 Dhrystone MIPS/MHz maximum for ARM9,
+	 * infocenter.arm.com KA3885), so those are lower bounds (docs/throttle.md, "Absolute
+	 * times"). */
+	.ctxsw_ns = 5690, /* [P3-790] lat_ctx 2p/0K 1.44 us x 3.95: the switch itself */
+	/* [PXA255-200] lat_ctx -s 0 2, 190.8 us, same clock, unscaled (XScale, not ARM926:
+	 * 32 KiB caches and a D-cache clean by line allocation; docs/hardware.md): every one of
+	 * its switches changes the address space, so switch_mm is that less the switch itself,
+	 * 190800 - 5690 */
+	.switch_mm_ns = 185110,
 	.tick_ns = 20000, /* timer interrupt + scheduler_tick at 200 MHz [estimate] */
 	/* ARM's config HZ has no prompt (2.6.25 arch/arm/Kconfig): 100 unless the platform
 	 * says otherwise (AT91_TIMER_HZ, 100 on the SAM9 ARM926 parts; 200 for the S3C2410

@@ -145,7 +145,8 @@ static void process_exit_hook(struct task_struct *t)
 		exit_mmap(mm);
 	}
 	t->mm = NULL;
-	if (p->exit_files) /* do_exit: exit_files after exit_mm */
+	task_set_mem_context(&t->task, 0); /* exit_mm: lazy TLB from here on */
+	if (p->exit_files)		   /* do_exit: exit_files after exit_mm */
 		p->exit_files(p->exit_files_arg);
 	p->exit_files = NULL;
 	if (p->stack != NO_PFN)
@@ -225,6 +226,7 @@ static bool process_attach(struct process *p, const char *comm, struct mm_struct
 	struct task_struct *t = task_struct_create(comm, process_entry, p, false);
 	t->proc = p;
 	t->mm = mm;
+	task_set_mem_context(&t->task, mm ? mm->id : 0);
 	t->on_exit = process_exit_hook;
 	p->task = t;
 	live_processes++;
@@ -310,6 +312,7 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 	mm->oomkilladj = old ? old->oomkilladj : 0;
 	mm->owner = t;
 	t->mm = mm;
+	task_set_mem_context(&t->task, mm->id); /* activate_mm */
 	policy_mm_exec(old, mm);
 	/* take_swap_token() also takes the parent's token: after fork the exec'ing mm is a
 	 * fresh copy that never held it (kernel-reclaim.md §4.2) */

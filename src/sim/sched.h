@@ -35,6 +35,7 @@ struct task {
 	uint64_t utime, stime;	 /* ns of CPU, user and system */
 	uint64_t nr_switched_in; /* times it got a CPU back after being switched out */
 	int in_kernel;		 /* >0: CPU work counts as system time */
+	uint64_t mem_context;	 /* the layer above's id of the memory it runs in; 0: none */
 	sim_time_t start_time;
 	sim_time_t exit_time;
 
@@ -77,6 +78,11 @@ struct sched_stats {
 
 /* Machine lifecycle. ncpus >= 1. */
 void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_t ctxsw_ns);
+/* context_switch's switch_mm (kernel/sched.c, 2.6.25-2.6.28): a task switched in whose memory
+ * context (task_set_mem_context) is not the one its CPU last ran pays ns more than ctxsw_ns;
+ * a task with none (a kernel thread) borrows the CPU's (enter_lazy_tlb) and pays nothing more,
+ * nor does the next task of the context the CPU holds. 0 by default. */
+void sched_set_mem_context_cost(sim_time_t ns);
 /* config HZ: the jiffy the tick and the timeouts count in (0 = 1000); before sched_set_ticks */
 void sched_set_hz(unsigned hz);
 void sched_destroy(void);
@@ -115,6 +121,9 @@ void task_init(struct task *t, const char *comm, void (*fn)(void *), void *arg);
 /* A task of its own allocation, freed with the machine. */
 struct task *task_create(const char *comm, void (*fn)(void *), void *arg);
 void task_start(struct task *t);
+/* The memory context t runs in from now on (0: none). A running task's CPU switches to it
+ * at once, as exec's activate_mm does. */
+void task_set_mem_context(struct task *t, uint64_t ctx);
 /* set_user_nice: the CFS weight of nice -20..19 (the kernel's prio_to_weight). */
 void set_user_nice(struct task *t, int nice);
 

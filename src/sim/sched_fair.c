@@ -483,9 +483,14 @@ struct task *cpu_dispatch(int c)
 	if (t->state == TASK_RUNNABLE && t->co.sp) {
 		sched.stats.context_switches++;
 		t->nr_switched_in++;
-		t->pending += sched.ctxsw;
-		t->stime += sched.ctxsw;
+		sim_time_t cost = sched.ctxsw;
+		if (t->mem_context && t->mem_context != sched.cpus[c].active_context)
+			cost += sched.switch_mm;
+		t->pending += cost;
+		t->stime += cost;
 	}
+	if (t->mem_context)
+		sched.cpus[c].active_context = t->mem_context;
 	t->state = TASK_RUNNING;
 	t->cpu = c;
 	sim_current = t;

@@ -26,7 +26,8 @@ struct cpu {
 	/* cfs_rq->next and cfs_rq->last of this CPU's run queue (the wakeup buddies,
 	 * kernel.sched_buddies): queued tasks, or (2.6.28) the task running here */
 	struct task *next_buddy, *last_buddy;
-	sim_time_t tick_phase; /* this CPU's timer interrupts come at phase + k * jiffy */
+	sim_time_t tick_phase;	 /* this CPU's timer interrupts come at phase + k * jiffy */
+	uint64_t active_context; /* the memory context it last switched to (rq->prev_mm) */
 };
 
 struct rq_entry {
@@ -66,7 +67,7 @@ struct sched_state {
 	bool min_vruntime_leftmost; /* min_vruntime follows the leftmost alone */
 	enum sched_buddies buddies;
 	bool asym_gran; /* the wakeup granularity scaled only for weights above nice 0's */
-	sim_time_t slice, ctxsw;
+	sim_time_t slice, ctxsw, switch_mm;
 	sim_time_t tick_cost;
 	bool jiffy_clock; /* sched_clock() counts jiffies: CFS accounts time at the ticks */
 	struct coro sched_ctx;

@@ -58,6 +58,18 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	sim_nr_need_resched = 0;
 }
 
+void sched_set_mem_context_cost(sim_time_t ns)
+{
+	sched.switch_mm = ns;
+}
+
+void task_set_mem_context(struct task *t, uint64_t ctx)
+{
+	t->mem_context = ctx;
+	if (ctx && t->cpu >= 0 && sched.cpus[t->cpu].curr == t)
+		sched.cpus[t->cpu].active_context = ctx;
+}
+
 void sched_set_hz(unsigned hz)
 {
 	sim_hz = hz ? hz : 1000;

@@ -75,6 +75,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 			       .seed = seed,
 			       .sysctl = cfg->vm};
 	sched_init(cfg->cpus, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
+	sched_set_mem_context_cost(hw->switch_mm_ns);
 	sched_set_hz(hw->hz);
 	sched_set_ticks(hw->tick_ns, seed);
 	sched_set_jiffy_clock(cfg->sched_clock_jiffies);

@@ -80,6 +80,7 @@ void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long mi
 	vm_sysctl_defaults(&mc.sysctl);
 	mc.sysctl.min_free_kbytes = min_free_kbytes;
 	sched_init(1, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
+	sched_set_mem_context_cost(hw->switch_mm_ns);
 	sched_set_hz(hw->hz);
 	assert_int_equal(mm_init(&mc, &test_ops), 0);
 	test_nr_oom_killed = 0;
