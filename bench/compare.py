@@ -123,6 +123,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cache", type=int, default=65536, help="replay cache size in pages")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="mmsim build dir")
+    ap.add_argument("--opt", action="store_true",
+                    help="also time the OPT curve against the LRU curve of the same build")
     a = ap.parse_args()
     os.makedirs(TMP, exist_ok=True)
     traces = a.traces or [t for t in ["/work/shared/traces/arc/P12.lis.zst"] if os.path.exists(t)]
@@ -146,6 +148,10 @@ def main():
                   (name, ys[0], ys[2], info["refs"], info["distinct"]))
         rows.append(("replay lru %d" % a.cache, name, "yardstick") +
                     pair([mmsim] + rep, [yard, t], a.runs))
+        if a.opt:
+            opt = ["mrc", t, "--policy", "opt", "--sizes", "1000"]
+            rows.append(("mrc opt", name, "mmsim mrc lru") +
+                        pair([mmsim] + opt, [mmsim] + mrc, a.runs))
         if old:
             rows.append(("replay lru %d" % a.cache, name, "mmsim " + old[1]) +
                         pair([mmsim] + rep, [old[0]] + rep, a.runs))
