@@ -274,8 +274,8 @@ static void children_oldest_first(void **state)
 }
 
 /* hw.* overrides (sensitivity studies): the run's profile takes the given cost and keeps
- * every other; 0 keeps the profile's; a dearer system call shows in the run's system time;
- * a scenario file may not set them. */
+ * every other; unset keeps the profile's and 0 is refused (it would read as unset); a dearer
+ * system call shows in the run's system time; a scenario file may not set them. */
 static void hw_overrides(void **state)
 {
 	(void)state;
@@ -298,6 +298,9 @@ static void hw_overrides(void **state)
 	p.syscall_ns = stock->syscall_ns;
 	HW_PROFILE_COSTS(SAME_COST)
 #undef SAME_COST
+	assert_int_equal(
+	    scenario_apply_override(&cfg, "hw.switch_mm_ns=0", "--set", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "expected an integer in 1..1000000000"));
 
 	struct run_result a, b;
 	test_scenario(&cfg, small);

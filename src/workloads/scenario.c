@@ -67,9 +67,9 @@ static const struct param_desc base_params[] = {
      "2.6.25 on; default: kernel.version's) or for every weight but nice 0's (0, 2.6.24)"},
 /* clang-format off */
 #define HW_OVERRIDE_PARAM(f)                                                                  \
-    {"hw." #f, P_U64, SP(hw.f), 0, 1000000000, NULL,                                          \
+    {"hw." #f, P_U64, SP(hw.f), 1, 1000000000, NULL,                                          \
      "replaces the profile's " #f " estimate for sensitivity studies (--set or --vary only; " \
-     "0 = the profile's)"},
+     "at least 1: unset, 0, is the profile's)"},
     HW_PROFILE_COSTS(HW_OVERRIDE_PARAM)
 #undef HW_OVERRIDE_PARAM
     /* clang-format on */

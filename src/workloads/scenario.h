@@ -21,9 +21,9 @@
 #include "workloads/usemem.h"
 #include "workloads/workload.h"
 
-/* hw.<field> = ns: replaces one of the profile's cost estimates for this run (0 keeps the
- * profile's). For sensitivity studies from the command line (--set, --vary): scenario
- * files take every cost from machine.profile and may not set these. */
+/* hw.<field> = ns: replaces one of the profile's cost estimates for this run (0, unset, keeps
+ * the profile's; an override is at least 1 ns). For sensitivity studies from the command line
+ * (--set, --vary): scenario files take every cost from machine.profile and may not set these. */
 struct hw_cost_overrides {
 #define HW_OVERRIDE_FIELD(f) uint64_t f;
 	HW_PROFILE_COSTS(HW_OVERRIDE_FIELD)
