@@ -1,18 +1,23 @@
 /* The blocked OPT priority stack of opt_mrc.c, written once for any block size: the includer
  * defines OPT_BLOCK (a power of two) and OPT(name), which gives each instance's names their
  * own suffix. No include guard: it is included once per block size. */
+#include "replay/opt_scan.h"
+
 #define OPT_MASK (OPT_BLOCK - 1)
+#ifndef OPT_NOPAGE
+#define OPT_NOPAGE UINT32_MAX /* the id in the slots past the bottom of the stack */
+#endif
 
 struct OPT(optstack) {
-	struct OPT(ent) {
-		uint32_t id, val; /* a page and its next use, side by side for the cache */
-	} * e;			  /* nb * OPT_BLOCK slots, addressed through head[] */
-	uint32_t *head;		  /* per block: physical slot of logical index 0 */
-	uint32_t *desc;		  /* per block: i with val[i + 1] <= val[i] */
-	uint32_t *bmax;		  /* per block: at least the largest val; exact after a full
-				   * scan of the block or an increasing whole-block rotation */
-	uint32_t *blk;		  /* per page: its block */
-	uint32_t *tree;		  /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
+	/* nb * OPT_BLOCK slots each, addressed through head[]: a page and its next use, in two
+	 * arrays so that the scans read contiguous words of one kind */
+	uint32_t *id, *val;
+	uint32_t *head; /* per block: physical slot of logical index 0 */
+	uint32_t *desc; /* per block: i with val[i + 1] <= val[i] */
+	uint32_t *bmax; /* per block: at least the largest val; exact after a full
+			 * scan of the block or an increasing whole-block rotation */
+	uint32_t *blk;	/* per page: its block */
+	uint32_t *tree; /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
 	uint32_t nb, cap, depth;
 };
 
@@ -43,12 +48,12 @@ static inline void OPT(set_bmax)(struct OPT(optstack) * s, uint32_t b, uint32_t 
 
 static inline uint32_t OPT(val_at)(const struct OPT(optstack) * s, uint32_t pos)
 {
-	return s->e[OPT(slot)(s, pos / OPT_BLOCK, pos & OPT_MASK)].val;
+	return s->val[OPT(slot)(s, pos / OPT_BLOCK, pos & OPT_MASK)];
 }
 
 static inline uint32_t OPT(lval)(const struct OPT(optstack) * s, uint32_t b, uint32_t i)
 {
-	return s->e[OPT(slot)(s, b, i)].val;
+	return s->val[OPT(slot)(s, b, i)];
 }
 
 /* The block's page at logical i leaves and page value v arrives somewhere: keep bmax. */
@@ -56,10 +61,10 @@ static inline uint32_t OPT(lval)(const struct OPT(optstack) * s, uint32_t b, uin
  * maximum, and a plain loop over contiguous words vectorises). */
 static uint32_t OPT(exact_bmax)(const struct OPT(optstack) * s, uint32_t b)
 {
-	const struct OPT(ent) *v = s->e + (size_t)b * OPT_BLOCK;
+	const uint32_t *v = s->val + (size_t)b * OPT_BLOCK;
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < OPT_BLOCK; i++)
-		m = v[i].val > m ? v[i].val : m;
+		m = v[i] > m ? v[i] : m;
 	return m;
 }
 
@@ -76,7 +81,7 @@ static inline void OPT(bmax_replace)(struct OPT(optstack) * s, uint32_t b, uint3
 
 /* Move logical a..b of a block (head h) to a+1..b+1, b + 1 < OPT_BLOCK; nothing if a > b. In
  * contiguous pieces of the circular buffer. */
-static void OPT(shift_up)(struct OPT(ent) * es, uint32_t h, uint32_t a, uint32_t b)
+static void OPT(shift_up)(uint32_t *es, uint32_t h, uint32_t a, uint32_t b)
 {
 	if (a > b)
 		return;
@@ -94,7 +99,7 @@ static void OPT(shift_up)(struct OPT(ent) * es, uint32_t h, uint32_t a, uint32_t
 }
 
 /* Move logical a..b (a >= 1) to a-1..b-1; nothing if a > b. */
-static void OPT(shift_down)(struct OPT(ent) * es, uint32_t h, uint32_t a, uint32_t b)
+static void OPT(shift_down)(uint32_t *es, uint32_t h, uint32_t a, uint32_t b)
 {
 	if (a > b)
 		return;
@@ -118,7 +123,7 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 			     uint32_t *cid, uint32_t *cval)
 {
 	uint32_t n = OPT(block_len)(s, b), ph = OPT(slot)(s, b, hi);
-	uint32_t oid = s->e[ph].id, oval = s->e[ph].val;
+	uint32_t oid = s->id[ph], oval = s->val[ph];
 	int32_t dd = 0;
 	if (lo > 0) /* (e[lo-1], e[lo]) becomes (e[lo-1], c); when lo == hi, e[lo] is e[hi] */
 		dd += (int32_t)(*cval <= OPT(lval)(s, b, lo - 1)) -
@@ -132,23 +137,27 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 			 x = lo < hi ? OPT(lval)(s, b, hi - 1) : *cval;
 		dd += (int32_t)(nxt <= x) - (int32_t)(nxt <= oval);
 	}
-	struct OPT(ent) *es = s->e + (size_t)b * OPT_BLOCK;
+	uint32_t *is = s->id + (size_t)b * OPT_BLOCK, *vs = s->val + (size_t)b * OPT_BLOCK;
 	if (n == OPT_BLOCK && lo + (OPT_BLOCK - 1 - hi) < hi - lo) {
 		/* Cheaper the other way round: rotate the whole block by one (O(1)), then move
 		 * back what lies outside lo..hi. */
-		uint32_t last = (s->head[b] + OPT_MASK) & OPT_MASK, eid = es[last].id,
-			 ev = es[last].val;
+		uint32_t last = (s->head[b] + OPT_MASK) & OPT_MASK, eid = is[last], ev = vs[last];
 		s->head[b] = last;
-		OPT(shift_down)(es, last, 1, lo);
+		OPT(shift_down)(is, last, 1, lo);
+		OPT(shift_down)(vs, last, 1, lo);
 		if (hi < OPT_MASK) {
-			OPT(shift_down)(es, last, hi + 2, OPT_MASK);
-			es[(last + OPT_MASK) & OPT_MASK] = (struct OPT(ent)){eid, ev};
+			OPT(shift_down)(is, last, hi + 2, OPT_MASK);
+			OPT(shift_down)(vs, last, hi + 2, OPT_MASK);
+			is[(last + OPT_MASK) & OPT_MASK] = eid;
+			vs[(last + OPT_MASK) & OPT_MASK] = ev;
 		}
 	} else {
-		OPT(shift_up)(es, s->head[b], lo, hi - 1);
+		OPT(shift_up)(is, s->head[b], lo, hi - 1);
+		OPT(shift_up)(vs, s->head[b], lo, hi - 1);
 	}
 	uint32_t to = (s->head[b] + lo) & OPT_MASK;
-	es[to] = (struct OPT(ent)){*cid, *cval};
+	is[to] = *cid;
+	vs[to] = *cval;
 	s->blk[*cid] = b;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
 	OPT(bmax_replace)(s, b, oval, *cval);
@@ -159,7 +168,7 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 /* Overwrite the value at logical i of block b (page id stays or is replaced by the caller). */
 static void OPT(set_val)(struct OPT(optstack) * s, uint32_t b, uint32_t i, uint32_t v)
 {
-	uint32_t n = OPT(block_len)(s, b), ph = OPT(slot)(s, b, i), old = s->e[ph].val;
+	uint32_t n = OPT(block_len)(s, b), ph = OPT(slot)(s, b, i), old = s->val[ph];
 	int32_t dd = 0;
 	if (i > 0) {
 		uint32_t p = OPT(lval)(s, b, i - 1);
@@ -169,7 +178,7 @@ static void OPT(set_val)(struct OPT(optstack) * s, uint32_t b, uint32_t i, uint3
 		uint32_t q = OPT(lval)(s, b, i + 1);
 		dd += (int32_t)(q <= v) - (int32_t)(q <= old);
 	}
-	s->e[ph].val = v;
+	s->val[ph] = v;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
 	OPT(bmax_replace)(s, b, old, v);
 }
@@ -178,13 +187,12 @@ static void OPT(set_val)(struct OPT(optstack) * s, uint32_t b, uint32_t i, uint3
 static void OPT(rotate_block)(struct OPT(optstack) * s, uint32_t b, uint32_t *cid, uint32_t *cval)
 {
 	uint32_t last = OPT(slot)(s, b, OPT_BLOCK - 1), first = OPT(slot)(s, b, 0);
-	uint32_t oid = s->e[last].id, oval = s->e[last].val;
-	uint32_t before_last = s->e[OPT(slot)(s, b, OPT_BLOCK - 2)].val,
-		 first_val = s->e[first].val;
+	uint32_t oid = s->id[last], oval = s->val[last];
+	uint32_t before_last = s->val[OPT(slot)(s, b, OPT_BLOCK - 2)], first_val = s->val[first];
 	uint32_t dsc = s->desc[b] - (oval <= before_last) + (first_val <= *cval);
 	s->head[b] = (s->head[b] - 1) & OPT_MASK;
-	s->e[last].id = *cid; /* the slot of the leaving page is the new logical 0 */
-	s->e[last].val = *cval;
+	s->id[last] = *cid; /* the slot of the leaving page is the new logical 0 */
+	s->val[last] = *cval;
 	s->blk[*cid] = b;
 	s->desc[b] = dsc;
 	if (dsc == 0)
@@ -222,31 +230,24 @@ static uint32_t OPT(run_end)(const struct OPT(optstack) * s, uint32_t a, uint32_
 	while (p < lim) {
 		uint32_t b = (p + 1) / OPT_BLOCK;
 		if (((p + 1) & OPT_MASK) == 0 && b * OPT_BLOCK + OPT_BLOCK - 1 <= lim &&
-		    !s->desc[b] && s->e[OPT(slot)(s, b, 0)].val > v) {
+		    !s->desc[b] && s->val[OPT(slot)(s, b, 0)] > v) {
 			p = b * OPT_BLOCK + OPT_BLOCK - 1; /* the whole block continues the run */
-			v = s->e[OPT(slot)(s, b, OPT_BLOCK - 1)].val;
+			v = s->val[OPT(slot)(s, b, OPT_BLOCK - 1)];
 			continue;
 		}
-		/* the rest of this block up to lim, in contiguous pieces, eight at a time */
+		/* the rest of this block up to lim, in contiguous pieces */
 		uint32_t end = b * OPT_BLOCK + OPT_MASK < lim ? b * OPT_BLOCK + OPT_MASK : lim;
 		uint32_t off = (s->head[b] + ((p + 1) & OPT_MASK)) & OPT_MASK, len = end - p;
 		if (len > OPT_BLOCK - off)
 			len = OPT_BLOCK - off;
-		const struct OPT(ent) *q = s->e + (size_t)b * OPT_BLOCK + off;
-		if (q[0].val <= v)
+		const uint32_t *q = s->val + (size_t)b * OPT_BLOCK + off;
+		if (q[0] <= v)
 			return p;
-		uint32_t j = 1;
-		for (; j + 8 <= len; j += 8)
-			if ((q[j].val <= q[j - 1].val) | (q[j + 1].val <= q[j].val) |
-			    (q[j + 2].val <= q[j + 1].val) | (q[j + 3].val <= q[j + 2].val) |
-			    (q[j + 4].val <= q[j + 3].val) | (q[j + 5].val <= q[j + 4].val) |
-			    (q[j + 6].val <= q[j + 5].val) | (q[j + 7].val <= q[j + 6].val))
-				break;
-		for (; j < len; j++)
-			if (q[j].val <= q[j - 1].val)
-				return p + j;
+		uint32_t j = opt_first_descent(q, len);
+		if (j < len)
+			return p + j;
 		p += len;
-		v = q[len - 1].val;
+		v = q[len - 1];
 	}
 	return p;
 }
@@ -255,24 +256,16 @@ static uint32_t OPT(run_end)(const struct OPT(optstack) * s, uint32_t a, uint32_
 static uint32_t OPT(scan_greater)(const struct OPT(optstack) * s, uint32_t b, uint32_t i0,
 				  uint32_t i1, uint32_t v)
 {
-	const struct OPT(ent) *base = s->e + (size_t)b * OPT_BLOCK;
+	const uint32_t *base = s->val + (size_t)b * OPT_BLOCK;
 	uint32_t h = s->head[b];
-	/* over the one or two contiguous pieces of the circular buffer, eight slots tested
-	 * with a single branch */
+	/* over the one or two contiguous pieces of the circular buffer */
 	for (uint32_t i = i0; i <= i1;) {
 		uint32_t ph = (h + i) & OPT_MASK, len = i1 - i + 1;
 		if (len > OPT_BLOCK - ph)
 			len = OPT_BLOCK - ph;
-		const struct OPT(ent) *p = base + ph;
-		uint32_t j = 0;
-		for (; j + 8 <= len; j += 8)
-			if ((p[j].val > v) | (p[j + 1].val > v) | (p[j + 2].val > v) |
-			    (p[j + 3].val > v) | (p[j + 4].val > v) | (p[j + 5].val > v) |
-			    (p[j + 6].val > v) | (p[j + 7].val > v))
-				break;
-		for (; j < len; j++)
-			if (p[j].val > v)
-				return i + j;
+		uint32_t j = opt_first_gt(base + ph, len, v);
+		if (j < len)
+			return i + j;
 		i += len;
 	}
 	return UINT32_MAX;
@@ -339,24 +332,10 @@ static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32
 
 static uint32_t OPT(depth_of)(const struct OPT(optstack) * s, uint32_t x)
 {
-	/* physical order is fine for finding it; slots past the end of a partial last block
-	 * hold nothing valid, hence the length check */
-	uint32_t b = s->blk[x], n = OPT(block_len)(s, b);
-	const struct OPT(ent) *ids = s->e + (size_t)b * OPT_BLOCK;
-	for (uint32_t j0 = 0; j0 < OPT_BLOCK; j0 += 8) {
-		/* eight compares folded into one branch */
-		if (!((ids[j0].id == x) | (ids[j0 + 1].id == x) | (ids[j0 + 2].id == x) |
-		      (ids[j0 + 3].id == x) | (ids[j0 + 4].id == x) | (ids[j0 + 5].id == x) |
-		      (ids[j0 + 6].id == x) | (ids[j0 + 7].id == x)))
-			continue;
-		for (uint32_t j = j0; j < j0 + 8; j++)
-			if (ids[j].id == x) {
-				uint32_t i = (j - s->head[b]) & OPT_MASK;
-				if (i < n)
-					return b * OPT_BLOCK + i;
-			}
-	}
-	return UINT32_MAX; /* cannot happen: the block of a page holds it */
+	/* physical order is fine for finding it: a page is in the stack once, and the slots
+	 * past the end of a partial last block hold OPT_NOPAGE */
+	uint32_t b = s->blk[x], j = opt_find_eq(s->id + (size_t)b * OPT_BLOCK, OPT_BLOCK, x);
+	return b * OPT_BLOCK + ((j - s->head[b]) & OPT_MASK);
 }
 
 static int OPT(grow)(struct OPT(optstack) * s)
@@ -366,7 +345,8 @@ static int OPT(grow)(struct OPT(optstack) * s)
 	for (size_t i = 0; i < 3; i++) {
 		*blockarrs[i] = xrealloc(*blockarrs[i], (size_t)nc * sizeof(uint32_t));
 	}
-	s->e = xrealloc(s->e, (size_t)nc * OPT_BLOCK * sizeof(*s->e));
+	s->id = xrealloc(s->id, (size_t)nc * OPT_BLOCK * sizeof(*s->id));
+	s->val = xrealloc(s->val, (size_t)nc * OPT_BLOCK * sizeof(*s->val));
 	uint32_t *t = xcalloc(2 * (size_t)nc, sizeof(uint32_t));
 	memcpy(t + nc, s->bmax, (size_t)s->nb * sizeof(uint32_t));
 	for (uint32_t i = nc - 1; i; i--)
@@ -387,13 +367,16 @@ static int OPT(push_slot)(struct OPT(optstack) * s)
 	s->head[s->nb] = 0;
 	s->desc[s->nb] = 0;
 	s->bmax[s->nb] = 0; /* and its tree leaf, zeroed when the tree was built */
+	memset(s->id + (size_t)s->nb * OPT_BLOCK, 0xff, OPT_BLOCK * sizeof(*s->id));
+	memset(s->val + (size_t)s->nb * OPT_BLOCK, 0, OPT_BLOCK * sizeof(*s->val));
 	s->nb++;
 	return 0;
 }
 
 static void OPT(optstack_free)(struct OPT(optstack) * s)
 {
-	free(s->e);
+	free(s->id);
+	free(s->val);
 	free(s->head);
 	free(s->desc);
 	free(s->bmax);
@@ -410,8 +393,8 @@ static int64_t OPT(reference)(struct OPT(optstack) * s, uint32_t x, uint32_t nx,
 			return -1;
 		d = s->depth++;
 		uint32_t ph = OPT(slot)(s, d / OPT_BLOCK, d & OPT_MASK);
-		s->e[ph].id = x; /* a placeholder the chain overwrites */
-		s->e[ph].val = 0;
+		s->id[ph] = x; /* a placeholder the chain overwrites */
+		s->val[ph] = 0;
 		s->blk[x] = d / OPT_BLOCK;
 		if (d & OPT_MASK)
 			s->desc[d / OPT_BLOCK]++; /* 0 <= the value before it */
@@ -434,7 +417,7 @@ static int64_t OPT(reference)(struct OPT(optstack) * s, uint32_t x, uint32_t nx,
 			break;
 	}
 	uint32_t bd = d / OPT_BLOCK, ph = OPT(slot)(s, bd, d & OPT_MASK);
-	s->e[ph].id = cid;
+	s->id[ph] = cid;
 	s->blk[cid] = bd;
 	OPT(set_val)(s, bd, d & OPT_MASK, cval);
 	return cold ? 0 : (int64_t)d + 1;
@@ -450,10 +433,13 @@ static int OPT(optstack_check)(const struct OPT(optstack) * s, uint32_t nd)
 			if (i && v <= OPT(lval)(s, b, i - 1))
 				dsc++;
 			m = v > m ? v : m;
-			uint32_t x = s->e[OPT(slot)(s, b, i)].id;
+			uint32_t x = s->id[OPT(slot)(s, b, i)];
 			if (x > nd || s->blk[x] != b)
 				return -1;
 		}
+		for (uint32_t i = n; i < OPT_BLOCK; i++)
+			if (s->id[OPT(slot)(s, b, i)] != OPT_NOPAGE)
+				return -1;
 		if (s->desc[b] != dsc || s->bmax[b] < m || s->tree[s->cap + b] != s->bmax[b])
 			return -1;
 	}
