@@ -9,6 +9,11 @@
 
 #include <stdint.h>
 
+/* The arrays scanned are padded with OPT_PAD readable words before and after, so that the
+ * vector loops read whole sixteen-word pieces and mask off what lies outside the range
+ * instead of finishing word by word. */
+#define OPT_PAD 16u
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
@@ -18,81 +23,94 @@ static inline __m128i opt_load_flip(const uint32_t *p)
 			     _mm_set1_epi32(INT32_MIN));
 }
 
-static inline unsigned opt_mask4(__m128i m)
+/* One bit per word of four all-ones-or-zero compare results, in order. */
+static inline unsigned opt_mask16(__m128i a, __m128i b, __m128i c, __m128i d)
 {
-	return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(m));
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_packs_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
+}
+
+/* Bits j with p[j] > w (w flipped). */
+static inline unsigned opt_gt16(const uint32_t *p, __m128i w)
+{
+	return opt_mask16(
+	    _mm_cmpgt_epi32(opt_load_flip(p), w), _mm_cmpgt_epi32(opt_load_flip(p + 4), w),
+	    _mm_cmpgt_epi32(opt_load_flip(p + 8), w), _mm_cmpgt_epi32(opt_load_flip(p + 12), w));
+}
+
+/* The low n bits (n >= 1). */
+static inline unsigned opt_low(uint32_t n)
+{
+	return n >= 16 ? 0xffffu : (1u << n) - 1;
 }
 #endif
 
 /* First j < len with p[j] > v. */
 static inline uint32_t opt_first_gt(const uint32_t *p, uint32_t len, uint32_t v)
 {
-	uint32_t j = 0;
 #if defined(__SSE2__)
 	const __m128i w = _mm_set1_epi32((int32_t)(v ^ 0x80000000u));
-	for (; j + 16 <= len; j += 16) {
-		__m128i a = _mm_cmpgt_epi32(opt_load_flip(p + j), w),
-			b = _mm_cmpgt_epi32(opt_load_flip(p + j + 4), w),
-			c = _mm_cmpgt_epi32(opt_load_flip(p + j + 8), w),
-			d = _mm_cmpgt_epi32(opt_load_flip(p + j + 12), w);
-		if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))))
-			return j + (uint32_t)__builtin_ctz(opt_mask4(a) | opt_mask4(b) << 4 |
-							   opt_mask4(c) << 8 | opt_mask4(d) << 12);
-	}
-	for (; j + 4 <= len; j += 4) {
-		unsigned m = opt_mask4(_mm_cmpgt_epi32(opt_load_flip(p + j), w));
+	for (uint32_t j = 0; j < len; j += 16) {
+		unsigned m = opt_gt16(p + j, w) & opt_low(len - j);
 		if (m)
 			return j + (uint32_t)__builtin_ctz(m);
 	}
-#endif
-	for (; j < len; j++)
+	return len;
+#else
+	for (uint32_t j = 0; j < len; j++)
 		if (p[j] > v)
 			return j;
 	return len;
+#endif
 }
 
 /* First j < len with p[j] == x. */
 static inline uint32_t opt_find_eq(const uint32_t *p, uint32_t len, uint32_t x)
 {
-	uint32_t j = 0;
 #if defined(__SSE2__)
 	const __m128i w = _mm_set1_epi32((int32_t)x);
-	for (; j + 16 <= len; j += 16) {
+	for (uint32_t j = 0; j < len; j += 16) {
 		const __m128i *q = (const __m128i *)(const void *)(p + j);
-		__m128i a = _mm_cmpeq_epi32(_mm_loadu_si128(q), w),
-			b = _mm_cmpeq_epi32(_mm_loadu_si128(q + 1), w),
-			c = _mm_cmpeq_epi32(_mm_loadu_si128(q + 2), w),
-			d = _mm_cmpeq_epi32(_mm_loadu_si128(q + 3), w);
-		if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))))
-			return j + (uint32_t)__builtin_ctz(opt_mask4(a) | opt_mask4(b) << 4 |
-							   opt_mask4(c) << 8 | opt_mask4(d) << 12);
+		unsigned m = opt_mask16(_mm_cmpeq_epi32(_mm_loadu_si128(q), w),
+					_mm_cmpeq_epi32(_mm_loadu_si128(q + 1), w),
+					_mm_cmpeq_epi32(_mm_loadu_si128(q + 2), w),
+					_mm_cmpeq_epi32(_mm_loadu_si128(q + 3), w)) &
+			     opt_low(len - j);
+		if (m)
+			return j + (uint32_t)__builtin_ctz(m);
 	}
-#endif
-	for (; j < len; j++)
+	return len;
+#else
+	for (uint32_t j = 0; j < len; j++)
 		if (p[j] == x)
 			return j;
 	return len;
+#endif
 }
 
 /* First j in 1..len-1 with p[j] <= p[j - 1] (len >= 1). */
 static inline uint32_t opt_first_descent(const uint32_t *p, uint32_t len)
 {
-	uint32_t j = 1;
 #if defined(__SSE2__)
-	for (; j + 8 <= len; j += 8) {
-		/* a lane is set where the word is above the one before it */
-		unsigned m =
-		    opt_mask4(_mm_cmpgt_epi32(opt_load_flip(p + j), opt_load_flip(p + j - 1))) |
-		    opt_mask4(_mm_cmpgt_epi32(opt_load_flip(p + j + 4), opt_load_flip(p + j + 3)))
-			<< 4;
-		if (m != 0xff)
-			return j + (uint32_t)__builtin_ctz(~m);
+	for (uint32_t j = 1; j < len; j += 16) {
+		/* a bit is set where the word is above the one before it */
+		const uint32_t *q = p + j;
+		unsigned up =
+		    opt_mask16(_mm_cmpgt_epi32(opt_load_flip(q), opt_load_flip(q - 1)),
+			       _mm_cmpgt_epi32(opt_load_flip(q + 4), opt_load_flip(q + 3)),
+			       _mm_cmpgt_epi32(opt_load_flip(q + 8), opt_load_flip(q + 7)),
+			       _mm_cmpgt_epi32(opt_load_flip(q + 12), opt_load_flip(q + 11)));
+		unsigned down = ~up & opt_low(len - j);
+		if (down)
+			return j + (uint32_t)__builtin_ctz(down);
 	}
-#endif
-	for (; j < len; j++)
+	return len;
+#else
+	for (uint32_t j = 1; j < len; j++)
 		if (p[j] <= p[j - 1])
 			return j;
 	return len;
+#endif
 }
 
 #endif

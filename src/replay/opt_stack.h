@@ -301,6 +301,18 @@ static uint32_t OPT(tree_first_greater)(const struct OPT(optstack) * s, uint32_t
 	return hit - s->cap;
 }
 
+/* First block in lo..hi (lo <= hi) whose bound exceeds v, or UINT32_MAX. The next larger
+ * value is usually a few blocks on (on OLTP a gap is 730 positions on average), where reading
+ * the bounds in a row is cheaper than a walk up and down the tree; the tree takes the rest. */
+static uint32_t OPT(next_block)(const struct OPT(optstack) * s, uint32_t lo, uint32_t hi,
+				uint32_t v)
+{
+	uint32_t n = hi - lo + 1 < 32 ? hi - lo + 1 : 32, j = opt_first_gt(s->bmax + lo, n, v);
+	if (j < n)
+		return lo + j;
+	return lo + n <= hi ? OPT(tree_first_greater)(s, lo + n, hi, v) : UINT32_MAX;
+}
+
 /* First position in lo..hi whose next use exceeds v, or UINT32_MAX. */
 static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32_t hi, uint32_t v)
 {
@@ -314,10 +326,10 @@ static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32
 	i = s->bmax[bl] > v ? OPT(scan_greater)(s, bl, lo & OPT_MASK, OPT_MASK, v) : UINT32_MAX;
 	if (i != UINT32_MAX)
 		return bl * OPT_BLOCK + i;
-	/* whole blocks: the tree names the first whose bound is above v; a bound that was too
-	 * high is made exact and the search goes on */
+	/* whole blocks: the first whose bound is above v; a bound that was too high is made
+	 * exact and the search goes on */
 	for (uint32_t from = bl + 1; from + 1 <= bh;) {
-		uint32_t b = OPT(tree_first_greater)(s, from, bh - 1, v);
+		uint32_t b = OPT(next_block)(s, from, bh - 1, v);
 		if (b == UINT32_MAX)
 			break;
 		i = OPT(scan_greater)(s, b, 0, OPT_MASK, v);
@@ -342,11 +354,21 @@ static int OPT(grow)(struct OPT(optstack) * s)
 {
 	uint32_t nc = s->cap ? s->cap * 2 : 16;
 	uint32_t **blockarrs[] = {&s->head, &s->desc, &s->bmax};
-	for (size_t i = 0; i < 3; i++) {
-		*blockarrs[i] = xrealloc(*blockarrs[i], (size_t)nc * sizeof(uint32_t));
+	for (size_t i = 0; i < 3; i++) { /* bmax is read sixteen words at a time: padded */
+		*blockarrs[i] = xrealloc(*blockarrs[i], ((size_t)nc + OPT_PAD) * sizeof(uint32_t));
 	}
-	s->id = xrealloc(s->id, (size_t)nc * OPT_BLOCK * sizeof(*s->id));
-	s->val = xrealloc(s->val, (size_t)nc * OPT_BLOCK * sizeof(*s->val));
+	/* OPT_PAD words either side for the scans of opt_scan.h */
+	size_t words = (size_t)nc * OPT_BLOCK + 2 * OPT_PAD;
+	uint32_t *ni = xrealloc(s->id ? s->id - OPT_PAD : NULL, words * sizeof(*s->id)),
+		 *nv = xrealloc(s->val ? s->val - OPT_PAD : NULL, words * sizeof(*s->val));
+	memset(ni + words - OPT_PAD, 0xff, OPT_PAD * sizeof(*ni));
+	memset(nv + words - OPT_PAD, 0, OPT_PAD * sizeof(*nv));
+	if (!s->id) {
+		memset(ni, 0xff, OPT_PAD * sizeof(*ni));
+		memset(nv, 0, OPT_PAD * sizeof(*nv));
+	}
+	s->id = ni + OPT_PAD;
+	s->val = nv + OPT_PAD;
 	uint32_t *t = xcalloc(2 * (size_t)nc, sizeof(uint32_t));
 	memcpy(t + nc, s->bmax, (size_t)s->nb * sizeof(uint32_t));
 	for (uint32_t i = nc - 1; i; i--)
@@ -375,8 +397,10 @@ static int OPT(push_slot)(struct OPT(optstack) * s)
 
 static void OPT(optstack_free)(struct OPT(optstack) * s)
 {
-	free(s->id);
-	free(s->val);
+	if (s->id) {
+		free(s->id - OPT_PAD);
+		free(s->val - OPT_PAD);
+	}
 	free(s->head);
 	free(s->desc);
 	free(s->bmax);
