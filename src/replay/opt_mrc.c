@@ -28,10 +28,12 @@
 #include "replay/ops.h"
 
 /* Two instances: whole-block rotations cost a cache miss per block a run spans, the blocks at
- * a run's ends O(B) each, and runs grow with the footprint. With 128-slot blocks OLTP (186 k
- * distinct pages) is fastest (256: 1.15 times the CPU), with 512 P12 (3.2 M; 256: 1.2 times,
- * 1024: 1.16 times); the larger blocks are used from a million distinct pages on. Both give
- * the same curve. */
+ * a run's ends O(B) each, and runs grow with the footprint. With 128-slot blocks OLTP (187 k
+ * distinct pages) is fastest (512: 1.02 times the CPU); P2, P3 and P6 (0.76 M to 0.91 M) take
+ * 0.51 to 0.62 of the CPU with 512 as with 128, P12 (3.2 M) is fastest with 512 (256: 1.2
+ * times, 1024: 1.16 times), and the P traces' first 200 k distinct pages already favour 512
+ * (0.57 to 0.73). The larger blocks are used from 256 Ki distinct pages on. Both give the same
+ * curve. */
 #define OPT_BLOCK 128u
 #define OPT(name) name##_b128
 #include "replay/opt_stack.h"
@@ -43,7 +45,7 @@
 #undef OPT
 #undef OPT_BLOCK
 
-#define LARGE_FOOTPRINT (1u << 20)
+#define LARGE_FOOTPRINT (1u << 18)
 
 int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd, struct mrc *out)
 {
