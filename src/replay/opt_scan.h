@@ -8,6 +8,7 @@
 #define MMSIM_REPLAY_OPT_SCAN_H
 
 #include <stdint.h>
+#include <string.h>
 
 /* The arrays scanned are padded with OPT_PAD readable words before and after, so that the
  * vector loops read whole sixteen-word pieces and mask off what lies outside the range
@@ -44,6 +45,44 @@ static inline unsigned opt_low(uint32_t n)
 	return n >= 16 ? 0xffffu : (1u << n) - 1;
 }
 #endif
+
+/* memmove of k >= 1 words between ranges one word apart (a shift by one), in padded arrays.
+ * Up to sixteen words go as four loads and four stores of four words, the words past k stored
+ * back as they were read (all are read before any is written): cheaper than a call. */
+static inline void opt_shift_words(uint32_t *dst, const uint32_t *src, uint32_t k)
+{
+#if defined(__SSE2__)
+	if (k <= 16) {
+		__m128i s0 = _mm_loadu_si128((const __m128i *)(const void *)src),
+			s1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 4)),
+			s2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 8)),
+			s3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 12)),
+			d0 = _mm_loadu_si128((const __m128i *)(const void *)dst),
+			d1 = _mm_loadu_si128((const __m128i *)(const void *)(dst + 4)),
+			d2 = _mm_loadu_si128((const __m128i *)(const void *)(dst + 8)),
+			d3 = _mm_loadu_si128((const __m128i *)(const void *)(dst + 12));
+		const __m128i kk = _mm_set1_epi32((int32_t)k), four = _mm_set1_epi32(4);
+		__m128i lane = _mm_setr_epi32(0, 1, 2, 3), m;
+		m = _mm_cmpgt_epi32(kk, lane);
+		d0 = _mm_or_si128(_mm_and_si128(m, s0), _mm_andnot_si128(m, d0));
+		lane = _mm_add_epi32(lane, four);
+		m = _mm_cmpgt_epi32(kk, lane);
+		d1 = _mm_or_si128(_mm_and_si128(m, s1), _mm_andnot_si128(m, d1));
+		lane = _mm_add_epi32(lane, four);
+		m = _mm_cmpgt_epi32(kk, lane);
+		d2 = _mm_or_si128(_mm_and_si128(m, s2), _mm_andnot_si128(m, d2));
+		lane = _mm_add_epi32(lane, four);
+		m = _mm_cmpgt_epi32(kk, lane);
+		d3 = _mm_or_si128(_mm_and_si128(m, s3), _mm_andnot_si128(m, d3));
+		_mm_storeu_si128((__m128i *)(void *)dst, d0);
+		_mm_storeu_si128((__m128i *)(void *)(dst + 4), d1);
+		_mm_storeu_si128((__m128i *)(void *)(dst + 8), d2);
+		_mm_storeu_si128((__m128i *)(void *)(dst + 12), d3);
+		return;
+	}
+#endif
+	memmove(dst, src, (size_t)k * sizeof(*dst));
+}
 
 /* First j < len with p[j] > v. */
 static inline uint32_t opt_first_gt(const uint32_t *p, uint32_t len, uint32_t v)

@@ -93,7 +93,7 @@ static void OPT(shift_up)(uint32_t *es, uint32_t h, uint32_t a, uint32_t b)
 			continue;
 		}
 		uint32_t k = i - a < src + 1 ? i - a : src + 1;
-		memmove(&es[dst + 1 - k], &es[src + 1 - k], (size_t)k * sizeof(*es));
+		opt_shift_words(&es[dst + 1 - k], &es[src + 1 - k], k);
 		i -= k;
 	}
 }
@@ -111,7 +111,7 @@ static void OPT(shift_down)(uint32_t *es, uint32_t h, uint32_t a, uint32_t b)
 			continue;
 		}
 		uint32_t k = b - i + 1 < OPT_BLOCK - src ? b - i + 1 : OPT_BLOCK - src;
-		memmove(&es[dst], &es[src], (size_t)k * sizeof(*es));
+		opt_shift_words(&es[dst], &es[src], k);
 		i += k;
 	}
 }
