@@ -16,7 +16,9 @@ struct OPT(optstack) {
 	uint32_t *desc; /* per block: i with val[i + 1] <= val[i] */
 	uint32_t *bmax; /* per block: at least the largest val; exact after a full
 			 * scan of the block or an increasing whole-block rotation */
-	uint32_t *blk;	/* per page: its block */
+	uint32_t *at;	/* per page: the slot it was last written to. A page leaves a block only by
+			 * being written into another, so at / OPT_BLOCK is its block; shifts inside
+			 * the block may have moved it since */
 	uint32_t *tree; /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
 	uint32_t nb, cap, depth;
 };
@@ -158,7 +160,7 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 	uint32_t to = (s->head[b] + lo) & OPT_MASK;
 	is[to] = *cid;
 	vs[to] = *cval;
-	s->blk[*cid] = b;
+	s->at[*cid] = b * OPT_BLOCK + to;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
 	OPT(bmax_replace)(s, b, oval, *cval);
 	*cid = oid;
@@ -193,7 +195,7 @@ static void OPT(rotate_block)(struct OPT(optstack) * s, uint32_t b, uint32_t *ci
 	s->head[b] = (s->head[b] - 1) & OPT_MASK;
 	s->id[last] = *cid; /* the slot of the leaving page is the new logical 0 */
 	s->val[last] = *cval;
-	s->blk[*cid] = b;
+	s->at[*cid] = last;
 	s->desc[b] = dsc;
 	if (dsc == 0)
 		OPT(set_bmax)(s, b, before_last); /* increasing: the largest is the new last */
@@ -344,9 +346,12 @@ static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32
 
 static uint32_t OPT(depth_of)(const struct OPT(optstack) * s, uint32_t x)
 {
-	/* physical order is fine for finding it: a page is in the stack once, and the slots
-	 * past the end of a partial last block hold OPT_NOPAGE */
-	uint32_t b = s->blk[x], j = opt_find_eq(s->id + (size_t)b * OPT_BLOCK, OPT_BLOCK, x);
+	/* where it was written, unless a shift has moved it; else a scan of its block, in
+	 * physical order: a page is in the stack once, and the slots past the end of a partial
+	 * last block hold OPT_NOPAGE */
+	uint32_t g = s->at[x], b = g / OPT_BLOCK, j = g & OPT_MASK;
+	if (s->id[g] != x)
+		j = opt_find_eq(s->id + (size_t)b * OPT_BLOCK, OPT_BLOCK, x);
 	return b * OPT_BLOCK + ((j - s->head[b]) & OPT_MASK);
 }
 
@@ -404,7 +409,7 @@ static void OPT(optstack_free)(struct OPT(optstack) * s)
 	free(s->head);
 	free(s->desc);
 	free(s->bmax);
-	free(s->blk);
+	free(s->at);
 	free(s->tree);
 }
 
@@ -419,7 +424,7 @@ static int64_t OPT(reference)(struct OPT(optstack) * s, uint32_t x, uint32_t nx,
 		uint32_t ph = OPT(slot)(s, d / OPT_BLOCK, d & OPT_MASK);
 		s->id[ph] = x; /* a placeholder the chain overwrites */
 		s->val[ph] = 0;
-		s->blk[x] = d / OPT_BLOCK;
+		s->at[x] = ph;
 		if (d & OPT_MASK)
 			s->desc[d / OPT_BLOCK]++; /* 0 <= the value before it */
 	} else {
@@ -442,7 +447,7 @@ static int64_t OPT(reference)(struct OPT(optstack) * s, uint32_t x, uint32_t nx,
 	}
 	uint32_t bd = d / OPT_BLOCK, ph = OPT(slot)(s, bd, d & OPT_MASK);
 	s->id[ph] = cid;
-	s->blk[cid] = bd;
+	s->at[cid] = ph;
 	OPT(set_val)(s, bd, d & OPT_MASK, cval);
 	return cold ? 0 : (int64_t)d + 1;
 }
@@ -458,7 +463,7 @@ static int OPT(optstack_check)(const struct OPT(optstack) * s, uint32_t nd)
 				dsc++;
 			m = v > m ? v : m;
 			uint32_t x = s->id[OPT(slot)(s, b, i)];
-			if (x > nd || s->blk[x] != b)
+			if (x > nd || s->at[x] / OPT_BLOCK != b)
 				return -1;
 		}
 		for (uint32_t i = n; i < OPT_BLOCK; i++)
@@ -481,7 +486,7 @@ static int OPT(pass)(const uint32_t *ids, const uint32_t *next, uint64_t n, uint
 	memset(out, 0, sizeof(*out));
 	struct OPT(optstack) s = {0};
 	uint8_t *seen = xcalloc((size_t)nd + 1, 1);
-	s.blk = xcalloc((size_t)nd + 1, sizeof(uint32_t));
+	s.at = xcalloc((size_t)nd + 1, sizeof(uint32_t));
 	out->hist = xcalloc((size_t)nd + 2, sizeof(uint64_t));
 	for (uint64_t t = 0; t < n; t++) {
 		uint32_t x = ids[t];
