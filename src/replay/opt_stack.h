@@ -439,7 +439,7 @@ static int64_t OPT(reference)(struct OPT(optstack) * s, uint32_t x, uint32_t nx,
 	for (;;) {
 		uint32_t b = OPT(run_end)(s, a, d - 1);
 		OPT(rotate_range)(s, a, b, &cid, &cval);
-		if (b + 1 > d - 1)
+		if (b + 1 > d - 1 || cval == NONE) /* nothing is needed later than never */
 			break;
 		a = OPT(first_greater)(s, b + 1, d - 1, cval);
 		if (a == UINT32_MAX)
