@@ -12,14 +12,17 @@ struct OPT(optstack) {
 	/* nb * OPT_BLOCK slots each, addressed through head[]: a page and its next use, in two
 	 * arrays so that the scans read contiguous words of one kind */
 	uint32_t *id, *val;
-	uint32_t *head; /* per block: physical slot of logical index 0 */
-	uint32_t *desc; /* per block: i with val[i + 1] <= val[i] */
-	uint32_t *bmax; /* per block: at least the largest val; exact after a full
-			 * scan of the block or an increasing whole-block rotation */
-	uint32_t *at;	/* per page: the slot it was last written to. A page leaves a block only by
-			 * being written into another, so at / OPT_BLOCK is its block; shifts inside
-			 * the block may have moved it since */
-	uint32_t *tree; /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
+	uint32_t *head;	 /* per block: physical slot of logical index 0 */
+	uint32_t *desc;	 /* per block: i with val[i + 1] <= val[i] */
+	uint32_t *bmax;	 /* per block: at least the largest val; exact after a full
+			  * scan of the block or an increasing whole-block rotation */
+	uint32_t *bfine; /* per block: at least the largest val, at most bmax: lowered, without
+			  * the tree, when a search learns the block holds nothing above what
+			  * it looks for */
+	uint32_t *at;	 /* per page: the slot it was last written to. A page leaves a block only by
+			  * being written into another, so at / OPT_BLOCK is its block; shifts inside
+			  * the block may have moved it since */
+	uint32_t *tree;	 /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
 	uint32_t nb, cap, depth;
 };
 
@@ -34,10 +37,11 @@ static inline uint32_t OPT(block_len)(const struct OPT(optstack) * s, uint32_t b
 	return n < OPT_BLOCK ? n : OPT_BLOCK;
 }
 
-/* bmax[b] = m, and the tree above it. */
+/* bmax[b] = bfine[b] = m, and the tree above it. */
 static inline void OPT(set_bmax)(struct OPT(optstack) * s, uint32_t b, uint32_t m)
 {
 	s->bmax[b] = m;
+	s->bfine[b] = m;
 	uint32_t i = s->cap + b;
 	s->tree[i] = m;
 	for (i >>= 1; i; i >>= 1) {
@@ -79,6 +83,8 @@ static inline void OPT(bmax_replace)(struct OPT(optstack) * s, uint32_t b, uint3
 	(void)gone;
 	if (v > s->bmax[b])
 		OPT(set_bmax)(s, b, v);
+	else if (v > s->bfine[b])
+		s->bfine[b] = v;
 }
 
 /* Move logical a..b of a block (head h) to a+1..b+1, b + 1 < OPT_BLOCK; nothing if a > b. In
@@ -309,25 +315,31 @@ static uint32_t OPT(tree_first_greater)(const struct OPT(optstack) * s, uint32_t
 static uint32_t OPT(next_block)(const struct OPT(optstack) * s, uint32_t lo, uint32_t hi,
 				uint32_t v)
 {
-	uint32_t n = hi - lo + 1 < 32 ? hi - lo + 1 : 32, j = opt_first_gt(s->bmax + lo, n, v);
+	uint32_t n = hi - lo + 1 < 32 ? hi - lo + 1 : 32, j = opt_first_gt(s->bfine + lo, n, v);
 	if (j < n)
 		return lo + j;
 	return lo + n <= hi ? OPT(tree_first_greater)(s, lo + n, hi, v) : UINT32_MAX;
 }
 
-/* First position in lo..hi whose next use exceeds v, or UINT32_MAX. */
+/* First position in lo..hi whose next use exceeds v, or UINT32_MAX. Called with every next
+ * use above lo at most v, save at position 0 (the referenced page's, which enters first): so
+ * a scan that finds nothing in the rest of lo's block bounds the whole block. */
 static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32_t hi, uint32_t v)
 {
 	uint32_t bl = lo / OPT_BLOCK, bh = hi / OPT_BLOCK, i;
-	if (bl == bh) {
-		i = s->bmax[bl] > v ? OPT(scan_greater)(s, bl, lo & OPT_MASK, hi & OPT_MASK, v)
-				    : UINT32_MAX;
-		return i == UINT32_MAX ? i : bl * OPT_BLOCK + i;
-	}
 	/* a block whose bound is not above v cannot hold the answer */
-	i = s->bmax[bl] > v ? OPT(scan_greater)(s, bl, lo & OPT_MASK, OPT_MASK, v) : UINT32_MAX;
-	if (i != UINT32_MAX)
-		return bl * OPT_BLOCK + i;
+	if (s->bfine[bl] > v) {
+		uint32_t end = bl == bh ? hi & OPT_MASK : OPT_MASK;
+		i = OPT(scan_greater)(s, bl, lo & OPT_MASK, end, v);
+		if (i != UINT32_MAX)
+			return bl * OPT_BLOCK + i;
+		if (end == OPT_MASK) {
+			uint32_t top = bl ? 0 : OPT(lval)(s, 0, 0);
+			s->bfine[bl] = top > v ? top : v;
+		}
+	}
+	if (bl == bh)
+		return UINT32_MAX;
 	/* whole blocks: the first whose bound is above v; a bound that was too high is made
 	 * exact and the search goes on */
 	for (uint32_t from = bl + 1; from + 1 <= bh;) {
@@ -340,7 +352,7 @@ static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32
 		OPT(set_bmax)(s, b, OPT(exact_bmax)(s, b));
 		from = b + 1;
 	}
-	i = s->bmax[bh] > v ? OPT(scan_greater)(s, bh, 0, hi & OPT_MASK, v) : UINT32_MAX;
+	i = s->bfine[bh] > v ? OPT(scan_greater)(s, bh, 0, hi & OPT_MASK, v) : UINT32_MAX;
 	return i == UINT32_MAX ? i : bh * OPT_BLOCK + i;
 }
 
@@ -358,8 +370,8 @@ static uint32_t OPT(depth_of)(const struct OPT(optstack) * s, uint32_t x)
 static int OPT(grow)(struct OPT(optstack) * s)
 {
 	uint32_t nc = s->cap ? s->cap * 2 : 16;
-	uint32_t **blockarrs[] = {&s->head, &s->desc, &s->bmax};
-	for (size_t i = 0; i < 3; i++) { /* bmax is read sixteen words at a time: padded */
+	uint32_t **blockarrs[] = {&s->head, &s->desc, &s->bmax, &s->bfine};
+	for (size_t i = 0; i < 4; i++) { /* bfine is read sixteen words at a time: padded */
 		*blockarrs[i] = xrealloc(*blockarrs[i], ((size_t)nc + OPT_PAD) * sizeof(uint32_t));
 	}
 	/* OPT_PAD words either side for the scans of opt_scan.h */
@@ -394,6 +406,7 @@ static int OPT(push_slot)(struct OPT(optstack) * s)
 	s->head[s->nb] = 0;
 	s->desc[s->nb] = 0;
 	s->bmax[s->nb] = 0; /* and its tree leaf, zeroed when the tree was built */
+	s->bfine[s->nb] = 0;
 	memset(s->id + (size_t)s->nb * OPT_BLOCK, 0xff, OPT_BLOCK * sizeof(*s->id));
 	memset(s->val + (size_t)s->nb * OPT_BLOCK, 0, OPT_BLOCK * sizeof(*s->val));
 	s->nb++;
@@ -409,6 +422,7 @@ static void OPT(optstack_free)(struct OPT(optstack) * s)
 	free(s->head);
 	free(s->desc);
 	free(s->bmax);
+	free(s->bfine);
 	free(s->at);
 	free(s->tree);
 }
@@ -469,7 +483,8 @@ static int OPT(optstack_check)(const struct OPT(optstack) * s, uint32_t nd)
 		for (uint32_t i = n; i < OPT_BLOCK; i++)
 			if (s->id[OPT(slot)(s, b, i)] != OPT_NOPAGE)
 				return -1;
-		if (s->desc[b] != dsc || s->bmax[b] < m || s->tree[s->cap + b] != s->bmax[b])
+		if (s->desc[b] != dsc || s->bfine[b] < m || s->bmax[b] < s->bfine[b] ||
+		    s->tree[s->cap + b] != s->bmax[b])
 			return -1;
 	}
 	for (uint32_t i = 1; i < s->cap; i++) {
