@@ -16,15 +16,15 @@
  * The structure. The stack is cut into blocks of OPT_BLOCK positions, each a circular buffer
  * with its own head. Rotations never change a block's size, so a page's depth is its block
  * number times OPT_BLOCK plus its index inside the block, and only the page that crosses into
- * a block needs its block number changed. Rotating a whole block by one is O(1): step the head
- * back and write the incoming page where the outgoing one was. Each block keeps a bound on its
- * largest next use and its count of descents (neighbours not strictly increasing), both updated in
- * O(1) by a whole-block rotation, so a run is followed block by block (a block with no descent
- * that continues the run is skipped whole) and the next maximum is found from the block bounds:
- * the next 32 read in a row, a segment tree over them beyond. A reference costs O(B) for the
- * blocks at the ends of each run and O(1) for each block in between, plus O(log n) per run for
- * the tree. The results are those of the flat priority stack exactly (tests compare both with
- * single-size OPT replays). */
+ * a block needs its link (the slot it is written to) changed. Rotating a whole block by one is
+ * O(1): step the head back and write the incoming page where the outgoing one was. Each block
+ * keeps upper bounds on its largest next use and its count of descents (neighbours not
+ * strictly increasing), both updated in O(1) by a whole-block rotation, so a run is followed
+ * block by block (a block with no descent that continues the run is skipped whole) and the
+ * next maximum is found from the block bounds: the next 32 read in a row, a segment tree over
+ * them beyond. A reference costs O(B) for the blocks at the ends of each run and O(1) for
+ * each block in between, plus O(log n) per run for the tree. The results are those of the flat
+ * priority stack exactly (tests compare both with single-size OPT replays). */
 #include "replay/ops.h"
 
 /* Two instances: whole-block rotations cost a cache miss per block a run spans, the blocks at
