@@ -203,8 +203,8 @@ static void OPT(rotate_block)(struct OPT(optstack) * s, uint32_t b, uint32_t *ci
 	s->val[last] = *cval;
 	s->at[*cid] = last;
 	s->desc[b] = dsc;
-	if (dsc == 0)
-		OPT(set_bmax)(s, b, before_last); /* increasing: the largest is the new last */
+	if (dsc == 0) /* increasing: the largest is the new last; the tree's bound stays above */
+		s->bfine[b] = before_last;
 	else
 		OPT(bmax_replace)(s, b, oval, *cval);
 	*cid = oid;
