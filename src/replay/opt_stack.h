@@ -14,11 +14,12 @@ struct OPT(optstack) {
 	uint32_t *id, *val;
 	uint32_t *head;	 /* per block: physical slot of logical index 0 */
 	uint32_t *desc;	 /* per block: i with val[i + 1] <= val[i] */
-	uint32_t *bmax;	 /* per block: at least the largest val; exact after a full
-			  * scan of the block or an increasing whole-block rotation */
-	uint32_t *bfine; /* per block: at least the largest val, at most bmax: lowered, without
-			  * the tree, when a search learns the block holds nothing above what
-			  * it looks for */
+	uint32_t *bmax;	 /* per block: at least the largest val (the tree's leaves); exact
+			  * after a search scans the whole block and finds it too high */
+	uint32_t *bfine; /* per block: at least the largest val, at most bmax: also lowered,
+			  * without the tree, when a search learns the block holds nothing
+			  * above what it looks for, and exact after an increasing whole-block
+			  * rotation */
 	uint32_t *at;	 /* per page: the slot it was last written to. A page leaves a block only by
 			  * being written into another, so at / OPT_BLOCK is its block; shifts inside
 			  * the block may have moved it since */
