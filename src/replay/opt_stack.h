@@ -63,7 +63,6 @@ static inline uint32_t OPT(lval)(const struct OPT(optstack) * s, uint32_t b, uin
 	return s->val[OPT(slot)(s, b, i)];
 }
 
-/* The block's page at logical i leaves and page value v arrives somewhere: keep bmax. */
 /* The largest next use in full block b, over the physical slots (order does not matter for a
  * maximum, and a plain loop over contiguous words vectorises). */
 static uint32_t OPT(exact_bmax)(const struct OPT(optstack) * s, uint32_t b)
