@@ -16,22 +16,24 @@
  * The structure. The stack is cut into blocks of OPT_BLOCK positions, each a circular buffer
  * with its own head. Rotations never change a block's size, so a page's depth is its block
  * number times OPT_BLOCK plus its index inside the block, and only the page that crosses into
- * a block needs its block number changed. Rotating a whole block by one is O(1): step the head
- * back and write the incoming page where the outgoing one was. Each block keeps its largest
- * next use and its count of descents (neighbours not strictly increasing), both updated in
- * O(1) by a whole-block rotation, so a run is followed block by block (a block with no descent
- * that continues the run is skipped whole) and the next maximum is found from the block maxima.
- * A reference costs O(B) for the blocks at the ends of each run and O(1) for each block in
- * between, plus a scan of block maxima down to depth d: with B = 512, some 150 comparisons of
- * consecutive words for the deepest references of P12. The results are those of the flat
+ * a block needs its link (the slot it is written to) changed. Rotating a whole block by one is
+ * O(1): step the head back and write the incoming page where the outgoing one was. Each block
+ * keeps upper bounds on its largest next use and its count of descents (neighbours not
+ * strictly increasing), both updated in O(1) by a whole-block rotation, so a run is followed
+ * block by block (a block with no descent that continues the run is skipped whole) and the
+ * next maximum is found from the block bounds: the next 32 read in a row, a segment tree over
+ * them beyond. A reference costs O(B) for the blocks at the ends of each run and O(1) for
+ * each block in between, plus O(log n) per run for the tree. The results are those of the flat
  * priority stack exactly (tests compare both with single-size OPT replays). */
 #include "replay/ops.h"
 
 /* Two instances: whole-block rotations cost a cache miss per block a run spans, the blocks at
- * a run's ends O(B) each, and runs grow with the footprint. With 128-slot blocks OLTP (186 k
- * distinct pages) is fastest (256: 1.15 times the CPU), with 512 P12 (3.2 M; 256: 1.2 times,
- * 1024: 1.16 times); the larger blocks are used from a million distinct pages on. Both give
- * the same curve. */
+ * a run's ends O(B) each, and runs grow with the footprint. With 128-slot blocks OLTP (187 k
+ * distinct pages) is fastest (512: 1.02 times the CPU); P2, P3 and P6 (0.76 M to 0.91 M) take
+ * 0.51 to 0.62 of the CPU with 512 as with 128, P12 (3.2 M) is fastest with 512 (256: 1.2
+ * times, 1024: 1.16 times), and the P traces' first 200 k distinct pages already favour 512
+ * (0.57 to 0.73). The larger blocks are used from 256 Ki distinct pages on. Both give the same
+ * curve. */
 #define OPT_BLOCK 128u
 #define OPT(name) name##_b128
 #include "replay/opt_stack.h"
@@ -43,7 +45,7 @@
 #undef OPT
 #undef OPT_BLOCK
 
-#define LARGE_FOOTPRINT (1u << 20)
+#define LARGE_FOOTPRINT (1u << 18)
 
 int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd, struct mrc *out)
 {

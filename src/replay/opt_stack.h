@@ -1,18 +1,29 @@
 /* The blocked OPT priority stack of opt_mrc.c, written once for any block size: the includer
  * defines OPT_BLOCK (a power of two) and OPT(name), which gives each instance's names their
  * own suffix. No include guard: it is included once per block size. */
+#include "replay/opt_scan.h"
+
 #define OPT_MASK (OPT_BLOCK - 1)
+#ifndef OPT_NOPAGE
+#define OPT_NOPAGE UINT32_MAX /* the id in the slots past the bottom of the stack */
+#endif
 
 struct OPT(optstack) {
-	struct OPT(ent) {
-		uint32_t id, val; /* a page and its next use, side by side for the cache */
-	} * e;			  /* nb * OPT_BLOCK slots, addressed through head[] */
-	uint32_t *head;		  /* per block: physical slot of logical index 0 */
-	uint32_t *desc;		  /* per block: i with val[i + 1] <= val[i] */
-	uint32_t *bmax;		  /* per block: at least the largest val; exact after a full
-				   * scan of the block or an increasing whole-block rotation */
-	uint32_t *blk;		  /* per page: its block */
-	uint32_t *tree;		  /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
+	/* nb * OPT_BLOCK slots each, addressed through head[]: a page and its next use, in two
+	 * arrays so that the scans read contiguous words of one kind */
+	uint32_t *id, *val;
+	uint32_t *head;	 /* per block: physical slot of logical index 0 */
+	uint32_t *desc;	 /* per block: i with val[i + 1] <= val[i] */
+	uint32_t *bmax;	 /* per block: at least the largest val (the tree's leaves); exact
+			  * after a search scans the whole block and finds it too high */
+	uint32_t *bfine; /* per block: at least the largest val, at most bmax: also lowered,
+			  * without the tree, when a search learns the block holds nothing
+			  * above what it looks for, and exact after an increasing whole-block
+			  * rotation */
+	uint32_t *at;	 /* per page: the slot it was last written to. A page leaves a block only by
+			  * being written into another, so at / OPT_BLOCK is its block; shifts inside
+			  * the block may have moved it since */
+	uint32_t *tree;	 /* max over bmax: tree[cap + b] = bmax[b], tree[1] the root */
 	uint32_t nb, cap, depth;
 };
 
@@ -27,10 +38,11 @@ static inline uint32_t OPT(block_len)(const struct OPT(optstack) * s, uint32_t b
 	return n < OPT_BLOCK ? n : OPT_BLOCK;
 }
 
-/* bmax[b] = m, and the tree above it. */
+/* bmax[b] = bfine[b] = m, and the tree above it. */
 static inline void OPT(set_bmax)(struct OPT(optstack) * s, uint32_t b, uint32_t m)
 {
 	s->bmax[b] = m;
+	s->bfine[b] = m;
 	uint32_t i = s->cap + b;
 	s->tree[i] = m;
 	for (i >>= 1; i; i >>= 1) {
@@ -43,23 +55,22 @@ static inline void OPT(set_bmax)(struct OPT(optstack) * s, uint32_t b, uint32_t 
 
 static inline uint32_t OPT(val_at)(const struct OPT(optstack) * s, uint32_t pos)
 {
-	return s->e[OPT(slot)(s, pos / OPT_BLOCK, pos & OPT_MASK)].val;
+	return s->val[OPT(slot)(s, pos / OPT_BLOCK, pos & OPT_MASK)];
 }
 
 static inline uint32_t OPT(lval)(const struct OPT(optstack) * s, uint32_t b, uint32_t i)
 {
-	return s->e[OPT(slot)(s, b, i)].val;
+	return s->val[OPT(slot)(s, b, i)];
 }
 
-/* The block's page at logical i leaves and page value v arrives somewhere: keep bmax. */
 /* The largest next use in full block b, over the physical slots (order does not matter for a
  * maximum, and a plain loop over contiguous words vectorises). */
 static uint32_t OPT(exact_bmax)(const struct OPT(optstack) * s, uint32_t b)
 {
-	const struct OPT(ent) *v = s->e + (size_t)b * OPT_BLOCK;
+	const uint32_t *v = s->val + (size_t)b * OPT_BLOCK;
 	uint32_t m = 0;
 	for (uint32_t i = 0; i < OPT_BLOCK; i++)
-		m = v[i].val > m ? v[i].val : m;
+		m = v[i] > m ? v[i] : m;
 	return m;
 }
 
@@ -72,11 +83,13 @@ static inline void OPT(bmax_replace)(struct OPT(optstack) * s, uint32_t b, uint3
 	(void)gone;
 	if (v > s->bmax[b])
 		OPT(set_bmax)(s, b, v);
+	else if (v > s->bfine[b])
+		s->bfine[b] = v;
 }
 
 /* Move logical a..b of a block (head h) to a+1..b+1, b + 1 < OPT_BLOCK; nothing if a > b. In
  * contiguous pieces of the circular buffer. */
-static void OPT(shift_up)(struct OPT(ent) * es, uint32_t h, uint32_t a, uint32_t b)
+static void OPT(shift_up)(uint32_t *es, uint32_t h, uint32_t a, uint32_t b)
 {
 	if (a > b)
 		return;
@@ -88,13 +101,13 @@ static void OPT(shift_up)(struct OPT(ent) * es, uint32_t h, uint32_t a, uint32_t
 			continue;
 		}
 		uint32_t k = i - a < src + 1 ? i - a : src + 1;
-		memmove(&es[dst + 1 - k], &es[src + 1 - k], (size_t)k * sizeof(*es));
+		opt_shift_words(&es[dst + 1 - k], &es[src + 1 - k], k);
 		i -= k;
 	}
 }
 
 /* Move logical a..b (a >= 1) to a-1..b-1; nothing if a > b. */
-static void OPT(shift_down)(struct OPT(ent) * es, uint32_t h, uint32_t a, uint32_t b)
+static void OPT(shift_down)(uint32_t *es, uint32_t h, uint32_t a, uint32_t b)
 {
 	if (a > b)
 		return;
@@ -106,7 +119,7 @@ static void OPT(shift_down)(struct OPT(ent) * es, uint32_t h, uint32_t a, uint32
 			continue;
 		}
 		uint32_t k = b - i + 1 < OPT_BLOCK - src ? b - i + 1 : OPT_BLOCK - src;
-		memmove(&es[dst], &es[src], (size_t)k * sizeof(*es));
+		opt_shift_words(&es[dst], &es[src], k);
 		i += k;
 	}
 }
@@ -118,7 +131,7 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 			     uint32_t *cid, uint32_t *cval)
 {
 	uint32_t n = OPT(block_len)(s, b), ph = OPT(slot)(s, b, hi);
-	uint32_t oid = s->e[ph].id, oval = s->e[ph].val;
+	uint32_t oid = s->id[ph], oval = s->val[ph];
 	int32_t dd = 0;
 	if (lo > 0) /* (e[lo-1], e[lo]) becomes (e[lo-1], c); when lo == hi, e[lo] is e[hi] */
 		dd += (int32_t)(*cval <= OPT(lval)(s, b, lo - 1)) -
@@ -132,24 +145,28 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 			 x = lo < hi ? OPT(lval)(s, b, hi - 1) : *cval;
 		dd += (int32_t)(nxt <= x) - (int32_t)(nxt <= oval);
 	}
-	struct OPT(ent) *es = s->e + (size_t)b * OPT_BLOCK;
+	uint32_t *is = s->id + (size_t)b * OPT_BLOCK, *vs = s->val + (size_t)b * OPT_BLOCK;
 	if (n == OPT_BLOCK && lo + (OPT_BLOCK - 1 - hi) < hi - lo) {
 		/* Cheaper the other way round: rotate the whole block by one (O(1)), then move
 		 * back what lies outside lo..hi. */
-		uint32_t last = (s->head[b] + OPT_MASK) & OPT_MASK, eid = es[last].id,
-			 ev = es[last].val;
+		uint32_t last = (s->head[b] + OPT_MASK) & OPT_MASK, eid = is[last], ev = vs[last];
 		s->head[b] = last;
-		OPT(shift_down)(es, last, 1, lo);
+		OPT(shift_down)(is, last, 1, lo);
+		OPT(shift_down)(vs, last, 1, lo);
 		if (hi < OPT_MASK) {
-			OPT(shift_down)(es, last, hi + 2, OPT_MASK);
-			es[(last + OPT_MASK) & OPT_MASK] = (struct OPT(ent)){eid, ev};
+			OPT(shift_down)(is, last, hi + 2, OPT_MASK);
+			OPT(shift_down)(vs, last, hi + 2, OPT_MASK);
+			is[(last + OPT_MASK) & OPT_MASK] = eid;
+			vs[(last + OPT_MASK) & OPT_MASK] = ev;
 		}
 	} else {
-		OPT(shift_up)(es, s->head[b], lo, hi - 1);
+		OPT(shift_up)(is, s->head[b], lo, hi - 1);
+		OPT(shift_up)(vs, s->head[b], lo, hi - 1);
 	}
 	uint32_t to = (s->head[b] + lo) & OPT_MASK;
-	es[to] = (struct OPT(ent)){*cid, *cval};
-	s->blk[*cid] = b;
+	is[to] = *cid;
+	vs[to] = *cval;
+	s->at[*cid] = b * OPT_BLOCK + to;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
 	OPT(bmax_replace)(s, b, oval, *cval);
 	*cid = oid;
@@ -159,7 +176,7 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 /* Overwrite the value at logical i of block b (page id stays or is replaced by the caller). */
 static void OPT(set_val)(struct OPT(optstack) * s, uint32_t b, uint32_t i, uint32_t v)
 {
-	uint32_t n = OPT(block_len)(s, b), ph = OPT(slot)(s, b, i), old = s->e[ph].val;
+	uint32_t n = OPT(block_len)(s, b), ph = OPT(slot)(s, b, i), old = s->val[ph];
 	int32_t dd = 0;
 	if (i > 0) {
 		uint32_t p = OPT(lval)(s, b, i - 1);
@@ -169,7 +186,7 @@ static void OPT(set_val)(struct OPT(optstack) * s, uint32_t b, uint32_t i, uint3
 		uint32_t q = OPT(lval)(s, b, i + 1);
 		dd += (int32_t)(q <= v) - (int32_t)(q <= old);
 	}
-	s->e[ph].val = v;
+	s->val[ph] = v;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
 	OPT(bmax_replace)(s, b, old, v);
 }
@@ -178,17 +195,16 @@ static void OPT(set_val)(struct OPT(optstack) * s, uint32_t b, uint32_t i, uint3
 static void OPT(rotate_block)(struct OPT(optstack) * s, uint32_t b, uint32_t *cid, uint32_t *cval)
 {
 	uint32_t last = OPT(slot)(s, b, OPT_BLOCK - 1), first = OPT(slot)(s, b, 0);
-	uint32_t oid = s->e[last].id, oval = s->e[last].val;
-	uint32_t before_last = s->e[OPT(slot)(s, b, OPT_BLOCK - 2)].val,
-		 first_val = s->e[first].val;
+	uint32_t oid = s->id[last], oval = s->val[last];
+	uint32_t before_last = s->val[OPT(slot)(s, b, OPT_BLOCK - 2)], first_val = s->val[first];
 	uint32_t dsc = s->desc[b] - (oval <= before_last) + (first_val <= *cval);
 	s->head[b] = (s->head[b] - 1) & OPT_MASK;
-	s->e[last].id = *cid; /* the slot of the leaving page is the new logical 0 */
-	s->e[last].val = *cval;
-	s->blk[*cid] = b;
+	s->id[last] = *cid; /* the slot of the leaving page is the new logical 0 */
+	s->val[last] = *cval;
+	s->at[*cid] = last;
 	s->desc[b] = dsc;
-	if (dsc == 0)
-		OPT(set_bmax)(s, b, before_last); /* increasing: the largest is the new last */
+	if (dsc == 0) /* increasing: the largest is the new last; the tree's bound stays above */
+		s->bfine[b] = before_last;
 	else
 		OPT(bmax_replace)(s, b, oval, *cval);
 	*cid = oid;
@@ -222,31 +238,24 @@ static uint32_t OPT(run_end)(const struct OPT(optstack) * s, uint32_t a, uint32_
 	while (p < lim) {
 		uint32_t b = (p + 1) / OPT_BLOCK;
 		if (((p + 1) & OPT_MASK) == 0 && b * OPT_BLOCK + OPT_BLOCK - 1 <= lim &&
-		    !s->desc[b] && s->e[OPT(slot)(s, b, 0)].val > v) {
+		    !s->desc[b] && s->val[OPT(slot)(s, b, 0)] > v) {
 			p = b * OPT_BLOCK + OPT_BLOCK - 1; /* the whole block continues the run */
-			v = s->e[OPT(slot)(s, b, OPT_BLOCK - 1)].val;
+			v = s->val[OPT(slot)(s, b, OPT_BLOCK - 1)];
 			continue;
 		}
-		/* the rest of this block up to lim, in contiguous pieces, eight at a time */
+		/* the rest of this block up to lim, in contiguous pieces */
 		uint32_t end = b * OPT_BLOCK + OPT_MASK < lim ? b * OPT_BLOCK + OPT_MASK : lim;
 		uint32_t off = (s->head[b] + ((p + 1) & OPT_MASK)) & OPT_MASK, len = end - p;
 		if (len > OPT_BLOCK - off)
 			len = OPT_BLOCK - off;
-		const struct OPT(ent) *q = s->e + (size_t)b * OPT_BLOCK + off;
-		if (q[0].val <= v)
+		const uint32_t *q = s->val + (size_t)b * OPT_BLOCK + off;
+		if (q[0] <= v)
 			return p;
-		uint32_t j = 1;
-		for (; j + 8 <= len; j += 8)
-			if ((q[j].val <= q[j - 1].val) | (q[j + 1].val <= q[j].val) |
-			    (q[j + 2].val <= q[j + 1].val) | (q[j + 3].val <= q[j + 2].val) |
-			    (q[j + 4].val <= q[j + 3].val) | (q[j + 5].val <= q[j + 4].val) |
-			    (q[j + 6].val <= q[j + 5].val) | (q[j + 7].val <= q[j + 6].val))
-				break;
-		for (; j < len; j++)
-			if (q[j].val <= q[j - 1].val)
-				return p + j;
+		uint32_t j = opt_first_descent(q, len);
+		if (j < len)
+			return p + j;
 		p += len;
-		v = q[len - 1].val;
+		v = q[len - 1];
 	}
 	return p;
 }
@@ -255,24 +264,16 @@ static uint32_t OPT(run_end)(const struct OPT(optstack) * s, uint32_t a, uint32_
 static uint32_t OPT(scan_greater)(const struct OPT(optstack) * s, uint32_t b, uint32_t i0,
 				  uint32_t i1, uint32_t v)
 {
-	const struct OPT(ent) *base = s->e + (size_t)b * OPT_BLOCK;
+	const uint32_t *base = s->val + (size_t)b * OPT_BLOCK;
 	uint32_t h = s->head[b];
-	/* over the one or two contiguous pieces of the circular buffer, eight slots tested
-	 * with a single branch */
+	/* over the one or two contiguous pieces of the circular buffer */
 	for (uint32_t i = i0; i <= i1;) {
 		uint32_t ph = (h + i) & OPT_MASK, len = i1 - i + 1;
 		if (len > OPT_BLOCK - ph)
 			len = OPT_BLOCK - ph;
-		const struct OPT(ent) *p = base + ph;
-		uint32_t j = 0;
-		for (; j + 8 <= len; j += 8)
-			if ((p[j].val > v) | (p[j + 1].val > v) | (p[j + 2].val > v) |
-			    (p[j + 3].val > v) | (p[j + 4].val > v) | (p[j + 5].val > v) |
-			    (p[j + 6].val > v) | (p[j + 7].val > v))
-				break;
-		for (; j < len; j++)
-			if (p[j].val > v)
-				return i + j;
+		uint32_t j = opt_first_gt(base + ph, len, v);
+		if (j < len)
+			return i + j;
 		i += len;
 	}
 	return UINT32_MAX;
@@ -308,23 +309,41 @@ static uint32_t OPT(tree_first_greater)(const struct OPT(optstack) * s, uint32_t
 	return hit - s->cap;
 }
 
-/* First position in lo..hi whose next use exceeds v, or UINT32_MAX. */
+/* First block in lo..hi (lo <= hi) whose bound exceeds v, or UINT32_MAX. The next larger
+ * value is usually a few blocks on (on OLTP a gap is 730 positions on average), where reading
+ * the bounds in a row is cheaper than a walk up and down the tree; the tree takes the rest. */
+static uint32_t OPT(next_block)(const struct OPT(optstack) * s, uint32_t lo, uint32_t hi,
+				uint32_t v)
+{
+	uint32_t n = hi - lo + 1 < 32 ? hi - lo + 1 : 32, j = opt_first_gt(s->bfine + lo, n, v);
+	if (j < n)
+		return lo + j;
+	return lo + n <= hi ? OPT(tree_first_greater)(s, lo + n, hi, v) : UINT32_MAX;
+}
+
+/* First position in lo..hi whose next use exceeds v, or UINT32_MAX. Called with every next
+ * use above lo at most v, save at position 0 (the referenced page's, which enters first): so
+ * a scan that finds nothing in the rest of lo's block bounds the whole block. */
 static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32_t hi, uint32_t v)
 {
 	uint32_t bl = lo / OPT_BLOCK, bh = hi / OPT_BLOCK, i;
-	if (bl == bh) {
-		i = s->bmax[bl] > v ? OPT(scan_greater)(s, bl, lo & OPT_MASK, hi & OPT_MASK, v)
-				    : UINT32_MAX;
-		return i == UINT32_MAX ? i : bl * OPT_BLOCK + i;
-	}
 	/* a block whose bound is not above v cannot hold the answer */
-	i = s->bmax[bl] > v ? OPT(scan_greater)(s, bl, lo & OPT_MASK, OPT_MASK, v) : UINT32_MAX;
-	if (i != UINT32_MAX)
-		return bl * OPT_BLOCK + i;
-	/* whole blocks: the tree names the first whose bound is above v; a bound that was too
-	 * high is made exact and the search goes on */
+	if (s->bfine[bl] > v) {
+		uint32_t end = bl == bh ? hi & OPT_MASK : OPT_MASK;
+		i = OPT(scan_greater)(s, bl, lo & OPT_MASK, end, v);
+		if (i != UINT32_MAX)
+			return bl * OPT_BLOCK + i;
+		if (end == OPT_MASK) {
+			uint32_t top = bl ? 0 : OPT(lval)(s, 0, 0);
+			s->bfine[bl] = top > v ? top : v;
+		}
+	}
+	if (bl == bh)
+		return UINT32_MAX;
+	/* whole blocks: the first whose bound is above v; a bound that was too high is made
+	 * exact and the search goes on */
 	for (uint32_t from = bl + 1; from + 1 <= bh;) {
-		uint32_t b = OPT(tree_first_greater)(s, from, bh - 1, v);
+		uint32_t b = OPT(next_block)(s, from, bh - 1, v);
 		if (b == UINT32_MAX)
 			break;
 		i = OPT(scan_greater)(s, b, 0, OPT_MASK, v);
@@ -333,40 +352,40 @@ static uint32_t OPT(first_greater)(struct OPT(optstack) * s, uint32_t lo, uint32
 		OPT(set_bmax)(s, b, OPT(exact_bmax)(s, b));
 		from = b + 1;
 	}
-	i = s->bmax[bh] > v ? OPT(scan_greater)(s, bh, 0, hi & OPT_MASK, v) : UINT32_MAX;
+	i = s->bfine[bh] > v ? OPT(scan_greater)(s, bh, 0, hi & OPT_MASK, v) : UINT32_MAX;
 	return i == UINT32_MAX ? i : bh * OPT_BLOCK + i;
 }
 
 static uint32_t OPT(depth_of)(const struct OPT(optstack) * s, uint32_t x)
 {
-	/* physical order is fine for finding it; slots past the end of a partial last block
-	 * hold nothing valid, hence the length check */
-	uint32_t b = s->blk[x], n = OPT(block_len)(s, b);
-	const struct OPT(ent) *ids = s->e + (size_t)b * OPT_BLOCK;
-	for (uint32_t j0 = 0; j0 < OPT_BLOCK; j0 += 8) {
-		/* eight compares folded into one branch */
-		if (!((ids[j0].id == x) | (ids[j0 + 1].id == x) | (ids[j0 + 2].id == x) |
-		      (ids[j0 + 3].id == x) | (ids[j0 + 4].id == x) | (ids[j0 + 5].id == x) |
-		      (ids[j0 + 6].id == x) | (ids[j0 + 7].id == x)))
-			continue;
-		for (uint32_t j = j0; j < j0 + 8; j++)
-			if (ids[j].id == x) {
-				uint32_t i = (j - s->head[b]) & OPT_MASK;
-				if (i < n)
-					return b * OPT_BLOCK + i;
-			}
-	}
-	return UINT32_MAX; /* cannot happen: the block of a page holds it */
+	/* where it was written, unless a shift has moved it; else a scan of its block, in
+	 * physical order: a page is in the stack once, and the slots past the end of a partial
+	 * last block hold OPT_NOPAGE */
+	uint32_t g = s->at[x], b = g / OPT_BLOCK, j = g & OPT_MASK;
+	if (s->id[g] != x)
+		j = opt_find_eq(s->id + (size_t)b * OPT_BLOCK, OPT_BLOCK, x);
+	return b * OPT_BLOCK + ((j - s->head[b]) & OPT_MASK);
 }
 
 static int OPT(grow)(struct OPT(optstack) * s)
 {
 	uint32_t nc = s->cap ? s->cap * 2 : 16;
-	uint32_t **blockarrs[] = {&s->head, &s->desc, &s->bmax};
-	for (size_t i = 0; i < 3; i++) {
-		*blockarrs[i] = xrealloc(*blockarrs[i], (size_t)nc * sizeof(uint32_t));
+	uint32_t **blockarrs[] = {&s->head, &s->desc, &s->bmax, &s->bfine};
+	for (size_t i = 0; i < 4; i++) { /* bfine is read sixteen words at a time: padded */
+		*blockarrs[i] = xrealloc(*blockarrs[i], ((size_t)nc + OPT_PAD) * sizeof(uint32_t));
 	}
-	s->e = xrealloc(s->e, (size_t)nc * OPT_BLOCK * sizeof(*s->e));
+	/* OPT_PAD words either side for the scans of opt_scan.h */
+	size_t words = (size_t)nc * OPT_BLOCK + 2 * OPT_PAD;
+	uint32_t *ni = xrealloc(s->id ? s->id - OPT_PAD : NULL, words * sizeof(*s->id)),
+		 *nv = xrealloc(s->val ? s->val - OPT_PAD : NULL, words * sizeof(*s->val));
+	memset(ni + words - OPT_PAD, 0xff, OPT_PAD * sizeof(*ni));
+	memset(nv + words - OPT_PAD, 0, OPT_PAD * sizeof(*nv));
+	if (!s->id) {
+		memset(ni, 0xff, OPT_PAD * sizeof(*ni));
+		memset(nv, 0, OPT_PAD * sizeof(*nv));
+	}
+	s->id = ni + OPT_PAD;
+	s->val = nv + OPT_PAD;
 	uint32_t *t = xcalloc(2 * (size_t)nc, sizeof(uint32_t));
 	memcpy(t + nc, s->bmax, (size_t)s->nb * sizeof(uint32_t));
 	for (uint32_t i = nc - 1; i; i--)
@@ -387,17 +406,24 @@ static int OPT(push_slot)(struct OPT(optstack) * s)
 	s->head[s->nb] = 0;
 	s->desc[s->nb] = 0;
 	s->bmax[s->nb] = 0; /* and its tree leaf, zeroed when the tree was built */
+	s->bfine[s->nb] = 0;
+	memset(s->id + (size_t)s->nb * OPT_BLOCK, 0xff, OPT_BLOCK * sizeof(*s->id));
+	memset(s->val + (size_t)s->nb * OPT_BLOCK, 0, OPT_BLOCK * sizeof(*s->val));
 	s->nb++;
 	return 0;
 }
 
 static void OPT(optstack_free)(struct OPT(optstack) * s)
 {
-	free(s->e);
+	if (s->id) {
+		free(s->id - OPT_PAD);
+		free(s->val - OPT_PAD);
+	}
 	free(s->head);
 	free(s->desc);
 	free(s->bmax);
-	free(s->blk);
+	free(s->bfine);
+	free(s->at);
 	free(s->tree);
 }
 
@@ -410,9 +436,9 @@ static int64_t OPT(reference)(struct OPT(optstack) * s, uint32_t x, uint32_t nx,
 			return -1;
 		d = s->depth++;
 		uint32_t ph = OPT(slot)(s, d / OPT_BLOCK, d & OPT_MASK);
-		s->e[ph].id = x; /* a placeholder the chain overwrites */
-		s->e[ph].val = 0;
-		s->blk[x] = d / OPT_BLOCK;
+		s->id[ph] = x; /* a placeholder the chain overwrites */
+		s->val[ph] = 0;
+		s->at[x] = ph;
 		if (d & OPT_MASK)
 			s->desc[d / OPT_BLOCK]++; /* 0 <= the value before it */
 	} else {
@@ -427,15 +453,15 @@ static int64_t OPT(reference)(struct OPT(optstack) * s, uint32_t x, uint32_t nx,
 	for (;;) {
 		uint32_t b = OPT(run_end)(s, a, d - 1);
 		OPT(rotate_range)(s, a, b, &cid, &cval);
-		if (b + 1 > d - 1)
+		if (b + 1 > d - 1 || cval == NONE) /* nothing is needed later than never */
 			break;
 		a = OPT(first_greater)(s, b + 1, d - 1, cval);
 		if (a == UINT32_MAX)
 			break;
 	}
 	uint32_t bd = d / OPT_BLOCK, ph = OPT(slot)(s, bd, d & OPT_MASK);
-	s->e[ph].id = cid;
-	s->blk[cid] = bd;
+	s->id[ph] = cid;
+	s->at[cid] = ph;
 	OPT(set_val)(s, bd, d & OPT_MASK, cval);
 	return cold ? 0 : (int64_t)d + 1;
 }
@@ -450,11 +476,15 @@ static int OPT(optstack_check)(const struct OPT(optstack) * s, uint32_t nd)
 			if (i && v <= OPT(lval)(s, b, i - 1))
 				dsc++;
 			m = v > m ? v : m;
-			uint32_t x = s->e[OPT(slot)(s, b, i)].id;
-			if (x > nd || s->blk[x] != b)
+			uint32_t x = s->id[OPT(slot)(s, b, i)];
+			if (x > nd || s->at[x] / OPT_BLOCK != b)
 				return -1;
 		}
-		if (s->desc[b] != dsc || s->bmax[b] < m || s->tree[s->cap + b] != s->bmax[b])
+		for (uint32_t i = n; i < OPT_BLOCK; i++)
+			if (s->id[OPT(slot)(s, b, i)] != OPT_NOPAGE)
+				return -1;
+		if (s->desc[b] != dsc || s->bfine[b] < m || s->bmax[b] < s->bfine[b] ||
+		    s->tree[s->cap + b] != s->bmax[b])
 			return -1;
 	}
 	for (uint32_t i = 1; i < s->cap; i++) {
@@ -471,7 +501,7 @@ static int OPT(pass)(const uint32_t *ids, const uint32_t *next, uint64_t n, uint
 	memset(out, 0, sizeof(*out));
 	struct OPT(optstack) s = {0};
 	uint8_t *seen = xcalloc((size_t)nd + 1, 1);
-	s.blk = xcalloc((size_t)nd + 1, sizeof(uint32_t));
+	s.at = xcalloc((size_t)nd + 1, sizeof(uint32_t));
 	out->hist = xcalloc((size_t)nd + 2, sizeof(uint64_t));
 	for (uint64_t t = 0; t < n; t++) {
 		uint32_t x = ids[t];
