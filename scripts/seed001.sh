@@ -1,6 +1,7 @@
 #!/bin/sh
 # Prints the seed-001 comparison (KOSAKI Motohiro's 8-way IA64, 8 GB, hackbench, docs/throttle.md):
-# for each group count, vanilla against the throttle at 3, beside the thread's mean seconds.
+# for each group count, vanilla against the throttle at 3, beside the thread's mean seconds
+# (left out when a machine.* setting makes it another machine).
 # usage: scripts/seed001.sh [MMSIM] [--seed N] [--groups G,G,...] [KEY=VALUE ...]
 #   (default build/mmsim, groups 80,90,...,160); extra KEY=VALUE pairs apply to both arms,
 #   e.g. machine.ram=4G machine.swap=1G for a machine variant
@@ -9,6 +10,7 @@ MMSIM=${1:-build/mmsim}
 [ $# -gt 0 ] && shift
 EXTRA=""
 GROUP_LIST="80 90 100 110 120 130 140 150 155 160"
+OTHER_MACHINE=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--seed) EXTRA="$EXTRA --seed $2"; shift 2 ;;
@@ -19,6 +21,7 @@ while [ $# -gt 0 ]; do
 		GROUP_LIST=$(echo "$2" | tr ',' ' ')
 		shift 2
 		;;
+	machine.*=*) EXTRA="$EXTRA --set $1"; OTHER_MACHINE=1; shift ;;
 	*=*) EXTRA="$EXTRA --set $1"; shift ;;
 	*) echo "seed001.sh: expected --seed N, --groups LIST or KEY=VALUE, got '$1'" >&2; exit 2 ;;
 	esac
@@ -45,9 +48,9 @@ thread = {80: (26.22, 24.97), 85: (27.31, 25.94), 90: (29.23, 26.77), 95: (30.73
           120: (74.05, 36.25), 125: (41.07, 39.30), 130: (86.92, 45.74), 135: (234.62, 45.99),
           140: (291.95, 57.82), 145: (425.35, 70.31), 150: (766.92, 113.28)}
 g, arm = int(sys.argv[1]), sys.argv[2]
-k = thread.get(g)
+k = thread.get(g) if sys.argv[3] == "0" else None
 ref = ("%.2f" % k[0 if arm == "vanilla" else 1]) if k else ""
 print("%6d %-9s %-10s %9.2f %9.2f %7d %6d  %s" % (g, arm, tm, t["elapsed_s"], t["sys_s"],
-      m["max_parallel_reclaim"], m["oom_kills"], ref))' "$g" "$name"
+      m["max_parallel_reclaim"], m["oom_kills"], ref))' "$g" "$name" "$OTHER_MACHINE"
 	done
 done

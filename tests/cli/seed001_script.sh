@@ -15,6 +15,9 @@ echo "$out" | awk 'NR > 1 { n++; t[$2] = $3; if ($6 != 0 || $7 != 0) bad = 1; re
 	if (t["vanilla"] + 0 > 5) { print "FAIL: hackbench.loops=10 did not reach the runs (1000 loops take 43 s)"; exit 1 }
 	if (ref["vanilla"] != "26.22" || ref["throttle"] != "24.97") { print "FAIL: thread column"; exit 1 }
   }'
+# another machine is not the thread's: no thread column
+out=$(sh scripts/seed001.sh "$mmsim" --groups 80 hackbench.loops=10 machine.ram=10G)
+echo "$out" | awk 'NR > 1 && NF != 7 { print "FAIL: thread column on another machine: " $0; bad = 1 } END { exit bad }'
 for bad in "--groups x" "bogus"; do
 	# shellcheck disable=SC2086
 	if sh scripts/seed001.sh "$mmsim" $bad 2>/dev/null; then echo "FAIL: '$bad' accepted"; exit 1; fi
