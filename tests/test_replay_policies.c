@@ -315,15 +315,22 @@ static void check_curves_with(size_t n, uint32_t universe,
 		assert_int_equal(lru_mrc_access(lm, ids[i]), 0);
 	struct mrc lru, opt;
 	assert_int_equal(lru_mrc_finish(lm, &lru), 0);
-	assert_int_equal(opt_mrc_checked(ids, next, n, nd, &opt, n < 6000 ? 1 : 97, 128), 0);
-	/* the other block size gives the same curve and keeps its structure sound */
-	struct mrc opt512;
-	assert_int_equal(opt_mrc_checked(ids, next, n, nd, &opt512, n < 6000 ? 1 : 97, 512), 0);
-	assert_int_equal(opt512.maxd, opt.maxd);
-	assert_int_equal(opt512.cold, opt.cold);
-	for (uint32_t d = 1; d <= opt.maxd; d++)
-		assert_int_equal(opt512.hist[d], opt.hist[d]);
-	mrc_free(&opt512);
+	assert_int_equal(opt_mrc_variant(ids, next, n, nd, &opt, n < 6000 ? 1 : 97, 128, 0), 0);
+	/* the other block size, and the AVX2 scans where this CPU has them, give the same curve
+	 * and keep the structure sound */
+	for (int v = 0; v < 3; v++) {
+		if (v && !opt_mrc_have_avx2())
+			break;
+		struct mrc other;
+		unsigned block = v == 1 ? 128 : 512;
+		assert_int_equal(
+		    opt_mrc_variant(ids, next, n, nd, &other, n < 6000 ? 1 : 97, block, v > 0), 0);
+		assert_int_equal(other.maxd, opt.maxd);
+		assert_int_equal(other.cold, opt.cold);
+		for (uint32_t d = 1; d <= opt.maxd; d++)
+			assert_int_equal(other.hist[d], opt.hist[d]);
+		mrc_free(&other);
+	}
 	assert_int_equal(lru.cold, nd);
 	assert_int_equal(opt.cold, nd);
 	for (uint32_t c = 1; c <= nd + 1; c++) {

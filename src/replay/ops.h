@@ -15,6 +15,14 @@
 
 #define NONE UINT32_MAX
 
+/* The OPT curve's pass (opt_mrc_pass.h) with blocks of `block` slots (128 or 512), as
+ * opt_mrc_checked: with baseline scans, and (opt_mrc_avx2.c, where MMSIM_OPT_AVX2 is defined)
+ * with AVX2 ones, for a CPU that has them. */
+int opt_pass_plain(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd,
+		   struct mrc *out, uint64_t check_every, unsigned block);
+int opt_pass_avx2(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd,
+		  struct mrc *out, uint64_t check_every, unsigned block);
+
 struct replay_ops {
 	const char *name;
 	/* cache >= 1 pages; lc never NULL. Allocates through xalloc (aborts on no memory). */

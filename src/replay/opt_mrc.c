@@ -27,25 +27,28 @@
  * priority stack exactly (tests compare both with single-size OPT replays). */
 #include "replay/ops.h"
 
-/* Two instances: whole-block rotations cost a cache miss per block a run spans, the blocks at
- * a run's ends O(B) each, and runs grow with the footprint. With 128-slot blocks OLTP (187 k
- * distinct pages) is fastest (512: 1.02 times the CPU); P2, P3 and P6 (0.76 M to 0.91 M) take
- * 0.51 to 0.62 of the CPU with 512 as with 128, P12 (3.2 M) is fastest with 512 (256: 1.2
- * times, 1024: 1.16 times), and the P traces' first 200 k distinct pages already favour 512
- * (0.57 to 0.73). The larger blocks are used from 256 Ki distinct pages on. Both give the same
- * curve. */
-#define OPT_BLOCK 128u
-#define OPT(name) name##_b128
-#include "replay/opt_stack.h"
-#undef OPT
-#undef OPT_BLOCK
-#define OPT_BLOCK 512u
-#define OPT(name) name##_b512
-#include "replay/opt_stack.h"
-#undef OPT
-#undef OPT_BLOCK
+#define OPT_VARIANT plain
+#include "replay/opt_mrc_pass.h"
 
+/* Block sizes, measured with the scans each variant has (alternated runs, CPU). With SSE2
+ * scans, 128-slot blocks are fastest on OLTP (187 k distinct pages; 512: 1.02 times the CPU);
+ * P2, P3 and P6 (0.76 M to 0.91 M) take 0.51 to 0.62 of the CPU with 512 as with 128, P12
+ * (3.2 M) is fastest with 512 (256: 1.2 times, 1024: 1.16 times), and the P traces' first
+ * 200 k distinct pages already favour 512 (0.57 to 0.73): the larger blocks from 256 Ki
+ * distinct pages on. Whole-block rotations cost a cache miss per block a run spans, the
+ * blocks at a run's ends O(B) each, and runs grow with the footprint. With the AVX2 scans the
+ * same sizes hold: 256-slot blocks take 0.985 times the CPU of 128 on OLTP and 1.10 times that
+ * of 512 on P6. Every size gives the same curve. */
 #define LARGE_FOOTPRINT (1u << 18)
+
+int opt_mrc_have_avx2(void)
+{
+#if defined(MMSIM_OPT_AVX2)
+	return __builtin_cpu_supports("avx2");
+#else
+	return 0;
+#endif
+}
 
 int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd, struct mrc *out)
 {
@@ -55,8 +58,19 @@ int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd, 
 int opt_mrc_checked(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd,
 		    struct mrc *out, uint64_t check_every, unsigned block)
 {
+	return opt_mrc_variant(ids, next, n, nd, out, check_every, block, opt_mrc_have_avx2());
+}
+
+int opt_mrc_variant(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t nd,
+		    struct mrc *out, uint64_t check_every, unsigned block, int avx2)
+{
 	if (!block)
 		block = nd >= LARGE_FOOTPRINT ? 512 : 128;
-	return block == 512 ? pass_b512(ids, next, n, nd, out, check_every)
-			    : pass_b128(ids, next, n, nd, out, check_every);
+#if defined(MMSIM_OPT_AVX2)
+	if (avx2)
+		return opt_pass_avx2(ids, next, n, nd, out, check_every, block);
+#else
+	(void)avx2;
+#endif
+	return opt_pass_plain(ids, next, n, nd, out, check_every, block);
 }

@@ -113,6 +113,12 @@ int opt_mrc(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndis
  * 0 chooses by footprint, as opt_mrc does). For tests. */
 int opt_mrc_checked(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
 		    struct mrc *out, uint64_t check_every, unsigned block);
+/* The same with the scans chosen: AVX2 (avx2 != 0, only where opt_mrc_have_avx2) or the
+ * baseline ones. Both give the same curve. */
+int opt_mrc_variant(const uint32_t *ids, const uint32_t *next, uint64_t n, uint32_t ndistinct,
+		    struct mrc *out, uint64_t check_every, unsigned block, int avx2);
+/* 1 when this build has AVX2 scans and this CPU can run them. */
+int opt_mrc_have_avx2(void);
 
 /* Whole-trace drivers for the mrc command. limit as in replay_run. */
 int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy p, uint64_t limit,
