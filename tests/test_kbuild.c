@@ -60,6 +60,20 @@ static void kbuild_with_daemon(void **state)
 	run_result_free(&b);
 }
 
+/* The daemon as measured: idle it reads one page a second, so once pushed out it stays out;
+ * answering queries it reads random pages and faults them back in. */
+static void daemon_queries_fault(void **state)
+{
+	(void)state;
+	struct run_result idle, busy;
+	run("workload = kbuild\nkbuild.named = 12M\nvm.swap_token = off\n", &idle);
+	run("workload = kbuild\nkbuild.named = 12M\nvm.swap_token = off\nkbuild.named_qps = 200\n",
+	    &busy);
+	assert_true(test_vmstat(&busy, "pswpin") > 2 * test_vmstat(&idle, "pswpin"));
+	run_result_free(&idle);
+	run_result_free(&busy);
+}
+
 static void contest_mem_load(void **state)
 {
 	(void)state;
@@ -113,9 +127,8 @@ static void make_keeps_its_slots_full(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(kbuild_with_daemon),
-	    cmocka_unit_test(contest_mem_load),
-	    cmocka_unit_test(contest_no_load_only),
+	    cmocka_unit_test(kbuild_with_daemon),	 cmocka_unit_test(daemon_queries_fault),
+	    cmocka_unit_test(contest_mem_load),		 cmocka_unit_test(contest_no_load_only),
 	    cmocka_unit_test(make_keeps_its_slots_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,10 +31,10 @@ struct kbuild_params {
 	uint64_t gc_min;   /* ggc-min-heapsize: 4 MB (gcc 3.3 default) */
 	int gc_expand;	   /* ggc-min-expand: 30 % (gcc 3.3 default) */
 	uint64_t link_cpu; /* final link: CPU of the measured ld -r stand-in, before cpu_scale */
-	uint64_t link_heap;	 /* final link: peak RSS of the measured ld -r stand-in */
-	uint64_t named;		 /* background daemon's anonymous memory; 0 = none */
-	uint64_t named_interval; /* the daemon wakes this often ... [assumption] */
-	int named_refs;		 /* ... and references this many random pages [assumption] */
+	uint64_t link_heap;    /* final link: peak RSS of the measured ld -r stand-in */
+	uint64_t named;	       /* background daemon's anonymous memory; 0 = none */
+	int named_qps;	       /* queries a second it answers; 0 = idle (measured) */
+	int named_query_pages; /* random pages of its memory one query reads (measured) */
 };
 
 void kbuild_defaults(struct kbuild_params *p);
