@@ -93,8 +93,10 @@ struct hw_profile {
 	bool swap_own_disk;
 };
 
-/* The CPU-cost fields a run may override (hw.<field> keys, for sensitivity studies). */
+/* The fields a run may override (hw.<field> keys, for sensitivity studies): the CPU costs
+ * and the memory the kernel keeps from boot. */
 #define HW_PROFILE_COSTS(X)                                                                        \
+	X(kernel_reserved_kb)                                                                      \
 	X(ctxsw_ns)                                                                                \
 	X(switch_mm_ns)                                                                            \
 	X(tick_ns)                                                                                 \
