@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How far a result depends on the hardware profile's cost estimates.
 
-One at a time, each chosen cost (by default every cost the ARM and IA64 profiles still mark
-[estimate]) of the scenario's profile is multiplied by each factor
+One at a time, each chosen figure (by default every cost the ARM and IA64 profiles still mark
+[estimate], and the kernel's reserved memory) of the scenario's profile is multiplied by each factor
 (hw.<field> overrides, docs/extending.md) and every arm is run with --runs seeds through
 `mmsim sweep`, so the runs land in the results store and a rerun reuses them. The table
 gives, per estimate and factor, how many runs OOM-killed a task (or, with --metric, the
@@ -21,12 +21,13 @@ import subprocess
 import sys
 import tempfile
 
-# The costs still marked [estimate] in the ARM, IA64 and P3 profiles (src/hw/profiles.c); the
-# cited ones (syscall, context switch, fault, page zero/copy, socket message, fork, exec)
-# can be added with --fields.
+# The costs still marked [estimate] in the ARM, IA64 and P3 profiles (src/hw/profiles.c), and
+# the memory the kernel keeps from boot (an estimate in every profile); the cited costs
+# (syscall, context switch, fault, page zero/copy, socket message, fork, exec) can be added
+# with --fields.
 DEFAULT_FIELDS = [
     "page_alloc_ns", "page_free_ns", "scan_page_ns", "rmap_pte_ns", "isolate_ns",
-    "lru_add_ns", "tick_ns", "touch_ns", "swap_alloc_ns", "io_submit_ns",
+    "lru_add_ns", "tick_ns", "touch_ns", "swap_alloc_ns", "io_submit_ns", "kernel_reserved_kb",
 ]
 
 
