@@ -63,6 +63,37 @@ static inline uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new
 	}
 	return pagemap_get_slow(m, page, is_new);
 }
+/* Ids of the n pages from page on, into ids[], as n calls of pagemap_get would give them;
+ * returns how many were mapped, fewer than n only when the ids run out. The pages of a
+ * chunk that has a block are read from it in a loop of their own, the block held in a local:
+ * through m, every store to ids[] would make the compiler reload the map's fields. */
+static inline size_t pagemap_get_run(struct pagemap *m, uint64_t page, size_t n, uint32_t *ids)
+{
+	size_t j = 0;
+	while (j < n) {
+		uint64_t pg = page + j;
+		if ((pg >> PAGEMAP_CHUNK_SHIFT) == m->last_chunk && m->last_block != PAGEMAP_FAIL) {
+			const uint32_t *id1 = m->blocks[m->last_block].id1;
+			uint32_t off = (uint32_t)pg & (PAGEMAP_CHUNK - 1);
+			size_t end = n - j < PAGEMAP_CHUNK - off ? n : j + (PAGEMAP_CHUNK - off);
+			for (; j < end; j++, off++) {
+				uint32_t v = id1[off];
+				if (!v)
+					break;
+				ids[j] = v - 1;
+			}
+			if (j == end)
+				continue;
+			pg = page + j;
+		}
+		int is_new;
+		uint32_t id = pagemap_get_slow(m, pg, &is_new);
+		if (id == PAGEMAP_FAIL)
+			break;
+		ids[j++] = id;
+	}
+	return j;
+}
 static inline uint32_t pagemap_hash(uint64_t chunk, uint32_t mask)
 {
 	/* Fibonacci hashing: the high bits of the product mix every bit of the key. */

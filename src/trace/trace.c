@@ -445,15 +445,10 @@ static size_t expand_batch(struct trace *t, struct trace_run *r, uint32_t *ids, 
 {
 	size_t k = r->left < max ? (size_t)r->left : max;
 	uint64_t page = r->page;
-	for (size_t j = 0; j < k; j++) {
-		int is_new;
-		uint32_t id = pagemap_get(&t->map, page + j, &is_new);
-		if (id == PAGEMAP_FAIL) {
-			k = j;
-			ids_exhausted(t, r);
-			break;
-		}
-		ids[j] = id;
+	size_t got = pagemap_get_run(&t->map, page, k, ids);
+	if (got < k) {
+		k = got;
+		ids_exhausted(t, r);
 	}
 	if (kinds)
 		memset(kinds, r->kind, k);
