@@ -137,6 +137,7 @@ static int start(struct tin *t)
 {
 	t->raw = xmalloc(RAW_SIZE);
 	t->buf = xmalloc(BUF_SIZE + 1);
+	t->buf[0] = 0;
 	t->cap = BUF_SIZE;
 	long n = raw_fill(t);
 	if (n < 0)
@@ -232,6 +233,7 @@ long tin_want(struct tin *t, size_t want)
 		if (n == 0)
 			t->eof = 1;
 		t->end += (size_t)n;
+		t->buf[t->end] = 0;
 	}
 	return (long)(t->end - t->pos);
 }

@@ -20,7 +20,8 @@ struct tin {
 	void *zd;  /* ZSTD_DStream */
 	void *zs;  /* z_stream */
 	int zdone; /* the last compressed frame/member ended cleanly */
-	/* decompressed data: valid bytes are buf[pos..end) */
+	/* decompressed data: valid bytes are buf[pos..end), and buf[end] is 0, so that a parser
+	 * scanning for a digit, a blank or a newline stops at the end without a bounds check */
 	uint8_t *buf;
 	size_t cap, pos, end;
 	int eof; /* no more bytes will come */
