@@ -155,19 +155,24 @@ static long lru_access_batch(void *st, const uint32_t *ids, const uint8_t *kinds
 {
 	(void)kinds;
 	struct lru_sim *s = st;
-	uint32_t max = 0;
-	for (size_t i = 0; i < n; i++)
-		max = ids[i] > max ? ids[i] : max;
-	if (n && max >= s->pcap)
-		grow_array((void **)&s->pos, &s->pcap, max, sizeof(*s->pos), 0xff);
 	long hits = 0;
 	struct lru_cur c = lru_load(s);
+	uint32_t pcap = s->pcap;
 	for (size_t i = 0; i < n; i++) {
+		/* a prefetch past the end of pos is harmless: it cannot fault */
 		if (i + LRU_AHEAD < n)
 			__builtin_prefetch(&c.pos[ids[i + LRU_AHEAD]], 1);
 		/* the victim a few evictions from now (a stale entry at worst: only a hint) */
 		__builtin_prefetch(&c.pos[c.ring[(c.tail + LRU_AHEAD) & c.rmask]], 1);
-		hits += lru_ref(s, &c, ids[i]);
+		uint32_t id = ids[i];
+		/* per reference, not from a scan of the batch for its largest id first: that scan
+		 * was a chain of dependent compares, and this test is always predicted */
+		if (__builtin_expect(id >= pcap, 0)) {
+			grow_array((void **)&s->pos, &s->pcap, id, sizeof(*s->pos), 0xff);
+			c.pos = s->pos;
+			pcap = s->pcap;
+		}
+		hits += lru_ref(s, &c, id);
 	}
 	lru_store(s, &c);
 	return hits;
