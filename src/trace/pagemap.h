@@ -109,6 +109,16 @@ static inline void pagemap_prefetch_slot(const struct pagemap *m, uint64_t page)
 		__builtin_prefetch(&m->slots[pagemap_hash(page >> PAGEMAP_CHUNK_SHIFT, m->mask)]);
 }
 void pagemap_prefetch_entry(const struct pagemap *m, uint64_t page);
+/* Below this many bytes of slots and blocks the map stays in the caches, its lookups wait for
+ * no memory, and the hints would only cost their instructions: OLTP's map ends at 0.9 MB (its
+ * replay about 5% faster unhinted), the other ARC traces' at 4.7 MB or more. */
+#define PAGEMAP_HINT_BYTES (2u << 20)
+static inline int pagemap_hints_pay(const struct pagemap *m)
+{
+	return (size_t)m->nblocks * sizeof(*m->blocks) +
+		   ((size_t)m->mask + 1) * sizeof(*m->slots) >=
+	       PAGEMAP_HINT_BYTES;
+}
 
 /* Append page under the next id without hashing it (the caller knows it is new, e.g. the
  * binary format says so); pagemap_get/find must not be used on such a map. */
