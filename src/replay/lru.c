@@ -89,19 +89,20 @@ __attribute__((noinline)) static void make_room(struct lru_sim *s)
  * reload them all. */
 struct lru_cur {
 	uint32_t *pos, *ring;
-	uint32_t rmask, head, tail, size, cache;
+	uint32_t rmask, head, tail;
+	uint32_t room; /* cache - size: one register where two would spill */
 };
 
 static inline struct lru_cur lru_load(const struct lru_sim *s)
 {
-	return (struct lru_cur){s->pos, s->ring, s->rmask, s->head, s->tail, s->size, s->cache};
+	return (struct lru_cur){s->pos, s->ring, s->rmask, s->head, s->tail, s->cache - s->size};
 }
 
 static inline void lru_store(struct lru_sim *s, const struct lru_cur *c)
 {
 	s->head = c->head;
 	s->tail = c->tail;
-	s->size = c->size;
+	s->size = s->cache - c->room;
 }
 
 /* 1 hit, 0 miss; pos must hold id. Forced inline: only then do the fields of c live in
@@ -114,7 +115,7 @@ __attribute__((always_inline)) static inline int lru_ref(struct lru_sim *s, stru
 	if (hit) {
 		if (p == ((c->head - 1) & c->rmask))
 			return 1; /* already the most recent: the ring would gain a stale entry */
-	} else if (c->size == c->cache) {
+	} else if (!c->room) {
 		/* the least recently used page leaves */
 		for (;;) {
 			uint32_t i = c->tail++ & c->rmask;
@@ -125,7 +126,7 @@ __attribute__((always_inline)) static inline int lru_ref(struct lru_sim *s, stru
 			}
 		}
 	} else {
-		c->size++;
+		c->room--;
 	}
 	if (c->head - c->tail > c->rmask) {
 		lru_store(s, c);
@@ -151,6 +152,22 @@ static int lru_access(void *st, uint32_t id, uint8_t kind, uint32_t next_use)
 	return hit;
 }
 
+/* One reference of a batch; the caller prefetches its pos ahead. */
+__attribute__((always_inline)) static inline int lru_batch_ref(struct lru_sim *s, struct lru_cur *c,
+							       uint32_t *pcap, uint32_t id)
+{
+	/* the victim a few evictions from now (a stale entry at worst: only a hint) */
+	__builtin_prefetch(&c->pos[c->ring[(c->tail + LRU_AHEAD) & c->rmask]], 1);
+	/* per reference, not from a scan of the batch for its largest id first: that scan was a
+	 * chain of dependent compares, and this test is always predicted */
+	if (__builtin_expect(id >= *pcap, 0)) {
+		grow_array((void **)&s->pos, &s->pcap, id, sizeof(*s->pos), 0xff);
+		c->pos = s->pos;
+		*pcap = s->pcap;
+	}
+	return lru_ref(s, c, id);
+}
+
 static long lru_access_batch(void *st, const uint32_t *ids, const uint8_t *kinds, size_t n)
 {
 	(void)kinds;
@@ -158,22 +175,16 @@ static long lru_access_batch(void *st, const uint32_t *ids, const uint8_t *kinds
 	long hits = 0;
 	struct lru_cur c = lru_load(s);
 	uint32_t pcap = s->pcap;
-	for (size_t i = 0; i < n; i++) {
+	const uint32_t *p = ids, *end = ids + n;
+	/* split where the prefetch ahead would pass the end, so neither loop tests for it */
+	const uint32_t *mid = n > LRU_AHEAD ? end - LRU_AHEAD : ids;
+	for (; p < mid; p++) {
 		/* a prefetch past the end of pos is harmless: it cannot fault */
-		if (i + LRU_AHEAD < n)
-			__builtin_prefetch(&c.pos[ids[i + LRU_AHEAD]], 1);
-		/* the victim a few evictions from now (a stale entry at worst: only a hint) */
-		__builtin_prefetch(&c.pos[c.ring[(c.tail + LRU_AHEAD) & c.rmask]], 1);
-		uint32_t id = ids[i];
-		/* per reference, not from a scan of the batch for its largest id first: that scan
-		 * was a chain of dependent compares, and this test is always predicted */
-		if (__builtin_expect(id >= pcap, 0)) {
-			grow_array((void **)&s->pos, &s->pcap, id, sizeof(*s->pos), 0xff);
-			c.pos = s->pos;
-			pcap = s->pcap;
-		}
-		hits += lru_ref(s, &c, id);
+		__builtin_prefetch(&c.pos[p[LRU_AHEAD]], 1);
+		hits += lru_batch_ref(s, &c, &pcap, *p);
 	}
+	for (; p < end; p++)
+		hits += lru_batch_ref(s, &c, &pcap, *p);
 	lru_store(s, &c);
 	return hits;
 }
