@@ -65,23 +65,32 @@ static inline uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new
 }
 /* Ids of the n pages from page on, into ids[], as n calls of pagemap_get would give them;
  * returns how many were mapped, fewer than n only when the ids run out. The pages of a
- * chunk that has a block are read from it in a loop of their own, the block held in a local:
- * through m, every store to ids[] would make the compiler reload the map's fields. */
+ * chunk that has a block are mapped in a loop of their own, a page new to the block given
+ * its id there too while pages[] has room, with the block, n and pages in locals: through m,
+ * every store to ids[] would make the compiler reload the map's fields. */
 static inline size_t pagemap_get_run(struct pagemap *m, uint64_t page, size_t n, uint32_t *ids)
 {
 	size_t j = 0;
 	while (j < n) {
 		uint64_t pg = page + j;
 		if ((pg >> PAGEMAP_CHUNK_SHIFT) == m->last_chunk && m->last_block != PAGEMAP_FAIL) {
-			const uint32_t *id1 = m->blocks[m->last_block].id1;
+			uint32_t *id1 = m->blocks[m->last_block].id1;
+			uint64_t *pages = m->pages;
+			uint32_t next = m->n, pcap = m->pcap;
 			uint32_t off = (uint32_t)pg & (PAGEMAP_CHUNK - 1);
 			size_t end = n - j < PAGEMAP_CHUNK - off ? n : j + (PAGEMAP_CHUNK - off);
 			for (; j < end; j++, off++) {
 				uint32_t v = id1[off];
-				if (!v)
-					break;
+				if (!v) {
+					if (next == pcap)
+						break; /* pages[] must grow: pagemap_get_slow's part
+							*/
+					pages[next] = page + j;
+					v = id1[off] = ++next;
+				}
 				ids[j] = v - 1;
 			}
+			m->n = next;
 			if (j == end)
 				continue;
 			pg = page + j;
