@@ -250,6 +250,7 @@ const struct replay_ops replay_linux_ops = {
     .check = linux_check,
     .bytes = linux_bytes,
     .counters = linux_counters,
+    .reads_kind = 1,
 };
 
 const struct replay_ops replay_linux_exec_ops = {
@@ -260,4 +261,5 @@ const struct replay_ops replay_linux_exec_ops = {
     .check = linux_check,
     .bytes = linux_bytes,
     .counters = linux_counters,
+    .reads_kind = 1,
 };

@@ -56,7 +56,7 @@ static void lru_destroy(void *st)
 
 /* The ring is full: pack its live entries, into a twice larger ring if they fill more than
  * 1/LRU_SLACK of it. */
-static void make_room(struct lru_sim *s)
+__attribute__((noinline)) static void make_room(struct lru_sim *s)
 {
 	uint32_t rsize = s->rmask + 1;
 	uint32_t *dst = s->ring, dmask = s->rmask;
@@ -84,37 +84,58 @@ static void make_room(struct lru_sim *s)
 	s->head = w;
 }
 
-/* The least recently used page leaves. */
-static inline void evict(struct lru_sim *s)
+/* The fields a reference changes, copied into a local for a batch: pos[] and ring[] are
+ * uint32_t like them, so through the struct every store to either would force the compiler to
+ * reload them all. */
+struct lru_cur {
+	uint32_t *pos, *ring;
+	uint32_t rmask, head, tail;
+	uint32_t room; /* cache - size: one register where two would spill */
+};
+
+static inline struct lru_cur lru_load(const struct lru_sim *s)
 {
-	for (;;) {
-		uint32_t i = s->tail++ & s->rmask;
-		uint32_t e = s->ring[i];
-		if (s->pos[e] == i) {
-			s->pos[e] = NONE;
-			return;
-		}
-	}
+	return (struct lru_cur){s->pos, s->ring, s->rmask, s->head, s->tail, s->cache - s->size};
 }
 
-/* 1 hit, 0 miss; pos must hold id. */
-static inline int lru_ref(struct lru_sim *s, uint32_t id)
+static inline void lru_store(struct lru_sim *s, const struct lru_cur *c)
 {
-	uint32_t p = s->pos[id];
+	s->head = c->head;
+	s->tail = c->tail;
+	s->size = s->cache - c->room;
+}
+
+/* 1 hit, 0 miss; pos must hold id. Forced inline: only then do the fields of c live in
+ * registers across a batch. */
+__attribute__((always_inline)) static inline int lru_ref(struct lru_sim *s, struct lru_cur *c,
+							 uint32_t id)
+{
+	uint32_t p = c->pos[id];
 	int hit = p != NONE;
 	if (hit) {
-		if (p == ((s->head - 1) & s->rmask))
+		if (p == ((c->head - 1) & c->rmask))
 			return 1; /* already the most recent: the ring would gain a stale entry */
-	} else if (s->size == s->cache) {
-		evict(s);
+	} else if (!c->room) {
+		/* the least recently used page leaves */
+		for (;;) {
+			uint32_t i = c->tail++ & c->rmask;
+			uint32_t e = c->ring[i];
+			if (c->pos[e] == i) {
+				c->pos[e] = NONE;
+				break;
+			}
+		}
 	} else {
-		s->size++;
+		c->room--;
 	}
-	if (s->head - s->tail > s->rmask)
+	if (c->head - c->tail > c->rmask) {
+		lru_store(s, c);
 		make_room(s);
-	uint32_t i = s->head++ & s->rmask;
-	s->ring[i] = id;
-	s->pos[id] = i;
+		*c = lru_load(s);
+	}
+	uint32_t i = c->head++ & c->rmask;
+	c->ring[i] = id;
+	c->pos[id] = i;
 	return hit;
 }
 
@@ -125,26 +146,46 @@ static int lru_access(void *st, uint32_t id, uint8_t kind, uint32_t next_use)
 	struct lru_sim *s = st;
 	if (__builtin_expect(id >= s->pcap, 0))
 		grow_array((void **)&s->pos, &s->pcap, id, sizeof(*s->pos), 0xff);
-	return lru_ref(s, id);
+	struct lru_cur c = lru_load(s);
+	int hit = lru_ref(s, &c, id);
+	lru_store(s, &c);
+	return hit;
+}
+
+/* One reference of a batch; the caller prefetches its pos ahead. */
+__attribute__((always_inline)) static inline int lru_batch_ref(struct lru_sim *s, struct lru_cur *c,
+							       uint32_t *pcap, uint32_t id)
+{
+	/* the victim a few evictions from now (a stale entry at worst: only a hint) */
+	__builtin_prefetch(&c->pos[c->ring[(c->tail + LRU_AHEAD) & c->rmask]], 1);
+	/* per reference, not from a scan of the batch for its largest id first: that scan was a
+	 * chain of dependent compares, and this test is always predicted */
+	if (__builtin_expect(id >= *pcap, 0)) {
+		grow_array((void **)&s->pos, &s->pcap, id, sizeof(*s->pos), 0xff);
+		c->pos = s->pos;
+		*pcap = s->pcap;
+	}
+	return lru_ref(s, c, id);
 }
 
 static long lru_access_batch(void *st, const uint32_t *ids, const uint8_t *kinds, size_t n)
 {
 	(void)kinds;
 	struct lru_sim *s = st;
-	uint32_t max = 0;
-	for (size_t i = 0; i < n; i++)
-		max = ids[i] > max ? ids[i] : max;
-	if (n && max >= s->pcap)
-		grow_array((void **)&s->pos, &s->pcap, max, sizeof(*s->pos), 0xff);
 	long hits = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i + LRU_AHEAD < n)
-			__builtin_prefetch(&s->pos[ids[i + LRU_AHEAD]], 1);
-		/* the victim a few evictions from now (a stale entry at worst: only a hint) */
-		__builtin_prefetch(&s->pos[s->ring[(s->tail + LRU_AHEAD) & s->rmask]], 1);
-		hits += lru_ref(s, ids[i]);
+	struct lru_cur c = lru_load(s);
+	uint32_t pcap = s->pcap;
+	const uint32_t *p = ids, *end = ids + n;
+	/* split where the prefetch ahead would pass the end, so neither loop tests for it */
+	const uint32_t *mid = n > LRU_AHEAD ? end - LRU_AHEAD : ids;
+	for (; p < mid; p++) {
+		/* a prefetch past the end of pos is harmless: it cannot fault */
+		__builtin_prefetch(&c.pos[p[LRU_AHEAD]], 1);
+		hits += lru_batch_ref(s, &c, &pcap, *p);
 	}
+	for (; p < end; p++)
+		hits += lru_batch_ref(s, &c, &pcap, *p);
+	lru_store(s, &c);
 	return hits;
 }
 

@@ -38,6 +38,8 @@ struct replay_ops {
 	size_t (*bytes)(const void *st);
 	/* the algorithm's own counters beyond hits and misses; NULL when it has none */
 	void (*counters)(const void *st, struct replay_result *r);
+	/* 1 when access looks at the kind: the reader then writes the kinds beside the ids */
+	int reads_kind;
 };
 
 extern const struct replay_ops replay_lru_ops, replay_clock_ops, replay_fifo_ops, replay_opt_ops,

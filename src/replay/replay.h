@@ -59,6 +59,8 @@ int replay_sim_access(struct replay_sim *s, uint32_t id, uint8_t kind, uint32_t 
 int replay_sim_access_batch(struct replay_sim *s, const uint32_t *ids, const uint8_t *kinds,
 			    size_t n);
 void replay_sim_result(const struct replay_sim *s, struct replay_result *r);
+/* 1 when the policy tells reads, writes and executions apart; the others are given no kinds. */
+int replay_sim_reads_kind(const struct replay_sim *s);
 /* Consistency check of the internal structures, for tests: 0 when sound. */
 int replay_sim_check(const struct replay_sim *s);
 /* Bytes allocated per id slot and fixed, for the benchmark's memory report. */

@@ -113,7 +113,11 @@ int replay_run(const char *path, const struct trace_opts *topts, const struct re
 			goto out;
 		enum { B = 4096 };
 		uint32_t ids[B];
-		uint8_t kinds[B];
+		uint8_t kbuf[B], *kinds = NULL;
+		/* kinds cost the reader a store per run: only for a policy that reads them */
+		for (size_t j = 0; j < njobs; j++)
+			if (replay_sim_reads_kind(sims[j]))
+				kinds = kbuf;
 		long k = 0;
 		while ((k = trace_next_batch(t, ids, kinds, batch_size(t, limit, B))) > 0)
 			for (size_t j = 0; j < njobs; j++)

@@ -99,6 +99,11 @@ void replay_sim_result(const struct replay_sim *s, struct replay_result *r)
 	r->refs = s->hits + s->misses;
 }
 
+int replay_sim_reads_kind(const struct replay_sim *s)
+{
+	return s->ops->reads_kind;
+}
+
 int replay_sim_check(const struct replay_sim *s)
 {
 	return s->ops->check(s->st);

@@ -136,7 +136,7 @@ static long produce(struct tin *t, uint8_t *dst, size_t n)
 static int start(struct tin *t)
 {
 	t->raw = xmalloc(RAW_SIZE);
-	t->buf = xmalloc(BUF_SIZE + 1);
+	t->buf = xcalloc(1, BUF_SIZE + TIN_PAD);
 	t->cap = BUF_SIZE;
 	long n = raw_fill(t);
 	if (n < 0)
@@ -222,7 +222,8 @@ long tin_want(struct tin *t, size_t want)
 			size_t nc = t->cap;
 			while (nc < want)
 				nc *= 2;
-			uint8_t *nb = xrealloc(t->buf, nc + 1);
+			uint8_t *nb = xrealloc(t->buf, nc + TIN_PAD);
+			memset(nb + t->cap, 0, nc - t->cap + TIN_PAD);
 			t->buf = nb;
 			t->cap = nc;
 		}
@@ -232,6 +233,7 @@ long tin_want(struct tin *t, size_t want)
 		if (n == 0)
 			t->eof = 1;
 		t->end += (size_t)n;
+		t->buf[t->end] = 0;
 	}
 	return (long)(t->end - t->pos);
 }

@@ -20,7 +20,9 @@ struct tin {
 	void *zd;  /* ZSTD_DStream */
 	void *zs;  /* z_stream */
 	int zdone; /* the last compressed frame/member ended cleanly */
-	/* decompressed data: valid bytes are buf[pos..end) */
+	/* decompressed data: valid bytes are buf[pos..end), and buf[end] is 0, so that a parser
+	 * scanning for a digit, a blank or a newline stops at the end without a bounds check;
+	 * TIN_PAD bytes from buf[cap] on exist, so that it may read a word at any byte up to it */
 	uint8_t *buf;
 	size_t cap, pos, end;
 	int eof; /* no more bytes will come */
@@ -43,5 +45,6 @@ long tin_want(struct tin *t, size_t want);
 int tin_getline(struct tin *t, char **line, size_t *len);
 
 #define TIN_MAX_LINE (1u << 20)
+#define TIN_PAD	     8
 
 #endif

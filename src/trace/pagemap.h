@@ -63,6 +63,46 @@ static inline uint32_t pagemap_get(struct pagemap *m, uint64_t page, int *is_new
 	}
 	return pagemap_get_slow(m, page, is_new);
 }
+/* Ids of the n pages from page on, into ids[], as n calls of pagemap_get would give them;
+ * returns how many were mapped, fewer than n only when the ids run out. The pages of a
+ * chunk that has a block are mapped in a loop of their own, a page new to the block given
+ * its id there too while pages[] has room, with the block, n and pages in locals: through m,
+ * every store to ids[] would make the compiler reload the map's fields. */
+static inline size_t pagemap_get_run(struct pagemap *m, uint64_t page, size_t n, uint32_t *ids)
+{
+	size_t j = 0;
+	while (j < n) {
+		uint64_t pg = page + j;
+		if ((pg >> PAGEMAP_CHUNK_SHIFT) == m->last_chunk && m->last_block != PAGEMAP_FAIL) {
+			uint32_t *id1 = m->blocks[m->last_block].id1;
+			uint64_t *pages = m->pages;
+			uint32_t next = m->n, pcap = m->pcap;
+			uint32_t off = (uint32_t)pg & (PAGEMAP_CHUNK - 1);
+			size_t end = n - j < PAGEMAP_CHUNK - off ? n : j + (PAGEMAP_CHUNK - off);
+			for (; j < end; j++, off++) {
+				uint32_t v = id1[off];
+				if (!v) {
+					if (next == pcap)
+						break; /* pages[] must grow: pagemap_get_slow's part
+							*/
+					pages[next] = page + j;
+					v = id1[off] = ++next;
+				}
+				ids[j] = v - 1;
+			}
+			m->n = next;
+			if (j == end)
+				continue;
+			pg = page + j;
+		}
+		int is_new;
+		uint32_t id = pagemap_get_slow(m, pg, &is_new);
+		if (id == PAGEMAP_FAIL)
+			break;
+		ids[j++] = id;
+	}
+	return j;
+}
 static inline uint32_t pagemap_hash(uint64_t chunk, uint32_t mask)
 {
 	/* Fibonacci hashing: the high bits of the product mix every bit of the key. */
@@ -78,6 +118,16 @@ static inline void pagemap_prefetch_slot(const struct pagemap *m, uint64_t page)
 		__builtin_prefetch(&m->slots[pagemap_hash(page >> PAGEMAP_CHUNK_SHIFT, m->mask)]);
 }
 void pagemap_prefetch_entry(const struct pagemap *m, uint64_t page);
+/* Below this many bytes of slots and blocks the map stays in the caches, its lookups wait for
+ * no memory, and the hints would only cost their instructions: OLTP's map ends at 0.9 MB (its
+ * replay about 5% faster unhinted), the other ARC traces' at 4.7 MB or more. */
+#define PAGEMAP_HINT_BYTES (2u << 20)
+static inline int pagemap_hints_pay(const struct pagemap *m)
+{
+	return (size_t)m->nblocks * sizeof(*m->blocks) +
+		   ((size_t)m->mask + 1) * sizeof(*m->slots) >=
+	       PAGEMAP_HINT_BYTES;
+}
 
 /* Append page under the next id without hashing it (the caller knows it is new, e.g. the
  * binary format says so); pagemap_get/find must not be used on such a map. */

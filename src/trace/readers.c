@@ -252,19 +252,18 @@ static int csv_line(struct trace *t, char *s)
 
 /* The usual line of an ARC or one-number trace, "start n [x [y]]\n" or "page\n", numbers of
  * at most 18 digits (no overflow to check), parsed where it lies in the buffer: no call per
- * line. Returns 1 with its run queued, or 0, consuming nothing, for any other line (blank,
- * marker, CR, bad or huge field, no newline in the buffer yet), which the line reader below
- * then reads with every check and message of arc_line and num_line. */
+ * line, and no bounds check, the NUL after the buffer's data (input.h) stopping every scan.
+ * Returns 1 with its run queued, or 0, consuming nothing, for any other line (blank, marker,
+ * CR, bad or huge field, no newline in the buffer yet), which the line reader below then
+ * reads with every check and message of arc_line and num_line. */
 static int fast_line(struct trace *t, unsigned maxf)
 {
-	const uint8_t *p = t->in.buf + t->in.pos, *e = t->in.buf + t->in.end;
+	const uint8_t *p = t->in.buf + t->in.pos;
 	uint64_t f[4];
 	unsigned n = 0;
 	for (;;) {
-		while (p < e && (*p == ' ' || *p == '\t'))
+		while (*p == ' ' || *p == '\t')
 			p++;
-		if (p == e)
-			return 0;
 		if (*p == '\n')
 			break;
 		unsigned d = (unsigned)*p - '0';
@@ -274,9 +273,7 @@ static int fast_line(struct trace *t, unsigned maxf)
 		uint64_t v = 0;
 		do {
 			v = v * 10 + d;
-			if (++p == e)
-				return 0;
-			d = (unsigned)*p - '0';
+			d = (unsigned)*++p - '0';
 		} while (d <= 9);
 		if (p - start > 18 || (*p != ' ' && *p != '\t' && *p != '\n'))
 			return 0;
@@ -295,8 +292,69 @@ static int fast_line(struct trace *t, unsigned maxf)
 	return 1;
 }
 
+/* The 1 to 18 digits at p as a number in *v; returns their end, or NULL when there are none or
+ * more. Up to 7 digits are found and converted in one 8-byte word, without a branch on their
+ * number, which varies from line to line (the input's padding, input.h, covers the word). */
+static inline const uint8_t *arc_field(const uint8_t *p, uint64_t *v)
+{
+	uint64_t x;
+	memcpy(&x, p, 8);
+	/* a byte not in '0'..'9' has a high nibble other than 3, before or after adding 6; a carry
+	 * out of it changes only the bytes after the first such */
+	uint64_t nd =
+	    ((x & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull) |
+	    (((x + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull);
+	if (nd) {
+		unsigned len = (unsigned)__builtin_ctzll(nd) >> 3;
+		if (!len)
+			return NULL;
+		/* the digits at the top, the first most significant, zeros below; then pairs,
+		 * quads and the eight of them combined */
+		uint64_t d = (x - 0x3030303030303030ull) << (64 - 8 * len);
+		d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFull;
+		d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFull;
+		d = (d * 10000 + (d >> 32)) & 0xFFFFFFFFull;
+		*v = d;
+		return p + len;
+	}
+	const uint8_t *s = p;
+	uint64_t n = 0;
+	unsigned d;
+	while ((d = (unsigned)*p - '0') <= 9) {
+		n = n * 10 + d;
+		p++;
+	}
+	if (p - s > 18)
+		return NULL;
+	*v = n;
+	return p;
+}
+
+/* The ARC line as the traces write it, "start n\n" to "start n x y\n" with single spaces,
+ * tried before fast_line. Returns 1 with its run queued, or 0 (fast_line's turn), consuming
+ * nothing. */
+static int arc_fast_line(struct trace *t)
+{
+	const uint8_t *p = t->in.buf + t->in.pos;
+	uint64_t start, n, x;
+	if (!(p = arc_field(p, &start)) || *p != ' ' || !(p = arc_field(p + 1, &n)) || n == 0 ||
+	    n > MAX_RUN)
+		return 0;
+	for (int k = 0; k < 2 && *p == ' '; k++)
+		if (!(p = arc_field(p + 1, &x)))
+			return 0;
+	if (*p != '\n')
+		return 0;
+	t->in.pos = (size_t)(p + 1 - t->in.buf);
+	t->line++;
+	trace_push_run(t, start, n, TRACE_READ);
+	return 1;
+}
+
 int trace_read_text_record(struct trace *t)
 {
+	if (t->format == TRACE_FMT_ARC && arc_fast_line(t))
+		return 1;
 	if (t->format == TRACE_FMT_ARC || t->format == TRACE_FMT_LIRS || t->format == TRACE_FMT_TXT)
 		if (fast_line(t, t->format == TRACE_FMT_ARC ? 4 : 1))
 			return 1;

@@ -337,8 +337,10 @@ static void read_ahead(struct trace *t)
 			t->state = 1;
 			break;
 		}
-		for (uint32_t i = from; i != t->rq_tail; i++)
-			hint_run(&t->map, &t->runq[i & (TRACE_RUNQ - 1)], pagemap_prefetch_slot);
+		if (pagemap_hints_pay(&t->map))
+			for (uint32_t i = from; i != t->rq_tail; i++)
+				hint_run(&t->map, &t->runq[i & (TRACE_RUNQ - 1)],
+					 pagemap_prefetch_slot);
 	}
 }
 
@@ -364,7 +366,7 @@ static struct trace_run *cur_run(struct trace *t)
 static void next_run(struct trace *t)
 {
 	t->rq_head++;
-	if (t->rq_tail - t->rq_head > BLOCKS_AHEAD) {
+	if (t->rq_tail - t->rq_head > BLOCKS_AHEAD && pagemap_hints_pay(&t->map)) {
 		const struct trace_run *q =
 		    &t->runq[(t->rq_head + BLOCKS_AHEAD) & (TRACE_RUNQ - 1)];
 		hint_run(&t->map, q, pagemap_prefetch_entry);
@@ -445,15 +447,10 @@ static size_t expand_batch(struct trace *t, struct trace_run *r, uint32_t *ids, 
 {
 	size_t k = r->left < max ? (size_t)r->left : max;
 	uint64_t page = r->page;
-	for (size_t j = 0; j < k; j++) {
-		int is_new;
-		uint32_t id = pagemap_get(&t->map, page + j, &is_new);
-		if (id == PAGEMAP_FAIL) {
-			k = j;
-			ids_exhausted(t, r);
-			break;
-		}
-		ids[j] = id;
+	size_t got = pagemap_get_run(&t->map, page, k, ids);
+	if (got < k) {
+		k = got;
+		ids_exhausted(t, r);
 	}
 	if (kinds)
 		memset(kinds, r->kind, k);
