@@ -22,7 +22,8 @@
 #include "workloads/workload.h"
 
 /* hw.<field> = value: replaces one of the profile's estimates for this run, a cost in ns or
- * kernel_reserved_kb (0, unset, keeps the profile's; an override is at least 1). For sensitivity studies from the command line
+ * kernel_reserved_kb (0, unset, keeps the profile's; an override is at least 1). For sensitivity
+ * studies from the command line
  * (--set, --vary): scenario files take every cost from machine.profile and may not set these. */
 struct hw_cost_overrides {
 #define HW_OVERRIDE_FIELD(f) uint64_t f;
