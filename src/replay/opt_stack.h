@@ -74,13 +74,12 @@ static uint32_t OPT(exact_bmax)(const struct OPT(optstack) * s, uint32_t b)
 	return m;
 }
 
-/* A page with next use gone leaves block b and one with v arrives. bmax only has to stay an
- * upper bound, so a departure never makes the block be rescanned here: a bound that turns
- * out too high is lowered by first_greater when it scans the whole block and finds nothing. */
-static inline void OPT(bmax_replace)(struct OPT(optstack) * s, uint32_t b, uint32_t gone,
-				     uint32_t v)
+/* A page leaves block b and one with next use v arrives. bmax only has to stay an upper
+ * bound, so the departure is not looked at (the block is not rescanned here): a bound that
+ * turns out too high is lowered by first_greater when it scans the whole block and finds
+ * nothing. */
+static inline void OPT(bmax_replace)(struct OPT(optstack) * s, uint32_t b, uint32_t v)
 {
-	(void)gone;
 	if (v > s->bmax[b])
 		OPT(set_bmax)(s, b, v);
 	else if (v > s->bfine[b])
@@ -168,7 +167,7 @@ static void OPT(rotate_part)(struct OPT(optstack) * s, uint32_t b, uint32_t lo, 
 	vs[to] = *cval;
 	s->at[*cid] = b * OPT_BLOCK + to;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
-	OPT(bmax_replace)(s, b, oval, *cval);
+	OPT(bmax_replace)(s, b, *cval);
 	*cid = oid;
 	*cval = oval;
 }
@@ -188,7 +187,7 @@ static void OPT(set_val)(struct OPT(optstack) * s, uint32_t b, uint32_t i, uint3
 	}
 	s->val[ph] = v;
 	s->desc[b] = (uint32_t)((int32_t)s->desc[b] + dd);
-	OPT(bmax_replace)(s, b, old, v);
+	OPT(bmax_replace)(s, b, v);
 }
 
 /* The same for a whole full block, in O(1). */
@@ -206,7 +205,7 @@ static void OPT(rotate_block)(struct OPT(optstack) * s, uint32_t b, uint32_t *ci
 	if (dsc == 0) /* increasing: the largest is the new last; the tree's bound stays above */
 		s->bfine[b] = before_last;
 	else
-		OPT(bmax_replace)(s, b, oval, *cval);
+		OPT(bmax_replace)(s, b, *cval);
 	*cid = oid;
 	*cval = oval;
 }
