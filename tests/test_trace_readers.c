@@ -403,6 +403,83 @@ static void test_error_after_lines(void **state)
 	}
 }
 
+/* Batches of any size give the pages trace_next gives, one by one, over ARC lines of every
+ * shape the reader takes by a different path (the usual line, tabs, blank lines, runs longer
+ * than a batch) while the page map grows past the size at which runs start to be parsed ahead
+ * (PAGEMAP_HINT_BYTES): a batch maps them as it parses while the map is small, and through
+ * the queue of runs once it is large. */
+static void test_batch_matches_next(void **state)
+{
+	(void)state;
+	enum { LINES = 30000 };
+	char *text = malloc((size_t)LINES * 40);
+	assert_non_null(text);
+	size_t len = 0;
+	uint64_t x = 12345;
+	static const unsigned runs[] = {1, 1, 3, 9, 40, 100, 700};
+	for (int i = 0; i < LINES; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t start = (x >> 33) % 40000 * 32 + (x >> 20) % 8;
+		unsigned n = runs[(x >> 12) % 7];
+		const char *fmt = i % 7 == 3	? "%llu\t%u\n"
+				  : i % 11 == 5 ? "%llu %u 0 17\n"
+						: "%llu %u\n";
+		len += (size_t)snprintf(text + len, 40, fmt, (unsigned long long)start, n);
+		if (i % 13 == 0)
+			text[len++] = '\n';
+	}
+	struct trace_opts o = {.format = TRACE_FMT_ARC};
+	char err[512];
+	struct trace *t = trace_open_mem(text, len, "mem", &o, err, sizeof(err));
+	assert_non_null(t);
+	uint64_t count = 0;
+	struct trace_ref r;
+	size_t cap = 1 << 20, n = 0;
+	uint64_t *pages = malloc(cap * sizeof(*pages));
+	uint32_t *ids = malloc(cap * sizeof(*ids));
+	assert_non_null(pages);
+	assert_non_null(ids);
+	while (trace_next(t, &r) > 0) {
+		if (n == cap) {
+			cap *= 2;
+			pages = realloc(pages, cap * sizeof(*pages));
+			ids = realloc(ids, cap * sizeof(*ids));
+			assert_non_null(pages);
+			assert_non_null(ids);
+		}
+		pages[n] = r.page;
+		ids[n++] = r.id;
+	}
+	count = trace_count(t);
+	assert_int_equal(count, n);
+	assert_true(trace_map_bytes(t) > (4u << 20)); /* past PAGEMAP_HINT_BYTES */
+	trace_close(t);
+	static const size_t maxes[] = {1, 7, 64, 4096};
+	uint32_t *b = malloc(4096 * sizeof(*b));
+	assert_non_null(b);
+	for (size_t m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		t = trace_open_mem(text, len, "mem", &o, err, sizeof(err));
+		assert_non_null(t);
+		size_t at = 0;
+		long k;
+		while ((k = trace_next_batch(t, b, NULL, maxes[m])) > 0) {
+			assert_true(at + (size_t)k <= n);
+			for (long j = 0; j < k; j++, at++) {
+				assert_int_equal(b[j], ids[at]);
+				assert_int_equal(trace_page_of(t, b[j]), pages[at]);
+			}
+		}
+		assert_int_equal(k, 0);
+		assert_int_equal(at, n);
+		assert_int_equal(trace_count(t), n);
+		trace_close(t);
+	}
+	free(b);
+	free(pages);
+	free(ids);
+	free(text);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -432,6 +509,7 @@ int main(void)
 	    cmocka_unit_test(test_detection_and_errors),
 	    cmocka_unit_test(test_long_lines_and_mem),
 	    cmocka_unit_test(test_error_after_lines),
+	    cmocka_unit_test(test_batch_matches_next),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -35,6 +35,14 @@ size_t pagemap_bytes(const struct pagemap *m)
 	return slots + (size_t)m->pcap * sizeof(*m->pages) + (size_t)m->bcap * sizeof(*m->blocks);
 }
 
+/* The slots grew or a block was taken: do the hints pay now (pagemap_hints_pay)? */
+static void update_hints(struct pagemap *m)
+{
+	size_t bytes = (size_t)m->nblocks * sizeof(*m->blocks) +
+		       (m->mask ? ((size_t)m->mask + 1) * sizeof(*m->slots) : 0);
+	m->hints_pay = bytes >= PAGEMAP_HINT_BYTES;
+}
+
 static int grow_slots(struct pagemap *m)
 {
 	uint64_t nslots = m->mask ? ((uint64_t)m->mask + 1) * 2 : 1024;
@@ -58,6 +66,7 @@ static int grow_slots(struct pagemap *m)
 	m->slots = s;
 	m->mask = mask;
 	m->used = used;
+	update_hints(m);
 	return 0;
 }
 
@@ -139,6 +148,7 @@ static uint32_t promote(struct pagemap *m, uint64_t c, uint32_t first, uint64_t 
 	if (m->nblocks == m->bcap && grow_blocks(m))
 		return PAGEMAP_FAIL;
 	uint32_t b = m->nblocks++;
+	update_hints(m);
 	struct pagemap_block *blk = &m->blocks[b];
 	memset(blk, 0, sizeof(*blk));
 	blk->chunk = c;

@@ -330,15 +330,14 @@ static inline const uint8_t *arc_field(const uint8_t *p, uint64_t *v)
 	return p;
 }
 
-/* The ARC line as the traces write it, "start n\n" to "start n x y\n" with single spaces,
- * tried before fast_line. Returns 1 with its run queued, or 0 (fast_line's turn), consuming
- * nothing. */
-static int arc_fast_line(struct trace *t)
+/* The ARC line as the traces write it, "start n\n" to "start n x y\n" with single spaces:
+ * 1 with the line consumed and its run in *start, *n; 0 (fast_line's turn) consuming nothing. */
+int trace_arc_fast_parse(struct trace *t, uint64_t *start, uint64_t *n)
 {
 	const uint8_t *p = t->in.buf + t->in.pos;
-	uint64_t start, n, x;
-	if (!(p = arc_field(p, &start)) || *p != ' ' || !(p = arc_field(p + 1, &n)) || n == 0 ||
-	    n > MAX_RUN)
+	uint64_t x;
+	if (!(p = arc_field(p, start)) || *p != ' ' || !(p = arc_field(p + 1, n)) || *n == 0 ||
+	    *n > MAX_RUN)
 		return 0;
 	for (int k = 0; k < 2 && *p == ' '; k++)
 		if (!(p = arc_field(p + 1, &x)))
@@ -347,6 +346,15 @@ static int arc_fast_line(struct trace *t)
 		return 0;
 	t->in.pos = (size_t)(p + 1 - t->in.buf);
 	t->line++;
+	return 1;
+}
+
+/* trace_arc_fast_parse with its run queued; tried before fast_line. */
+static int arc_fast_line(struct trace *t)
+{
+	uint64_t start, n;
+	if (!trace_arc_fast_parse(t, &start, &n))
+		return 0;
 	trace_push_run(t, start, n, TRACE_READ);
 	return 1;
 }

@@ -327,7 +327,9 @@ static inline void hint_run(const struct pagemap *m, const struct trace_run *r,
  * still comes after every reference of the lines above it. */
 static void read_ahead(struct trace *t)
 {
-	while (t->rd_state > 0 && t->rq_tail - t->rq_head <= TRACE_AHEAD) {
+	/* with no hints to give, a run parsed ahead only waits */
+	uint32_t ahead = pagemap_hints_pay(&t->map) ? TRACE_AHEAD : 0;
+	while (t->rd_state > 0 && t->rq_tail - t->rq_head <= ahead) {
 		uint32_t from = t->rq_tail;
 		int r = t->format == TRACE_FMT_ORACLE ? trace_read_oracle_record(t)
 						      : trace_read_text_record(t);
@@ -337,7 +339,7 @@ static void read_ahead(struct trace *t)
 			t->state = 1;
 			break;
 		}
-		if (pagemap_hints_pay(&t->map))
+		if (ahead)
 			for (uint32_t i = from; i != t->rq_tail; i++)
 				hint_run(&t->map, &t->runq[i & (TRACE_RUNQ - 1)],
 					 pagemap_prefetch_slot);
@@ -366,7 +368,9 @@ static struct trace_run *cur_run(struct trace *t)
 static void next_run(struct trace *t)
 {
 	t->rq_head++;
-	if (t->rq_tail - t->rq_head > BLOCKS_AHEAD && pagemap_hints_pay(&t->map)) {
+	if (!pagemap_hints_pay(&t->map))
+		return; /* cur_run parses the next when it is wanted, arc_direct's turn first */
+	if (t->rq_tail - t->rq_head > BLOCKS_AHEAD) {
 		const struct trace_run *q =
 		    &t->runq[(t->rq_head + BLOCKS_AHEAD) & (TRACE_RUNQ - 1)];
 		hint_run(&t->map, q, pagemap_prefetch_entry);
@@ -462,13 +466,49 @@ static size_t expand_batch(struct trace *t, struct trace_run *r, uint32_t *ids, 
 	return k;
 }
 
+/* ARC lines mapped as they are parsed, their runs never queued: while the map is small enough
+ * that read_ahead gives no hints, the queue is only overhead, which OLTP's one page per line
+ * pays on every reference. Stops at a line of another shape, at the end of the buffered
+ * input, or with a run's rest queued when the batch is full. */
+static size_t arc_direct(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
+{
+	size_t i = 0;
+	uint64_t start, n;
+	while (i < max && trace_arc_fast_parse(t, &start, &n)) {
+		size_t k = n < max - i ? (size_t)n : max - i;
+		size_t got = pagemap_get_run(&t->map, start, k, ids + i);
+		if (kinds)
+			memset(kinds + i, TRACE_READ, got);
+		i += got;
+		t->count += got;
+		if (got < k) {
+			trace_fail(t, "more distinct pages than ids (2^31)");
+			break;
+		}
+		if (k < n) {
+			trace_push_run(t, start + k, n - k, TRACE_READ);
+			break;
+		}
+	}
+	return i;
+}
+
 long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
 {
 	size_t i = 0;
 	if (t->format != TRACE_FMT_MMSIM) {
 		struct trace_run *r;
-		while (i < max && t->state > 0 && (r = cur_run(t)))
+		while (i < max && t->state > 0) {
+			if (t->format == TRACE_FMT_ARC && t->rq_head == t->rq_tail &&
+			    t->rd_state > 0 && !pagemap_hints_pay(&t->map)) {
+				i += arc_direct(t, ids + i, kinds ? kinds + i : NULL, max - i);
+				if (i == max || t->state <= 0)
+					break;
+			}
+			if (!(r = cur_run(t)))
+				break;
 			i += expand_batch(t, r, ids + i, kinds ? kinds + i : NULL, max - i);
+		}
 	} else {
 		struct trace_ref ref;
 		while (i < max && t->state > 0) {
