@@ -24,10 +24,14 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 	uint64_t n = 0, cap = 1 << 16;
 	uint32_t *ids = xmalloc(cap * sizeof(*ids));
 	uint8_t *kinds = kinds_out ? xmalloc(cap) : NULL;
-	struct trace_ref r;
-	int rc = 0;
-	while ((!limit || n < limit) && (rc = trace_next(t, &r)) > 0) {
+	long rc = 0;
+	for (;;) {
+		if (limit && n >= limit)
+			break;
 		if (n == cap) {
+			struct trace_ref r;
+			if (cap >= REPLAY_NEVER / 2 && (rc = trace_next(t, &r)) <= 0)
+				break; /* the trace ended at the last reference that fits */
 			if (cap >= REPLAY_NEVER / 2) {
 				snprintf(err, errlen,
 					 "%s: OPT needs the trace in memory and handles fewer than "
@@ -43,10 +47,10 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 				kinds = nk;
 			}
 		}
-		ids[n] = r.id;
-		if (kinds)
-			kinds[n] = r.kind;
-		n++;
+		size_t want = batch_size(t, limit, (size_t)(cap - n));
+		if ((rc = trace_next_batch(t, ids + n, kinds ? kinds + n : NULL, want)) <= 0)
+			break;
+		n += (uint64_t)rc;
 	}
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", trace_error(t));
