@@ -29,10 +29,10 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 		if (limit && n >= limit)
 			break;
 		if (n == cap) {
-			struct trace_ref r;
-			if (cap >= REPLAY_NEVER / 2 && (rc = trace_next(t, &r)) <= 0)
-				break; /* the trace ended at the last reference that fits */
 			if (cap >= REPLAY_NEVER / 2) {
+				struct trace_ref r;
+				if ((rc = trace_next(t, &r)) <= 0)
+					break; /* the trace ended at the last reference that fits */
 				snprintf(err, errlen,
 					 "%s: OPT needs the trace in memory and handles fewer than "
 					 "2^32 references; use --limit",

@@ -379,11 +379,17 @@ static void next_run(struct trace *t)
 }
 
 /* The page map ran out of ids on a page of run r. */
+/* The page map ran out of ids on the line just read. */
+static int ids_exhausted_here(struct trace *t)
+{
+	return trace_fail(t, "more distinct pages than ids (2^31)");
+}
+
 static int ids_exhausted(struct trace *t, const struct trace_run *r)
 {
 	t->line = r->line;
 	t->record = r->record;
-	return trace_fail(t, "more distinct pages than ids (2^31)");
+	return ids_exhausted_here(t);
 }
 
 int trace_next(struct trace *t, struct trace_ref *ref)
@@ -482,7 +488,7 @@ static size_t arc_direct(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t 
 		i += got;
 		t->count += got;
 		if (got < k) {
-			trace_fail(t, "more distinct pages than ids (2^31)");
+			ids_exhausted_here(t);
 			break;
 		}
 		if (k < n) {
