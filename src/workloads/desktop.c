@@ -14,8 +14,8 @@
  * start-up the pages of each it touched, builds its measured anonymous memory and uses its
  * measured CPU; a switch references, in the X server, the window manager and the program,
  * the pages each touched in the measured switch. Where a file's pages were not measured
- * (the `firefox URL` client, files the second run did not map, a switch's part of a
- * mapping that could not be watched, and the heap) the part is a fixed spread pattern of the size
+ * (files the second run did not map, a switch's part of a mapping that could not be
+ * watched, and the heap) the part is a fixed spread pattern of the size
  * smaps gave, the same in every program mapping the file; a smaller part is a subset of a larger
  * one (touch_part). The script waits for each switch to be served before the next one,
  * standing in for the X server serialising all of it (docs/exec-protect.md).
@@ -425,8 +425,8 @@ static void run_client(const struct desktop_program *prog, bool sw)
 
 /* wmctrl is not measured: xeyes, the smallest X client measured, stands in (its switch
  * part: a short X conversation). `firefox URL` is measured: the second firefox maps firefox's
- * binary and libraries, references a fifth of what firefox's own start-up did, hands the URL
- * to the running one and exits (tools/measure/desktop/remote.sh). */
+ * binary and libraries, touches a sixth of the file pages firefox's own start-up did, hands
+ * the URL to the running one and exits (tools/measure/desktop/remote.sh, remote_pages.sh). */
 #define WMCTRL	  (&desktop_programs[0])
 #define FF_REMOTE (&desktop_firefox_remote)
 

@@ -154,12 +154,13 @@ def pages(raw, out, extra=()):
     # was on for (not registered: touchmap.c)
     rows = list(csv.DictReader(open(os.path.join(raw, "pages.csv"))))
     known = {r["program"] for r in rows}
-    for x in extra:  # a program measured again replaces its rows (not X's, the manager's,
-        # nor a program's that only opened a window to switch away from)
+    for x in extra:  # a program measured again, or in another phase (remote_pages.sh),
+        # replaces its rows of those phases (not X's, the manager's, nor a program's that
+        # only opened a window to switch away from)
         again = [r for r in csv.DictReader(open(os.path.join(x, "pages.csv")))
                  if r["program"] in known and r["program"] not in ("Xvfb", "openbox")]
-        progs = {r["program"] for r in again}
-        rows = [r for r in rows if r["program"] not in progs] + again
+        phases = {(r["program"], r["phase"]) for r in again}
+        rows = [r for r in rows if (r["program"], r["phase"]) not in phases] + again
     for r in rows:
         path = r["path"].replace("%2C", ",")
         k = kind(path, r["perms"])
@@ -168,7 +169,7 @@ def pages(raw, out, extra=()):
         pgoff, n = int(r["pgoff"]), int(r["pages"])
         layout.setdefault((path, k), set()).update(range(pgoff, pgoff + n))
         key = (r["step"], r["program"], r["phase"], path, k)
-        if r["phase"] != "start" and r["zapped"] != "1":
+        if r["phase"] in ("idle", "switch") and r["zapped"] != "1":
             unmeasured[key[:3]] += int(r["present"]) - int(r["anon_present"])
             continue
         if r["uw"] != "1":
@@ -178,7 +179,7 @@ def pages(raw, out, extra=()):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["step", "program", "phase", "file", "kind", "pages", "ranges"])
         for key, v in acc.items():
-            if key[2] in ("start", "switch"):
+            if key[2] in ("start", "switch", "remote"):
                 w.writerow(list(key) + [len(v), fmt_ranges(v)])
     with open(os.path.join(out, "layout.csv"), "w") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -205,8 +206,9 @@ def pages(raw, out, extra=()):
                                        4 * unreg[(step, prog, phase)]))
 
 
-def remote_record(data, fid):
-    """The `firefox URL` client: per file the median over the runs of what it referenced."""
+def remote_record(data, fid, psets=None, prank=None, model=None):
+    """The `firefox URL` client: per file the median over the runs of what it referenced,
+    and the pages of the run (remote_pages.sh) whose page count is the median."""
     path = os.path.join(data, "remote.csv")
     if not os.path.exists(path):
         return None
@@ -219,13 +221,30 @@ def remote_record(data, fid):
         k = (r["file"], r["kind"])
         per.setdefault(k, {})[r["step"]] = int(r["anon_kb"] if k[1] == "a" else r["ref_kb"])
         sizes[k] = r
+    tot = defaultdict(int)
+    for (st, pr, ph, f, kd), v in (psets or {}).items():
+        if (pr, ph) == ("firefox", "remote"):
+            tot[st] += len(v)
+    rep = sorted(tot, key=lambda st: (tot[st], int(st)))[(len(tot) - 1) // 2] if tot else None
+
+    def pages(k):
+        v = psets.get((rep, "firefox", "remote", canon(k[0]), k[1])) if rep else None
+        return model(k, v) if v is not None else None
     maps, anon = [], 0
+    seen = set()
     for k, v in per.items():
         med = int(statistics.median([v.get(run, 0) for run in runs]))
         if k[1] == "a":
             anon += med
-        elif med:
-            maps.append((fid(sizes[k]), med, 0, None, None))
+            continue
+        seen.add((canon(k[0]), k[1]))
+        pg = pages(k)
+        if med or pg:
+            maps.append((fid(sizes[k]), med, 0, pg, None))
+    for (st, pr, ph, f, kd), v in (psets or {}).items():
+        if (st, pr, ph) == (rep, "firefox", "remote") and v and (f, kd) not in seen:
+            maps.append((fid({"file": f, "kind": kd, "size_kb": str(4 * len(prank[(f, kd)]))}),
+                         0, 0, model((f, kd), v), None))
     cpu = [int(r["size_kb"]) for r in rows if r["phase"] == "remote-cpu"]
     return dict(anon=anon, anon_sw=0, maps=maps, cpu=int(statistics.median(cpu)) if cpu else 0,
                 sw_cpu=0, same_as=-1, runs=len(runs))
@@ -409,7 +428,7 @@ def gen(data, maps_path, pages_path=None):
         recs.append((name, cache[src], note))
     recs.append(("Xorg", server("Xvfb"), "measured: Xvfb"))
     recs.append(("metacity", server("openbox"), "measured: openbox"))
-    ff_remote = remote_record(data, fid)
+    ff_remote = remote_record(data, fid, psets, prank, model)
     if ff_remote:
         recs.append(("firefox URL", ff_remote,
                      "measured: the remote firefox, median of %d runs" % ff_remote["runs"]))
@@ -505,7 +524,7 @@ def verify(data, src):
                            "desktop_files[] = {")[1].split("};")[0])
     files = [(f.replace('\\"', '"').replace("\\\\", "\\"), "x" if e == "1" else "r")
              for f, _, e in files]
-    progs = re.findall(r'\{"([^"]*)", (-?\d+), \d+, \d+, \d+, \d+, (\d+), (\d+)\}, /\* ([^*]*) \*/',
+    progs = re.findall(r'\{"([^"]*)", (-?\d+), \d+, \d+, \d+, \d+, (\d+), (\d+)\}[,;] /\* ([^*]*) \*/',
                        open(os.path.join(src, "desktop_measured.c")).read())
     maps = re.findall(r"\{(\d+), \d+, \d+, (\w+), (\w+)\}",
                       open(os.path.join(src, "desktop_measured_maps.c")).read())
@@ -537,14 +556,25 @@ def verify(data, src):
             page += n
         return out
     checked = bad = 0
+    tot = defaultdict(int)  # the firefox URL client's runs: the median one is compiled in
+    for (st, pr, ph, f, kd), v in sets.items():
+        if (pr, ph) == ("firefox", "remote"):
+            tot[st] += len(v)
+    rep = sorted(tot, key=lambda st: (tot[st], int(st)))[(len(tot) - 1) // 2] if tot else None
     for name, same_as, first, n, note in progs:
-        if note != "measured" or name not in pstep:
+        if name == "firefox URL" and rep:
+            key, phases = (rep, "firefox"), ("remote", None)
+        elif note == "measured" and name in pstep:
+            key, phases = (pstep[name], name), ("start", "switch")
+        else:
             continue
         for m in maps[int(first):int(first) + int(n)]:
             f = files[int(m[0])]
             k = (canon(f[0]), f[1])
-            for phase, at in (("start", m[1]), ("switch", m[2])):
-                want = sets.get((pstep[name], name, phase) + k)
+            for phase, at in zip(phases, (m[1], m[2])):
+                if phase is None:
+                    continue
+                want = sets.get(key + (phase,) + k)
                 if at == "N":
                     bad += want is not None
                     continue
@@ -552,7 +582,7 @@ def verify(data, src):
                 checked += 1
                 bad += got != want
     print("%d page sets of %d programs decoded, %d differ from pages.csv" % (
-        checked, sum(1 for p in progs if p[4] == "measured" and p[0] in pstep), bad))
+        checked, sum(1 for p in progs if p[4] == "measured" and p[0] in pstep) + bool(rep), bad))
     return bad == 0 and checked > 0
 
 

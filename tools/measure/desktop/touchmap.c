@@ -33,6 +33,9 @@
  * makes itself (gconv-modules.cache) stay unregistered, with fault-around (pagemap.py's uw
  * column says which).
  *
+ * At exit (TOUCHMAP_AT_EXIT set): the file VMAs' present pages, written by the process
+ * itself (remote_pages.sh: the `firefox URL` client is gone before it could be read).
+ *
  * Window switch (pages.sh): signal TOUCHMAP_SIG zaps every file VMA that can be zapped
  * losslessly (as above; this library's own excepted), from inside the process, with raw
  * system calls only and a signal return of its own, so the handler touches no page of any
@@ -178,13 +181,16 @@ static void read_outdir(void)
 }
 
 struct buf {
-	char b[8192];
-	size_t n;
+	char *b;
+	size_t n, cap;
 };
+#define BUF(name, size)                                                                            \
+	char name##_mem[size];                                                                     \
+	struct buf name = {name##_mem, 0, size}
 
 static void put(struct buf *b, const char *s)
 {
-	while (*s && b->n < sizeof(b->b) - 1)
+	while (*s && b->n < b->cap - 1)
 		b->b[b->n++] = *s++;
 }
 
@@ -196,7 +202,7 @@ static void putu(struct buf *b, uint64_t v, int base)
 		t[i++] = "0123456789abcdef"[v % (uint64_t)base];
 		v /= (uint64_t)base;
 	} while (v);
-	while (i && b->n < sizeof(b->b) - 1)
+	while (i && b->n < b->cap - 1)
 		b->b[b->n++] = t[--i];
 }
 
@@ -206,7 +212,7 @@ static void emit(const char *name, struct buf *b)
 	read_outdir();
 	if (!outdir[0] || !b->n)
 		return;
-	struct buf p = {.n = 0};
+	BUF(p, 1024);
 	put(&p, outdir);
 	put(&p, "/");
 	put(&p, name);
@@ -235,7 +241,7 @@ static int uffd_open(void)
 		uint64_t api, features, ioctls;
 	} api = {UFFD_API_, UFFD_FEATURE_WP_ASYNC_, 0};
 	if (fd < 0 || sc3(NR_ioctl, fd, UFFDIO_API_, &api) < 0) {
-		struct buf b = {.n = 0};
+		BUF(b, 256);
 		put(&b, "userfaultfd unavailable: ");
 		putu(&b, (uint64_t)(fd < 0 ? -fd : fd), 10);
 		put(&b, "\n");
@@ -414,7 +420,7 @@ static void catch_up(struct vma *v)
 {
 	if (v->uffd_wp)
 		return;
-	struct buf b = {.n = 0};
+	BUF(b, 8192);
 	putu(&b, v->start, 16);
 	put(&b, " ");
 	putu(&b, v->end, 16);
@@ -517,7 +523,8 @@ unsigned int la_objopen(struct link_map *map, long lmid, uintptr_t *cookie)
 }
 #else
 /* --- LD_PRELOAD -------------------------------------------------------------------- */
-static struct buf zapped;
+static char zapped_mem[8192];
+static struct buf zapped = {zapped_mem, 0, sizeof(zapped_mem)};
 
 static void zap(struct vma *v)
 {
@@ -534,7 +541,7 @@ static void zap(struct vma *v)
 	sc3(NR_madvise, v->start, v->end - v->start, MADV_DONTNEED_);
 	putu(&zapped, v->start, 16);
 	put(&zapped, "\n");
-	if (zapped.n > sizeof(zapped.b) - 64) {
+	if (zapped.n > zapped.cap - 64) {
 		emit("zap", &zapped);
 		zapped.n = 0;
 	}
@@ -549,6 +556,73 @@ static void on_signal(int sig)
 		each_file_vma(n, zap);
 	put(&zapped, "done\n");
 	emit("zap", &zapped);
+}
+
+/* At exit, with TOUCHMAP_AT_EXIT in the environment: every file VMA with its present pages,
+ * as pagemap.py's columns from pid on, to $TOUCHMAP_DIR/exit.PID (remote_pages.sh: a
+ * process that is gone before its page tables could be read from outside). */
+static char exit_mem[4 << 20];
+static struct buf exit_buf = {exit_mem, 0, sizeof(exit_mem)};
+static int exit_dumped;
+
+static void exit_vma(struct vma *v)
+{
+	struct buf *b = &exit_buf;
+	char mem[16384];
+	struct buf r = {mem, 0, sizeof(mem)};
+	int anon;
+	uint64_t n = present(v, &r, &anon);
+	putu(b, (uint64_t)sc3(NR_getpid, 0, 0, 0), 10);
+	put(b, ",");
+	put(b, v->path);
+	put(b, ",");
+	put(b, v->perms);
+	put(b, ",");
+	putu(b, v->pgoff, 10);
+	put(b, ",");
+	putu(b, (v->end - v->start) / 4096, 10);
+	put(b, v->uffd_wp ? ",1,-," : ",0,-,");
+	putu(b, (uint64_t)v->anon_kb, 10);
+	put(b, ",");
+	putu(b, n, 10);
+	put(b, ",-,");
+	r.b[r.n] = 0;
+	put(b, r.n ? r.b + 1 : ""); /* present() starts each range with a space */
+	put(b, "\n");
+}
+
+static void dump_at_exit(void)
+{
+	static char env[65536];
+	if (exit_dumped || is_off())
+		return;
+	exit_dumped = 1;
+	long fd = sc3(NR_open, "/proc/self/environ", O_RDONLY_ | O_CLOEXEC_, 0), n = 0, r;
+	if (fd < 0)
+		return;
+	while (n < (long)sizeof(env) - 1 &&
+	       (r = sc3(NR_read, fd, env + n, sizeof(env) - 1 - n)) > 0)
+		n += r;
+	sc3(NR_close, fd, 0, 0);
+	if (!has(env, (size_t)n, "TOUCHMAP_AT_EXIT="))
+		return;
+	long len = read_smaps();
+	if (len)
+		each_file_vma(len, exit_vma);
+	emit("exit", &exit_buf);
+}
+
+__attribute__((destructor)) static void touchmap_fini(void)
+{
+	dump_at_exit();
+}
+
+void _exit(int status)
+{
+	dump_at_exit();
+	sc3(231 /* exit_group */, status, 0, 0);
+	for (;;)
+		;
 }
 
 __attribute__((naked)) static void restorer(void)
