@@ -3,6 +3,9 @@
  * swap under pressure, report their columns, and give the same run twice. */
 #include "util/testutil.h"
 
+#include "sim/rng.h"
+#include "workloads/kbuild.h"
+
 #include <string.h>
 
 /* 16 measured jobs shrunk to 15 % of their heaps (about 1-4 MB each) and 1/20 of their CPU,
@@ -16,7 +19,6 @@ static const char *small = "machine.profile = p3-2004\n"
 			   "kbuild.jobs = 16\n"
 			   "kbuild.cpu_scale = 5\n"
 			   "kbuild.heap_scale = 15\n"
-			   "kbuild.gc_min = 512k\n"
 			   "kbuild.text = 512k\n"
 			   "kbuild.headers = 1M\n"
 			   "kbuild.make_rss = 256k\n"
@@ -124,12 +126,85 @@ static void make_keeps_its_slots_full(void **state)
 	run_result_free(&r);
 }
 
+/* The heap's reuse-gap mechanism by hand. All weight on a gap of exactly 3 steps: 10 pages
+ * grow at each of steps 1, 2, 3; from step 4 on every step re-references the 10 pages of the
+ * step 3 before it, so the job cycles over 30 pages: step s references those grown at step
+ * (s - 1) % 3 + 1, and no other page of its 1000 is ever referenced. */
+static void heap_refs_follow_the_gap(void **state)
+{
+	(void)state;
+	static const uint16_t lo[] = {3, 4};
+	static const uint32_t cum[] = {1, 1};
+	const struct kbuild_gap_table t = {2, lo, cum};
+	struct kbuild_heap_refs h;
+	struct rng rng;
+	uint64_t out[16];
+	rng_seed(&rng, 1, 2);
+	kbuild_heap_refs_init(&h, &t, 1000);
+	uint64_t grown = 0;
+	for (uint32_t s = 1; s <= 3; s++) {
+		kbuild_heap_refs_begin(&h, s);
+		for (int i = 0; i < 10; i++)
+			kbuild_heap_refs_note(&h, grown++);
+	}
+	grown = 1000; /* the rest is grown too, but never referenced again */
+	for (uint32_t s = 4; s <= 60; s++) {
+		kbuild_heap_refs_begin(&h, s);
+		assert_int_equal(kbuild_heap_refs_pick(&h, grown, 10, &rng, out), 10);
+		bool seen[10] = {false};
+		for (int i = 0; i < 10; i++) {
+			uint64_t first = 10 * ((s - 1) % 3);
+			assert_true(out[i] >= first && out[i] < first + 10);
+			assert_false(seen[out[i] - first]);
+			seen[out[i] - first] = true;
+		}
+	}
+	kbuild_heap_refs_free(&h);
+}
+
+/* A step never references a page twice nor one not grown yet, whatever it asks for: 5 of 8
+ * pages grown, 10 asked for, every bin weighted (the last, "4 and more", can rarely be met
+ * with 5 pages, so most draws fall back to uniform ones). */
+static void heap_refs_distinct_and_grown(void **state)
+{
+	(void)state;
+	static const uint16_t lo[] = {1, 2, 4};
+	static const uint32_t cum[] = {1, 2, 3};
+	const struct kbuild_gap_table t = {3, lo, cum};
+	struct kbuild_heap_refs h;
+	struct rng rng;
+	uint64_t out[16];
+	rng_seed(&rng, 3, 4);
+	kbuild_heap_refs_init(&h, &t, 8);
+	kbuild_heap_refs_begin(&h, 1);
+	for (uint64_t i = 0; i < 5; i++)
+		kbuild_heap_refs_note(&h, i);
+	int total = 0;
+	for (uint32_t s = 2; s <= 500; s++) {
+		kbuild_heap_refs_begin(&h, s);
+		int n = kbuild_heap_refs_pick(&h, 5, 10, &rng, out);
+		assert_true(n >= 1 && n <= 5);
+		total += n;
+		for (int i = 0; i < n; i++) {
+			assert_true(out[i] < 5);
+			for (int k = 0; k < i; k++)
+				assert_true(out[k] != out[i]);
+		}
+	}
+	assert_true(total > 499); /* it does re-reference */
+	kbuild_heap_refs_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(kbuild_with_daemon),	 cmocka_unit_test(daemon_queries_fault),
-	    cmocka_unit_test(contest_mem_load),		 cmocka_unit_test(contest_no_load_only),
+	    cmocka_unit_test(kbuild_with_daemon),
+	    cmocka_unit_test(daemon_queries_fault),
+	    cmocka_unit_test(contest_mem_load),
+	    cmocka_unit_test(contest_no_load_only),
 	    cmocka_unit_test(make_keeps_its_slots_full),
+	    cmocka_unit_test(heap_refs_follow_the_gap),
+	    cmocka_unit_test(heap_refs_distinct_and_grown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

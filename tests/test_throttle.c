@@ -291,6 +291,90 @@ static void isolated_throttles(void **state)
 	}
 }
 
+/* KOSAKI's RFC (v1, §2.2): one machine-wide limit on the tasks inside try_to_free_pages, so
+ * on the board (one zone) never more than the limit in shrink_zone but for kswapd, which never
+ * calls try_to_free_pages and is never held back. */
+static void rfc_limits_direct_reclaimers(void **state)
+{
+	(void)state;
+	for (int limit = 1; limit <= 2; limit++) {
+		char extra[64];
+		struct run_result res;
+		snprintf(extra, sizeof(extra), "vm.max_reclaiming_tasks = %d\n", limit);
+		run_board(extra, &res);
+		assert_true(res.rstats.max_shrinking >= 1);
+		assert_true(res.rstats.max_shrinking <= limit + 1);
+		/* the waiters are inside try_to_free_pages, before the gate */
+		assert_true(res.rstats.max_direct_reclaimers > limit);
+		run_result_free(&res);
+	}
+}
+
+/* The RFC's early return: a task that waited more than HZ for its turn returns progress
+ * without reclaiming when a zone it may allocate from has more than 4 x pages_high free. A
+ * holder keeps the only ticket for hold_ms; the caller's ALLOCSTALL (counted by
+ * do_try_to_free_pages) shows whether it reclaimed. */
+static unsigned long rfc_ret;
+static uint64_t rfc_stalls;
+
+static void rfc_holder(void *arg)
+{
+	schedule_timeout((sim_time_t)(uintptr_t)arg * NSEC_PER_MSEC);
+	MM->rfc_reclaimers--;
+	wake_up_all(&MM->rfc_reclaim_wait);
+}
+
+static void rfc_caller(void *arg)
+{
+	(void)arg;
+	uint64_t before = vm_events[ALLOCSTALL];
+	rfc_ret = try_to_free_pages(0, GFP_KERNEL);
+	rfc_stalls = vm_events[ALLOCSTALL] - before;
+}
+
+static void run_rfc_wait(unsigned hold_ms, bool low)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 1024);
+	MM->sysctl.max_reclaiming_tasks = 1;
+	mm_sysctl_apply();
+	long saved[MAX_NR_ZONES];
+	for (int i = 0; i < MM->nr_zones; i++) {
+		struct zone *z = &MM->zones[i];
+		saved[i] = z->stat[NR_FREE_PAGES];
+		/* above high but not above four times high: still worth reclaiming */
+		if (low && z->present_pages)
+			z->stat[NR_FREE_PAGES] = (long)(2 * z->pages_high);
+	}
+	MM->rfc_reclaimers = 1; /* the holder's ticket */
+	rfc_ret = 12345;
+	rfc_stalls = 12345;
+	task_start(
+	    &task_struct_create("holder", rfc_holder, (void *)(uintptr_t)hold_ms, false)->task);
+	task_start(&task_struct_create("caller", rfc_caller, NULL, false)->task);
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_int_equal(MM->rfc_reclaimers, 0);
+	for (int i = 0; i < MM->nr_zones; i++)
+		MM->zones[i].stat[NR_FREE_PAGES] = saved[i];
+	MM->sysctl.max_reclaiming_tasks = 0;
+	mm_sysctl_apply();
+	test_machine_shutdown();
+}
+
+static void rfc_skips_reclaim_after_a_long_wait(void **state)
+{
+	(void)state;
+	/* 2 s of waiting, a fresh machine far above 4 x high: progress, nothing reclaimed */
+	run_rfc_wait(2000, false);
+	assert_int_equal(rfc_ret, 1);
+	assert_int_equal(rfc_stalls, 0);
+	/* 0.5 s is not more than HZ: it reclaims */
+	run_rfc_wait(500, false);
+	assert_int_equal(rfc_stalls, 1);
+	/* a long wait, but no zone above 4 x high: it reclaims */
+	run_rfc_wait(2000, true);
+	assert_int_equal(rfc_stalls, 1);
+}
+
 /* Same scenario, same seed: the same figures, byte for byte. */
 static void hackbench_deterministic(void **state)
 {
@@ -394,6 +478,7 @@ static void throttles_keep_invariants(void **state)
 	static const char *const arms[] = {
 	    "",
 	    "vm.max_reclaiming_tasks_per_zone = 3\n",
+	    "vm.max_reclaiming_tasks = 2\n",
 	    "vm.too_many_isolated = 1\n",
 	    "vm.reclaim_throttle = 1\n",
 	    "vm.max_reclaiming_tasks_per_zone = 1\nhackbench.ipc = pipes\n",
@@ -412,6 +497,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(ticket_limits_reclaimers),
+	    cmocka_unit_test(rfc_limits_direct_reclaimers),
+	    cmocka_unit_test(rfc_skips_reclaim_after_a_long_wait),
 	    cmocka_unit_test(cut_off_condition),
 	    cmocka_unit_test(pf_reclaiming_never_waits),
 	    cmocka_unit_test(ticket_not_held_across_throttle_vm_writeout),

@@ -47,6 +47,8 @@ struct vm_sysctl {
 	int vfs_cache_pressure;			/* vm.vfs_cache_pressure */
 	/* reclaim throttles (kernel-reclaim.md §2), all off in vanilla 2.6.28 */
 	int max_reclaiming_tasks_per_zone; /* KOSAKI v8 sysctl; 0 = no throttle (his default 3) */
+	int max_reclaiming_tasks;	   /* KOSAKI's RFC (v1): try_to_free_pages callers at once,
+					    * machine-wide; 0 = off (the RFC: 2 x nodes) */
 	int too_many_isolated;		   /* 2.6.32 too_many_isolated() in shrink_inactive_list */
 	int reclaim_throttle;		   /* 5.16 reclaim_throttle() ISOLATED/NOPROGRESS */
 	/* VM_EXEC protection (§3), off in 2.6.28 */
@@ -232,6 +234,9 @@ struct mm_machine {
 	struct waitqueue page_wait[64]; /* hashed: lock_page / wait_on_page_writeback */
 	struct waitqueue oom_wait;
 	bool zone_oom_locked;
+	/* KOSAKI's RFC throttle (kosaki_throttle_rfc.c): tasks past its gate, and its queue */
+	int rfc_reclaimers;
+	struct waitqueue rfc_reclaim_wait;
 
 	unsigned long nr_user_new; /* frames allocated for user pages, not yet on an LRU */
 	struct reclaim_stats rstats;

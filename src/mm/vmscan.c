@@ -646,7 +646,7 @@ unsigned long try_to_free_pages(unsigned order, unsigned gfp)
 	char gfpbuf[128];
 	trace_event(mm_vmscan_direct_reclaim_begin, "order=%d may_writepage=%d gfp_flags=%s",
 		    sc.order, sc.may_writepage, mm_trace_gfp_flags(gfp, gfpbuf, sizeof(gfpbuf)));
-	unsigned long ret = do_try_to_free_pages(&sc);
+	unsigned long ret = policy_gated_direct_reclaim(&sc, do_try_to_free_pages);
 	trace_event(mm_vmscan_direct_reclaim_end, "nr_reclaimed=%lu", ret);
 	rs->direct_reclaimers--;
 	rs->reclaimers_incl_kswapd--;

@@ -91,11 +91,12 @@ struct lru_cur {
 	uint32_t *pos, *ring;
 	uint32_t rmask, head, tail;
 	uint32_t room; /* cache - size: one register where two would spill */
+	size_t misses; /* counted on the miss path alone: a count of hits costs every reference */
 };
 
 static inline struct lru_cur lru_load(const struct lru_sim *s)
 {
-	return (struct lru_cur){s->pos, s->ring, s->rmask, s->head, s->tail, s->cache - s->size};
+	return (struct lru_cur){s->pos, s->ring, s->rmask, s->head, s->tail, s->cache - s->size, 0};
 }
 
 static inline void lru_store(struct lru_sim *s, const struct lru_cur *c)
@@ -105,21 +106,28 @@ static inline void lru_store(struct lru_sim *s, const struct lru_cur *c)
 	s->size = s->cache - c->room;
 }
 
-/* 1 hit, 0 miss; pos must hold id. Forced inline: only then do the fields of c live in
- * registers across a batch. */
-__attribute__((always_inline)) static inline int lru_ref(struct lru_sim *s, struct lru_cur *c,
-							 uint32_t id)
+/* Entries the ring has free. A reference appends at most one, so this many references in a
+ * row need no test for a full ring (evictions only free more). */
+static inline uint32_t ring_free(const struct lru_cur *c)
+{
+	return c->rmask + 1 - (c->head - c->tail);
+}
+
+/* A reference; pos must hold id and the ring have a free entry. Forced inline: only then do
+ * the fields of c live in registers across a batch. */
+__attribute__((always_inline)) static inline void lru_ref(struct lru_cur *c, uint32_t id)
 {
 	uint32_t p = c->pos[id];
-	int hit = p != NONE;
-	if (hit) {
+	if (p != NONE) {
 		if (p == ((c->head - 1) & c->rmask))
-			return 1; /* already the most recent: the ring would gain a stale entry */
-	} else if (!c->room) {
+			return; /* already the most recent: the ring would gain a stale entry */
+	} else if (c->misses++, !c->room) {
 		/* the least recently used page leaves */
 		for (;;) {
 			uint32_t i = c->tail++ & c->rmask;
 			uint32_t e = c->ring[i];
+			/* the entry a few pops from now (stale at worst: only a hint) */
+			__builtin_prefetch(&c->pos[c->ring[(c->tail + LRU_AHEAD) & c->rmask]], 1);
 			if (c->pos[e] == i) {
 				c->pos[e] = NONE;
 				break;
@@ -128,15 +136,19 @@ __attribute__((always_inline)) static inline int lru_ref(struct lru_sim *s, stru
 	} else {
 		c->room--;
 	}
-	if (c->head - c->tail > c->rmask) {
-		lru_store(s, c);
-		make_room(s);
-		*c = lru_load(s);
-	}
 	uint32_t i = c->head++ & c->rmask;
 	c->ring[i] = id;
 	c->pos[id] = i;
-	return hit;
+}
+
+/* Make room in a full ring (packing may change every entry's place, so c is reloaded). */
+static inline void lru_make_room(struct lru_sim *s, struct lru_cur *c)
+{
+	lru_store(s, c);
+	make_room(s);
+	size_t misses = c->misses;
+	*c = lru_load(s);
+	c->misses = misses;
 }
 
 static int lru_access(void *st, uint32_t id, uint8_t kind, uint32_t next_use)
@@ -147,17 +159,17 @@ static int lru_access(void *st, uint32_t id, uint8_t kind, uint32_t next_use)
 	if (__builtin_expect(id >= s->pcap, 0))
 		grow_array((void **)&s->pos, &s->pcap, id, sizeof(*s->pos), 0xff);
 	struct lru_cur c = lru_load(s);
-	int hit = lru_ref(s, &c, id);
+	if (!ring_free(&c))
+		lru_make_room(s, &c);
+	lru_ref(&c, id);
 	lru_store(s, &c);
-	return hit;
+	return !c.misses;
 }
 
 /* One reference of a batch; the caller prefetches its pos ahead. */
-__attribute__((always_inline)) static inline int lru_batch_ref(struct lru_sim *s, struct lru_cur *c,
-							       uint32_t *pcap, uint32_t id)
+__attribute__((always_inline)) static inline void
+lru_batch_ref(struct lru_sim *s, struct lru_cur *c, uint32_t *pcap, uint32_t id)
 {
-	/* the victim a few evictions from now (a stale entry at worst: only a hint) */
-	__builtin_prefetch(&c->pos[c->ring[(c->tail + LRU_AHEAD) & c->rmask]], 1);
 	/* per reference, not from a scan of the batch for its largest id first: that scan was a
 	 * chain of dependent compares, and this test is always predicted */
 	if (__builtin_expect(id >= *pcap, 0)) {
@@ -165,28 +177,33 @@ __attribute__((always_inline)) static inline int lru_batch_ref(struct lru_sim *s
 		c->pos = s->pos;
 		*pcap = s->pcap;
 	}
-	return lru_ref(s, c, id);
+	lru_ref(c, id);
 }
 
 static long lru_access_batch(void *st, const uint32_t *ids, const uint8_t *kinds, size_t n)
 {
 	(void)kinds;
 	struct lru_sim *s = st;
-	long hits = 0;
 	struct lru_cur c = lru_load(s);
 	uint32_t pcap = s->pcap;
 	const uint32_t *p = ids, *end = ids + n;
-	/* split where the prefetch ahead would pass the end, so neither loop tests for it */
+	/* where the prefetch ahead would pass the end: the loop before it has no test for that */
 	const uint32_t *mid = n > LRU_AHEAD ? end - LRU_AHEAD : ids;
-	for (; p < mid; p++) {
-		/* a prefetch past the end of pos is harmless: it cannot fault */
-		__builtin_prefetch(&c.pos[p[LRU_AHEAD]], 1);
-		hits += lru_batch_ref(s, &c, &pcap, *p);
+	while (p < end) {
+		if (!ring_free(&c))
+			lru_make_room(s, &c);
+		/* the references that fit in the ring's free entries, with no test for it */
+		const uint32_t *stop = end - p > ring_free(&c) ? p + ring_free(&c) : end;
+		for (const uint32_t *e = stop < mid ? stop : mid; p < e; p++) {
+			/* a prefetch past the end of pos is harmless: it cannot fault */
+			__builtin_prefetch(&c.pos[p[LRU_AHEAD]], 1);
+			lru_batch_ref(s, &c, &pcap, *p);
+		}
+		for (; p < stop; p++)
+			lru_batch_ref(s, &c, &pcap, *p);
 	}
-	for (; p < end; p++)
-		hits += lru_batch_ref(s, &c, &pcap, *p);
 	lru_store(s, &c);
-	return hits;
+	return (long)n - c.misses;
 }
 
 static int lru_check(const void *st)

@@ -94,6 +94,9 @@ void sched_set_ticks(sim_time_t tick_cost, uint64_t seed);
  * (jiffies x 1e9 / HZ, kernel/sched.c 2.6.25), so rq->clock moves only at a tick and
  * update_curr charges whoever runs then a whole jiffy (docs/model.md). Needs the ticks. */
 void sched_set_jiffy_clock(bool on);
+/* jiffies - start for an interval: the timer interrupts of CPU 0 (the one that runs
+ * do_timer) in (from, to]; time_after(jiffies, start + n) is jiffies_between > n. */
+uint64_t jiffies_between(sim_time_t from, sim_time_t to);
 /* place_entity's sleeper credit: false, one sched_latency (2.6.24, 2.6.25, 2.6.26); true,
  * sched_latency scaled by NICE_0_LOAD / the run queue's load (2.6.25-rc6..rc9's "fix fair
  * sleepers"; docs/model.md). */

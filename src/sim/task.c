@@ -200,6 +200,11 @@ uint64_t ticks_between(int c, sim_time_t from, sim_time_t to)
 	return (to + JIFFY_NS - ph) / JIFFY_NS - (from + JIFFY_NS - ph) / JIFFY_NS;
 }
 
+uint64_t jiffies_between(sim_time_t from, sim_time_t to)
+{
+	return ticks_between(0, from, to);
+}
+
 /* The CPU time update_curr would have accounted to running task t for its pending time:
  * that time, or with a jiffy sched_clock the jiffies its timer ticked meanwhile. */
 sim_time_t pending_charge(const struct task *t)

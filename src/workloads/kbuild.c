@@ -8,10 +8,12 @@
  *  - a compile job: forked by make (a copy-on-write copy of make's mm), execs cc1, whose
  *    text is a private executable mapping of one file shared by every job; reads its .c and
  *    random 64 KiB pieces of the hot header set; then computes in `step`s, growing its heap
- *    linearly to its peak, referencing random heap and text pages each step, and making a
- *    full pass over the heap each time it has grown by ggc-min-expand past ggc-min-heapsize
- *    (gcc's collector); finally writes its .o and exits, freeing everything.
- *    *Simplification:* the heap holds no garbage: every page stays referenced.
+ *    along its measured curve to its peak, and each step re-referencing heap_refs pages of
+ *    the grown heap chosen by the measured reuse gaps (kbuild_heap_refs_pick) and drawing
+ *    text_refs text pages uniformly; finally writes its .o and exits, freeing everything.
+ *    The references are measured per unit of cc1's CPU (docs/kbuild-measured.md), gcc's
+ *    garbage collections included. *Simplification:* the heap holds no garbage: no page is
+ *    freed before the job exits.
  *  - the link: reads every object, grows its heap over link_cpu.
  *  - named: maps and fills its memory before the build starts, then until the build is over
  *    wakes once a second when idle (reading one page of it, what the measured idle BIND
@@ -45,7 +47,7 @@ static const struct param_desc params[] = {
     {"kbuild.heap_scale", P_INT, KP(heap_scale), 1, 100000, NULL,
      "percent: measured cc1 anonymous peak to the model's (100 = as measured)"},
     {"kbuild.text", P_SIZE, KP(text), 4096, 1LL << 32, NULL,
-     "cc1 text + libraries resident (measured)"},
+     "cc1 text + libraries the compile jobs reference (measured)"},
     {"kbuild.headers", P_SIZE, KP(headers), 65536, 1LL << 34, NULL,
      "hot include set: the distinct headers the measured jobs read"},
     {"kbuild.make_rss", P_SIZE, KP(make_rss), 4096, 1LL << 32, NULL,
@@ -54,11 +56,9 @@ static const struct param_desc params[] = {
     {"kbuild.step", P_TIME, KP(step), 10000, 1000000000, NULL,
      "compiler CPU between reference bursts (model grain)"},
     {"kbuild.heap_refs", P_INT, KP(heap_refs), 0, 1 << 20, NULL,
-     "heap pages referenced per step [estimate]"},
+     "grown heap pages re-referenced per step, by the measured reuse gaps (measured)"},
     {"kbuild.text_refs", P_INT, KP(text_refs), 0, 1 << 20, NULL,
-     "text pages executed per step [estimate]"},
-    {"kbuild.gc_min", P_SIZE, KP(gc_min), 4096, 1LL << 32, NULL, "ggc-min-heapsize"},
-    {"kbuild.gc_expand", P_INT, KP(gc_expand), 1, 10000, NULL, "ggc-min-expand, percent"},
+     "text pages drawn uniformly per step (measured)"},
     {"kbuild.link_cpu", P_TIME, KP(link_cpu), 0, HOUR, NULL,
      "CPU of the final link (measured stand-in, before cpu_scale)"},
     {"kbuild.link_heap", P_SIZE, KP(link_heap), 4096, 1LL << 34, NULL,
@@ -84,15 +84,21 @@ void kbuild_defaults(struct kbuild_params *p)
 	     * scaled, so a 2004 job's CPU is if anything underestimated) */
 	    .cpu_scale = 278,
 	    .heap_scale = 100, /* as measured: 2.6.24 sources, gcc 3.3's collector defaults */
-	    .text = kbuild_measured_cc1_file_kb << 10,
+	    /* the file-backed pages (cc1, its libraries) the sampled jobs referenced, together
+	     * (cc1refs-2.6.24-i386-text.csv); the resident part at a job's peak was more
+	     * (kbuild_measured_cc1_file_kb: fault-around maps pages no one references) */
+	    .text = kbuild_measured_text_kb << 10,
 	    .headers = kbuild_measured_headers_bytes,
 	    .make_rss = kbuild_measured_make_kb << 10,
 	    .make_cpu = 5 * NSEC_PER_MSEC, /* [estimate] */
 	    .step = NSEC_PER_MSEC,	   /* model grain */
-	    .heap_refs = 32,		   /* [estimate] */
-	    .text_refs = 8,		   /* [estimate] */
-	    .gc_min = 4 << 20,		   /* gcc 3.3 ggc-min-heapsize */
-	    .gc_expand = 30,		   /* gcc 3.3 ggc-min-expand */
+	    /* cc1 measured under Valgrind per step of its CPU (tools/measure/kbuild/cc1refs.sh,
+	     * data/measured/kbuild/cc1refs-2.6.24-i386-*.csv, docs/kbuild-measured.md
+	     * "References inside a compile job"); the rule is refs_rule.py's: the mean over the
+	     * jobs' one-step windows of the distinct heap pages born before the window, and of
+	     * the uniform draws over the text that give the window's distinct text pages */
+	    .heap_refs = kbuild_measured_heap_refs,
+	    .text_refs = kbuild_measured_text_refs,
 	    .link_cpu = kbuild_measured_link_ms * NSEC_PER_MSEC,
 	    .link_heap = kbuild_measured_link_kb << 10,
 	    .named = 0, /* only Rik's runs have the daemon */
@@ -113,6 +119,8 @@ struct job {
 	uint64_t src_off, src_pages, hdr_pages, obj_off, obj_pages;
 	uint64_t text_start;
 	struct process *proc;
+	struct kbuild_heap_refs *refs; /* its heap's reference history while it runs */
+	uint64_t *pick;		       /* the pages a step re-references */
 };
 
 static struct {
@@ -144,6 +152,93 @@ static void track(struct process *p)
 		K.procs = xrealloc(K.procs, K.cap_procs * sizeof(*K.procs));
 	}
 	K.procs[K.nr_procs++] = p;
+}
+
+static struct kbuild_gap_table gaps; /* the measured one (kbuild_setup) */
+
+void kbuild_heap_refs_init(struct kbuild_heap_refs *h, const struct kbuild_gap_table *t,
+			   uint64_t pages)
+{
+	memset(h, 0, sizeof(*h));
+	h->t = t;
+	h->pages = pages;
+	h->last = xcalloc(pages ? pages : 1, sizeof(*h->last));
+}
+
+void kbuild_heap_refs_free(struct kbuild_heap_refs *h)
+{
+	free(h->last);
+	for (int i = 0; i < KBUILD_REFS_RING; i++)
+		free(h->at[i]);
+	memset(h, 0, sizeof(*h));
+}
+
+void kbuild_heap_refs_begin(struct kbuild_heap_refs *h, uint32_t s)
+{
+	h->step = s;
+	h->nr_at[s % KBUILD_REFS_RING] = 0; /* what step s - RING referenced */
+}
+
+void kbuild_heap_refs_note(struct kbuild_heap_refs *h, uint64_t i)
+{
+	uint32_t b = h->step % KBUILD_REFS_RING;
+	h->last[i] = h->step;
+	if (h->nr_at[b] == h->cap_at[b]) {
+		h->cap_at[b] = h->cap_at[b] ? h->cap_at[b] * 2 : 64;
+		h->at[b] = xrealloc(h->at[b], h->cap_at[b] * sizeof(*h->at[b]));
+	}
+	h->at[b][h->nr_at[b]++] = (uint32_t)i;
+}
+
+/* A page of [0, grown) last referenced gap steps ago (last bin: at least lo steps ago), or
+ * none (grown: no page). */
+static uint64_t pick_gap(struct kbuild_heap_refs *h, uint64_t grown, int bin, struct rng *rng)
+{
+	const struct kbuild_gap_table *t = h->t;
+	uint32_t s = h->step, lo = t->lo[bin];
+	if (bin == t->nr_bins - 1) {
+		uint64_t i = rng_below(rng, grown);
+		return h->last[i] && s - h->last[i] >= lo ? i : grown;
+	}
+	uint32_t gap = lo + (uint32_t)rng_below(rng, t->lo[bin + 1] - lo);
+	if (gap >= s)
+		return grown;
+	/* at[b] lists the pages step s - gap referenced; those referenced again since are
+	 * stale there: a draw removes what it finds, so it ends */
+	uint32_t b = (s - gap) % KBUILD_REFS_RING;
+	while (h->nr_at[b]) {
+		uint32_t k = (uint32_t)rng_below(rng, h->nr_at[b]);
+		uint64_t i = h->at[b][k];
+		h->at[b][k] = h->at[b][--h->nr_at[b]];
+		if (i < grown && h->last[i] == s - gap)
+			return i;
+	}
+	return grown;
+}
+
+int kbuild_heap_refs_pick(struct kbuild_heap_refs *h, uint64_t grown, int n, struct rng *rng,
+			  uint64_t *out)
+{
+	const struct kbuild_gap_table *t = h->t;
+	int got = 0;
+	if (!grown || !t->nr_bins)
+		return 0;
+	for (int r = 0; r < n; r++) {
+		uint64_t w = rng_below(rng, t->cum[t->nr_bins - 1]), i = grown;
+		int bin = 0;
+		while (w >= t->cum[bin])
+			bin++;
+		for (int try = 0; try < 4 && i == grown; try++)
+			i = pick_gap(h, grown, bin, rng);
+		if (i == grown) {
+			i = rng_below(rng, grown);
+			if (h->last[i] == h->step)
+				continue;
+		}
+		kbuild_heap_refs_note(h, i);
+		out[got++] = i;
+	}
+	return got;
 }
 
 static void touch_random(struct rng *rng, uint64_t base, uint64_t n, int count, int kind)
@@ -180,6 +275,16 @@ static void jobs_alive(struct kbuild_build *b, int delta)
 	b->alive += delta;
 }
 
+static void job_free_refs(struct job *j)
+{
+	if (j->refs)
+		kbuild_heap_refs_free(j->refs);
+	free(j->refs);
+	free(j->pick);
+	j->refs = NULL;
+	j->pick = NULL;
+}
+
 /* The compiler (or the linker): runs on its own fresh mm after exec. */
 static void compiler_main(void *arg)
 {
@@ -199,23 +304,26 @@ static void compiler_main(void *arg)
 			sys_read(K.include, off, MIN(chunk, hdr_pages - MIN(off, hdr_pages)));
 		}
 	}
-	uint64_t steps = j->cpu / p->step, grown = 0, next_gc = pages(p->gc_min);
+	uint64_t steps = j->cpu / p->step, grown = 0;
 	if (!steps)
 		steps = 1;
+	struct kbuild_heap_refs *h = j->refs = xcalloc(1, sizeof(*h));
+	kbuild_heap_refs_init(h, &gaps, j->heap_pages);
+	uint64_t *pick = j->pick = xcalloc((size_t)p->heap_refs + 1, sizeof(*pick));
 	for (uint64_t s = 1; s <= steps; s++) {
 		uint64_t target = heap_at(j, s, steps);
-		while (grown < target)
+		kbuild_heap_refs_begin(h, (uint32_t)s);
+		while (grown < target) {
+			kbuild_heap_refs_note(h, grown);
 			sys_touch(heap + grown++, TOUCH_WRITE);
-		if (!j->link && grown >= next_gc) {
-			/* ggc_collect: marks from the roots through every live object */
-			for (uint64_t i = 0; i < grown; i++)
-				sys_touch(heap + i, TOUCH_READ);
-			next_gc = grown + grown * (uint64_t)p->gc_expand / 100;
 		}
 		touch_random(&rng, j->text_start, text_pages, p->text_refs, TOUCH_EXEC);
-		touch_random(&rng, heap, grown, p->heap_refs, TOUCH_READ);
+		int n = kbuild_heap_refs_pick(h, grown, p->heap_refs, &rng, pick);
+		for (int i = 0; i < n; i++)
+			sys_touch(heap + pick[i], TOUCH_READ);
 		sys_compute(p->step);
 	}
+	job_free_refs(j);
 	if (!j->link) {
 		sys_write(K.objs, j->obj_off, j->obj_pages);
 		jobs_alive(K.build, -1);
@@ -296,6 +404,8 @@ void kbuild_setup(const struct kbuild_params *p, uint64_t seed)
 	K.seed = seed;
 	K.page = MM->page_size;
 	K.jobs = xcalloc((size_t)p->nr_jobs + 1, sizeof(*K.jobs));
+	gaps = (struct kbuild_gap_table){kbuild_measured_gap_bins, kbuild_measured_gap_lo,
+					 kbuild_measured_gap_cum};
 	struct rng rng;
 	rng_seed(&rng, seed, 998);
 	uint64_t src_total = 0, obj_total = 0;
@@ -330,6 +440,9 @@ void kbuild_setup(const struct kbuild_params *p, uint64_t seed)
 
 void kbuild_teardown(void)
 {
+	/* a job killed while it ran (OOM) never freed its history */
+	for (int i = 0; K.jobs && i <= K.p.nr_jobs; i++)
+		job_free_refs(&K.jobs[i]);
 	free(K.jobs);
 	free(K.procs);
 	K.jobs = NULL;
@@ -450,11 +563,22 @@ static void kbuild_report(const struct scenario_config *cfg, struct workload_res
 			  "jobs", true, false);
 }
 
-/* Host memory: the tasks alive at once at most (make, and a compiler driver and cc1 per job slot).
- */
+/* Host memory: the tasks alive at once at most (make, and a compiler driver and cc1 per job
+ * slot), and each running job's reference history (kbuild_heap_refs: a step number per heap
+ * page of the largest job, at 4 KiB pages at least; the pages of its last KBUILD_REFS_RING
+ * steps, arrays grown by doubling). */
 static uint64_t kbuild_host_bytes(const struct scenario_config *cfg)
 {
-	return scenario_task_host_bytes((uint64_t)cfg->kbuild.parallel * 2 + 2);
+	const struct kbuild_params *p = &cfg->kbuild;
+	uint64_t peak = 0;
+	for (int i = 0; i < kbuild_measured_nr_jobs; i++)
+		peak = MAX(peak, (uint64_t)kbuild_measured_jobs[i].anon_kb);
+	uint64_t heap = peak * 1024 * (uint64_t)p->heap_scale / 100 / 4096 + 1;
+	uint64_t history = heap * 2 * sizeof(uint32_t) +
+			   KBUILD_REFS_RING * ((uint64_t)p->heap_refs + 64) * 2 * sizeof(uint32_t) +
+			   ((uint64_t)p->heap_refs + 1) * sizeof(uint64_t);
+	return scenario_task_host_bytes((uint64_t)p->parallel * 2 + 2) +
+	       (uint64_t)p->parallel * history;
 }
 
 const struct workload kbuild_workload = {

@@ -16,7 +16,14 @@ struct kbuild_job_record {
 
 extern const struct kbuild_job_record kbuild_measured_jobs[];
 extern const int kbuild_measured_nr_jobs;
-extern const uint64_t kbuild_measured_cc1_file_kb;   /* cc1 text + libraries resident */
+extern const uint64_t kbuild_measured_cc1_file_kb; /* cc1 text + libraries resident */
+/* what cc1 references per step (tools/measure/kbuild/cc1refs.sh, refs_rule.py) */
+extern const uint64_t kbuild_measured_text_kb; /* file-backed pages the sampled jobs referenced */
+extern const int kbuild_measured_heap_refs;    /* heap pages re-referenced per step, mean */
+extern const int kbuild_measured_text_refs;    /* uniform text draws per step, mean */
+extern const int kbuild_measured_gap_bins;
+extern const uint16_t kbuild_measured_gap_lo[];	     /* reuse-gap bins: smallest gap, steps */
+extern const uint32_t kbuild_measured_gap_cum[];     /* cumulative re-references of the bins */
 extern const uint64_t kbuild_measured_headers_bytes; /* distinct headers of the sample */
 extern const uint64_t kbuild_measured_make_kb;	     /* make's own peak RSS */
 extern const uint64_t kbuild_measured_link_kb;	     /* the link stand-in's peak RSS */

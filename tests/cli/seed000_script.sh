@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
-# The documented seed-000 command runs and keeps the throttle's promise: with
-# vm.max_reclaiming_tasks_per_zone=3 at most 3 tasks reclaim at once (kswapd included) on the
-# no-swap scenarios; vanilla exceeds that where memory runs short. With swap the count may
-# pass 3: a task that gave its ticket back and waits in throttle_vm_writeout for the swap
-# writes still counts as inside shrink_zone (docs/throttle.md), so there the throttle row is
-# only checked to finish.
+# The documented seed-000 command runs and keeps the throttle's promise: with KOSAKI's RFC
+# (vm.max_reclaiming_tasks=2) at most 2 direct reclaimers and kswapd, 3 tasks, reclaim at once
+# on the no-swap scenarios; vanilla exceeds that where memory runs short. With swap the
+# throttle row is only checked to finish.
 set -eu
 mmsim=$1
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }

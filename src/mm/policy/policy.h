@@ -16,6 +16,11 @@
 /* The hook points, in the order reclaim reaches them. A policy sets the ones it implements
  * and leaves the others NULL. */
 struct reclaim_policy_ops {
+	/* try_to_free_pages, around do_try_to_free_pages (the first active policy that has
+	 * one): enter before it, returning a value exit gets back; *skip set returns progress
+	 * (1) without reclaiming */
+	unsigned long (*direct_reclaim_enter)(struct scan_control *sc, bool *skip);
+	void (*direct_reclaim_exit)(struct scan_control *sc, unsigned long entered);
 	/* shrink_zone, around its list work (the first active policy that has one): enter
 	 * before it, returning a value exit gets back; *skip set skips the list work */
 	unsigned long (*shrink_zone_enter)(struct zone *z, struct scan_control *sc, bool *skip);
@@ -128,6 +133,7 @@ size_t mm_policy_params(enum policy_group g, const struct param_desc **out, size
 /* The active hooks, one list per hook point. */
 struct active_policies {
 #define POLICY_HOOK_LIST(name) const struct reclaim_policy *name[MAX_ACTIVE_POLICIES + 1];
+	POLICY_HOOK_LIST(direct_reclaim_enter)
 	POLICY_HOOK_LIST(shrink_zone_enter)
 	POLICY_HOOK_LIST(active_file_falls_through)
 	POLICY_HOOK_LIST(shrink_zone_bail_out)
@@ -194,6 +200,22 @@ static inline bool policy_active_file_falls_through(const struct zone *z)
 		if ((*p)->ops.active_file_falls_through(z))
 			return true;
 	return false;
+}
+
+/* try_to_free_pages' reclaim through the first active policy's gate (KOSAKI's RFC, §2.2):
+ * a gate that says skip makes it report progress (1) without reclaiming. */
+static inline unsigned long
+policy_gated_direct_reclaim(struct scan_control *sc,
+			    unsigned long (*reclaim)(struct scan_control *))
+{
+	const struct reclaim_policy *gate = mm_active.direct_reclaim_enter[0];
+	if (!gate)
+		return reclaim(sc);
+	bool skip = false;
+	unsigned long entered = gate->ops.direct_reclaim_enter(sc, &skip);
+	unsigned long ret = skip ? 1 : reclaim(sc);
+	gate->ops.direct_reclaim_exit(sc, entered);
+	return ret;
 }
 
 static inline bool policy_page_referenced(struct mm_struct *mm)

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+extern const struct reclaim_policy policy_kosaki_throttle_rfc;
 extern const struct reclaim_policy policy_kosaki_throttle;
 extern const struct reclaim_policy policy_too_many_isolated;
 extern const struct reclaim_policy policy_reclaim_throttle;
@@ -20,6 +21,7 @@ extern const struct reclaim_policy policy_writeback_throttle;
 extern const struct reclaim_policy policy_swap_token;
 
 const struct reclaim_policy *const reclaim_policies[] = {
+    &policy_kosaki_throttle_rfc,   /* KOSAKI Feb 2008 (v1), vm.max_reclaiming_tasks */
     &policy_kosaki_throttle,	   /* KOSAKI 2008, vm.max_reclaiming_tasks_per_zone */
     &policy_too_many_isolated,	   /* mainline 2.6.32 */
     &policy_reclaim_throttle,	   /* mainline 5.16 */
@@ -96,6 +98,7 @@ void mm_policies_activate_table(const struct reclaim_policy *const *table)
 #define POLICY_ADD_HOOK(name)                                                                      \
 	if (p->ops.name)                                                                           \
 		add_hook(mm_active.name, p);
+		POLICY_ADD_HOOK(direct_reclaim_enter)
 		POLICY_ADD_HOOK(shrink_zone_enter)
 		POLICY_ADD_HOOK(active_file_falls_through)
 		POLICY_ADD_HOOK(shrink_zone_bail_out)

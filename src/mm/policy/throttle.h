@@ -21,6 +21,10 @@ void throttle_shrink_zone_exit(struct zone *z, struct scan_control *sc, unsigned
 /* True when the PGFREE cut-off lets this call return without scanning (§2.2 step 6);
  * updates sc->was_freed when the count passed the threshold but the zone is still low. */
 bool throttle_may_cut_off(struct zone *z, struct scan_control *sc);
+/* KOSAKI's RFC (v1): true when a zone of the allocation's zonelist has free pages above four
+ * times its high watermark (classzone: the allocation's highest zone), so a task that waited
+ * more than HZ for its turn returns progress without reclaiming. */
+bool throttle_rfc_no_longer_needed(const struct scan_control *sc);
 /* too_many_isolated() of 2.6.32 (§2.3) or, with v516 set, of 5.16 (inactive >>= 3 for
  * __GFP_IO|__GFP_FS callers, §2.3 last point). */
 bool too_many_isolated(struct zone *z, int file, struct scan_control *sc, bool v516);

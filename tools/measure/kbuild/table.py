@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Writes src/workloads/kbuild_measured.c from a measured sample (run.sh + collect.py output).
 
-usage: table.py JOBS.csv OTHER.csv > src/workloads/kbuild_measured.c
+usage: table.py JOBS.csv OTHER.csv REFS > src/workloads/kbuild_measured.c
 Per job: cc1's anonymous peak (KiB), the whole job's CPU (ms: gcc driver, cc1, as), the bytes
 of its .c, of the headers it read and of its .o, and cc1's anonymous memory at 10 %..100 % of
 its life in percent of the peak (its RSS samples less the file-backed part at the peak). Then
 the sample's constants: cc1's file-backed resident at its peak (text and libraries, median),
-the distinct headers' bytes, make's own peak RSS, and the ld -r stand-in's peak RSS and CPU."""
+the distinct headers' bytes, make's own peak RSS, and the ld -r stand-in's peak RSS and CPU.
+From REFS (the prefix of cc1refs.py's CSVs), by refs_rule.py: the text the jobs referenced,
+the heap and text references per step and the reuse-gap bins."""
 import csv
+import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from refs_rule import GAP_LO, derive  # noqa: E402
 
 jobs = [r for r in csv.DictReader(open(sys.argv[1])) if r["cc1_anon_peak_kb"] not in ("", "0")]
 other = list(csv.DictReader(open(sys.argv[2])))
@@ -41,3 +47,11 @@ out("const uint64_t kbuild_measured_headers_bytes = %s;\n" % (union[0]["output_b
 out("const uint64_t kbuild_measured_make_kb = %s;\n" % (make[0]["own_hwm_kb"] if make else 0))
 out("const uint64_t kbuild_measured_link_kb = %s;\n" % (link[0]["maxrss_kb"] if link else 0))
 out("const uint64_t kbuild_measured_link_ms = %s;\n" % (link[0]["cpu_ms"] if link else 0))
+heap_refs, text_refs, text_kb, bins = derive(sys.argv[3])
+out("const uint64_t kbuild_measured_text_kb = %d;\n" % text_kb)
+out("const int kbuild_measured_heap_refs = %d;\n" % heap_refs)
+out("const int kbuild_measured_text_refs = %d;\n" % text_refs)
+out("const int kbuild_measured_gap_bins = %d;\n" % len(GAP_LO))
+out("const uint16_t kbuild_measured_gap_lo[] = {%s};\n" % ", ".join(map(str, GAP_LO)))
+cum = [sum(bins[:i + 1]) for i in range(len(bins))]
+out("const uint32_t kbuild_measured_gap_cum[] = {%s};\n" % ", ".join(map(str, cum)))
