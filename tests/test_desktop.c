@@ -5,6 +5,7 @@
  * small active file list alone (kernel-reclaim.md §3, §1.21). */
 #include "util/testutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *small_desktop = "machine.profile = x86_64-2009-nfsroot\n"
@@ -151,6 +152,117 @@ static void vm_exec_rule_on(void **state)
 	vm_exec_rule(1);
 }
 
+/* The measured page sets drive the references: with memory to spare (nothing reclaimed,
+ * no PTE ever unmapped, no fault-around in the model), the pages present in xeyes's file
+ * mappings after one launch and one switch round are exactly, mapping by mapping, its
+ * measured start-up pages and switch pages (desktop_pages, decoded here independently of
+ * desktop.c). */
+#include "kernel/process.h"
+#include "mm/task.h"
+#include "workloads/desktop_measured.h"
+
+static uint32_t number(const char **p)
+{
+	static const char b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	uint32_t v = 0;
+	for (int shift = 0;; shift += 5) {
+		uint32_t d = (uint32_t)(strchr(b64, *(*p)++) - b64);
+		v |= (d & 31) << shift;
+		if (!(d & 32))
+			return v;
+	}
+}
+
+/* marks the pages of set `at` (if measured) in want[0..n) */
+static void want_pages(uint32_t at, bool *want, uint64_t n)
+{
+	if (at == DESKTOP_NO_PAGES)
+		return;
+	const char *p = desktop_pages + at;
+	uint64_t page = 0;
+	for (uint32_t r = number(&p); r; r--) {
+		page += number(&p);
+		uint64_t len = (uint64_t)number(&p) + 1;
+		for (uint64_t i = page; i < page + len && i < n; i++)
+			want[i] = true;
+		page += len;
+	}
+}
+
+static int xeyes_maps, xeyes_measured, xeyes_mismatch;
+
+/* the run's invariant checker: also compares xeyes's PTEs with its measured pages (the
+ * last call, at the end of the run, is the one that counts) */
+static int check_xeyes(void)
+{
+	xeyes_maps = xeyes_measured = 0;
+	xeyes_mismatch = -1;
+	const struct desktop_program *prog = &desktop_programs[0];
+	for_each_task(t) {
+		if (strcmp(t->task.comm, "xeyes") || !t->mm || !t->proc || t->proc->exited)
+			continue;
+		/* the file mappings in the order they were made: exec's text, then map_all's */
+		struct vm_area_struct *v[1024];
+		int nv = 0;
+		for (struct vm_area_struct *a = t->mm->mmap; a && nv < 1024; a = a->next)
+			if (a->file && !a->dead)
+				v[nv++] = a;
+		for (int i = 1; i < nv; i++)
+			for (int j = i; j > 0 && v[j - 1]->id > v[j]->id; j--) {
+				struct vm_area_struct *x = v[j];
+				v[j] = v[j - 1];
+				v[j - 1] = x;
+			}
+		if (nv != (int)prog->nr_maps + 1)
+			break;
+		xeyes_maps = (int)prog->nr_maps;
+		xeyes_mismatch = 0;
+		for (uint32_t k = 0; k < prog->nr_maps; k++) {
+			const struct desktop_map *m = &desktop_maps[prog->first_map + k];
+			struct vm_area_struct *a = v[k + 1];
+			if (m->start_pages == DESKTOP_NO_PAGES)
+				continue;
+			/* a switch part not measured (a mapping the zap could not register) is
+			 * spread: then only the start-up pages are known to be there */
+			bool exact = m->switch_pages != DESKTOP_NO_PAGES;
+			xeyes_measured += exact;
+			bool *want = calloc(a->npages, sizeof(bool));
+			want_pages(m->start_pages, want, a->npages);
+			want_pages(m->switch_pages, want, a->npages);
+			for (uint64_t i = 0; i < a->npages; i++)
+				if (exact ? !!(a->pte[i] & PTE_PRESENT) != want[i]
+					  : want[i] && !(a->pte[i] & PTE_PRESENT))
+					xeyes_mismatch++;
+			free(want);
+		}
+		break;
+	}
+	return mm_check_invariants();
+}
+
+static void desktop_touches_measured_pages(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	struct run_result r;
+	test_scenario(&cfg, "machine.profile = x86_64-2009-nfsroot\n"
+			    "machine.ram = 2G\n"
+			    "workload = desktop\n"
+			    "run.check_every = 1000000\n"
+			    "desktop.programs = 1\n"
+			    "desktop.noop_steps = 0\n");
+	assert_int_equal(scenario_run(&cfg, 1, &r, check_xeyes), 0);
+	assert_true(r.completed);
+	assert_int_equal(test_vmstat(&r, "pgsteal_kswapd") + test_vmstat(&r, "pgsteal_direct"), 0);
+	assert_int_equal(xeyes_maps, desktop_programs[0].nr_maps);
+	/* xeyes was measured page by page: nearly every file it maps has both sets (not
+	 * gconv-modules.cache, which glibc maps shared: touchmap.c) */
+	assert_true(xeyes_measured >= xeyes_maps - 1);
+	assert_int_equal(xeyes_mismatch, 0);
+	run_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +272,7 @@ int main(void)
 	    cmocka_unit_test(vm_exec_rule_off),
 	    cmocka_unit_test(vm_exec_rule_on),
 	    cmocka_unit_test(inactive_file_is_low_on),
+	    cmocka_unit_test(desktop_touches_measured_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,14 +8,17 @@
  *
  * Every program is a measured one (desktop_measured.c, docs/desktop-measured.md): today's
  * Debian counterpart run under Xvfb, its smaps read after its first window settled and again
- * after one switch to its window with the referenced bits cleared before. A program maps
- * the files it mapped, references at start-up the part of each it referenced, builds its
- * measured anonymous memory and uses its measured CPU; a switch references, in the X server,
- * the window manager and the program, the part each referenced in the measured switch.
- * Which pages of a file are "the part" is a fixed spread pattern, the same in every program
- * mapping the file (the code a repaint runs is the same code in everybody's copy); a smaller
- * part is a subset of a larger one. The script waits for each switch to be served before the
- * next one, standing in for the X server serialising all of it (docs/exec-protect.md).
+ * after one switch to its window, and in a second run the pages of each file mapping it
+ * touched at start-up and in one switch (tools/measure/desktop/touchmap.c: page tables read
+ * with the kernel's fault-around off). A program maps the files it mapped, references at
+ * start-up the pages of each it touched, builds its measured anonymous memory and uses its
+ * measured CPU; a switch references, in the X server, the window manager and the program,
+ * the pages each touched in the measured switch. Where a file's pages were not measured
+ * (files the second run did not map, a switch's part of a mapping that could not be
+ * watched, and the heap) the part is a fixed spread pattern of the size
+ * smaps gave, the same in every program mapping the file; a smaller part is a subset of a larger
+ * one (touch_part). The script waits for each switch to be served before the next one,
+ * standing in for the X server serialising all of it (docs/exec-protect.md).
  *
  * Deterministic: no RNG. */
 #include "workloads/desktop.h"
@@ -176,6 +179,50 @@ static void touch_part(uint64_t start, uint64_t n, uint32_t part_kb, uint32_t si
 			sys_touch(start + i, kind);
 }
 
+static uint32_t base64_digit(char c)
+{
+	if (c >= 'a')
+		return (uint32_t)(c - 'a') + 26;
+	if (c >= 'A')
+		return (uint32_t)(c - 'A');
+	if (c >= '0')
+		return (uint32_t)(c - '0') + 52;
+	return c == '+' ? 62 : 63;
+}
+
+/* One number of desktop_pages (desktop_measured.h), *p moved past it. */
+static uint32_t page_number(const char **p)
+{
+	uint32_t v = 0;
+	for (int shift = 0;; shift += 5) {
+		uint32_t d = base64_digit(*(*p)++);
+		v |= (d & 31) << shift;
+		if (!(d & 32))
+			return v;
+	}
+}
+
+/* References the measured pages of an n-page file mapped at start: the runs at
+ * desktop_pages[at], in 4 KiB pages of the measured file, scaled as the file's size is. */
+static void touch_pages(uint64_t start, uint64_t n, uint32_t at, int kind)
+{
+	const char *p = desktop_pages + at;
+	uint32_t runs = page_number(&p);
+	uint64_t page = 0, last = UINT64_MAX;
+	uint64_t num = 4096 * (uint64_t)D.p.size_scale, den = 100 * (uint64_t)MM->page_size;
+	for (uint32_t r = 0; r < runs; r++) {
+		page += page_number(&p);
+		uint64_t len = (uint64_t)page_number(&p) + 1;
+		for (uint64_t i = page; i < page + len; i++) {
+			uint64_t q = i * num / den;
+			if (q < n && q != last)
+				sys_touch(start + q, kind);
+			last = q;
+		}
+		page += len;
+	}
+}
+
 static uint64_t file_pages(int f)
 {
 	return D.file[f]->size_pages;
@@ -194,14 +241,19 @@ static void map_all(const struct desktop_program *prog, uint64_t *starts)
 		starts[k] = map_file(desktop_maps[prog->first_map + k].file);
 }
 
-/* References the start-up (or switch) part of every file of prog. */
+/* References the start-up (or switch) part of every file of prog: the measured pages, or
+ * where they were not measured a spread part of the measured size. */
 static void run_code(const struct desktop_program *prog, const uint64_t *starts, bool sw)
 {
 	for (uint32_t k = 0; k < prog->nr_maps; k++) {
 		const struct desktop_map *m = &desktop_maps[prog->first_map + k];
 		int kind = desktop_files[m->file].exec ? TOUCH_EXEC : TOUCH_READ;
-		touch_part(starts[k], file_pages(m->file), sw ? m->switch_kb : m->start_kb,
-			   desktop_files[m->file].size_kb, kind);
+		uint32_t at = sw ? m->switch_pages : m->start_pages;
+		if (at != DESKTOP_NO_PAGES)
+			touch_pages(starts[k], file_pages(m->file), at, kind);
+		else
+			touch_part(starts[k], file_pages(m->file), sw ? m->switch_kb : m->start_kb,
+				   desktop_files[m->file].size_kb, kind);
 	}
 }
 
@@ -373,8 +425,8 @@ static void run_client(const struct desktop_program *prog, bool sw)
 
 /* wmctrl is not measured: xeyes, the smallest X client measured, stands in (its switch
  * part: a short X conversation). `firefox URL` is measured: the second firefox maps firefox's
- * binary and libraries, references a fifth of what firefox's own start-up did, hands the URL
- * to the running one and exits (tools/measure/desktop/remote.sh). */
+ * binary and libraries, touches a sixth of the file pages firefox's own start-up did, hands
+ * the URL to the running one and exits (tools/measure/desktop/remote.sh, remote_pages.sh). */
 #define WMCTRL	  (&desktop_programs[0])
 #define FF_REMOTE (&desktop_firefox_remote)
 

@@ -13,11 +13,23 @@ struct desktop_file {
 };
 
 /* One program's use of one file: the part referenced from its start to its first window
- * settling, and the part referenced by one switch to its window. */
+ * settling, and the part referenced by one switch to its window: how much (smaps
+ * Referenced, KiB) and, where measured, which pages (tools/measure/desktop/touchmap.c):
+ * an offset into desktop_pages, or DESKTOP_NO_PAGES. */
 struct desktop_map {
 	uint16_t file;
 	uint32_t start_kb, switch_kb;
+	uint32_t start_pages, switch_pages;
 };
+#define DESKTOP_NO_PAGES UINT32_MAX
+
+/* The measured page sets: at each offset a number of runs, then for each run the gap from
+ * the end of the previous one (from page 0 for the first) and its length less one; a number
+ * is written 5 bits a character, the least significant first, each character the base64
+ * digit (A-Z a-z 0-9 + /) of those bits plus 32 if more follow. Pages are 4 KiB pages of
+ * the model's file (desktop_files), whose page order is the file's mapped pages in file
+ * order (data/measured/desktop/layout.csv). */
+extern const char desktop_pages[];
 
 struct desktop_program {
 	const char *name;

@@ -7,12 +7,24 @@ table.py compact RAWDIR OUTDIR   RAWDIR/{programs,mappings}.csv -> OUTDIR/{progr
     anonymous pages of private file mappings, shared memory); rows touching nothing dropped.
 table.py remote RAWDIR OUTDIR   remote.sh's RAWDIR/remote.csv and remote-time.txt, compacted the
     same way, -> OUTDIR/remote.csv (the `firefox URL` client, one step per run)
-table.py c DATADIR MAPS.c > src/workloads/desktop_measured.c   the model's tables
+table.py pages RAWDIR OUTDIR [RAWDIR2...]   pages.sh's RAWDIR/pages.csv (present pages per
+    file VMA; a program in a further RAWDIR, measured again alone, replaces its rows) ->
+    OUTDIR/pages.csv: per (step, program, phase, file, kind) the file pages touched, as ranges
+    of file page indices (offset / 4096): at start, every VMA of the kind (a row with 0 pages
+    when the file was mapped and nothing touched); at a switch, the VMAs zapped before it
+    (touchmap.c: not the writable ones nor those holding copy-on-write pages, whose switch
+    part is not measured); and OUTDIR/layout.csv: per (file, kind) the file pages mapped by
+    any program, whose order the model's page index follows. A summary goes to stderr.
+table.py verify DATADIR SRCDIR   decodes the page sets compiled into SRCDIR (src/workloads)
+    and compares each measured program's with DATADIR/pages.csv
+table.py c DATADIR MAPS.c [PAGES.c] > src/workloads/desktop_measured.c   the model's tables
     (docs/desktop-measured.md): files and programs on stdout, each program's rows in MAPS.c
-    (src/workloads/desktop_measured_maps.c)
+    (src/workloads/desktop_measured_maps.c), the measured page sets (DATADIR/pages.csv, if
+    there) in PAGES.c (src/workloads/desktop_measured_pages.c)
 """
 import csv
 import os
+import re
 import statistics
 import sys
 from collections import OrderedDict, defaultdict
@@ -101,8 +113,102 @@ def remote(raw, out):
     write_mappings(os.path.join(out, "remote.csv"), acc, extra)
 
 
-def remote_record(data, fid):
-    """The `firefox URL` client: per file the median over the runs of what it referenced."""
+def parse_ranges(text):
+    out = set()
+    for part in text.split():
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def fmt_ranges(pages):
+    pages = sorted(pages)
+    out, i = [], 0
+    while i < len(pages):
+        j = i
+        while j + 1 < len(pages) and pages[j + 1] == pages[j] + 1:
+            j += 1
+        out.append(str(pages[i]) if i == j else "%d-%d" % (pages[i], pages[j]))
+        i = j + 1
+    return " ".join(out)
+
+
+def runs_of(pages):
+    """lengths of the runs of consecutive pages"""
+    pages = sorted(pages)
+    out, n = [], 0
+    for i, p in enumerate(pages):
+        n += 1
+        if i + 1 == len(pages) or pages[i + 1] != p + 1:
+            out.append(n)
+            n = 0
+    return out
+
+
+def pages(raw, out, extra=()):
+    acc = OrderedDict()  # (step, program, phase, file, kind) -> set of file pages
+    layout = OrderedDict()  # (file, kind) -> set of file pages mapped
+    unmeasured = defaultdict(int)  # (step, program, phase) -> file pages present in VMAs not
+    # zapped before a switch (writable ones, RELRO: most of their pages are copy-on-write)
+    unreg = defaultdict(int)  # (step, program, phase) -> pages present in VMAs fault-around
+    # was on for (not registered: touchmap.c)
+    rows = list(csv.DictReader(open(os.path.join(raw, "pages.csv"))))
+    known = {r["program"] for r in rows}
+    for x in extra:  # a program measured again, or in another phase (remote_pages.sh),
+        # replaces its rows of those phases (not X's, the manager's, nor a program's that
+        # only opened a window to switch away from)
+        again = [r for r in csv.DictReader(open(os.path.join(x, "pages.csv")))
+                 if r["program"] in known and r["program"] not in ("Xvfb", "openbox")]
+        phases = {(r["program"], r["phase"]) for r in again}
+        rows = [r for r in rows if (r["program"], r["phase"]) not in phases] + again
+    for r in rows:
+        path = r["path"].replace("%2C", ",")
+        k = kind(path, r["perms"])
+        if k == "a":
+            continue
+        pgoff, n = int(r["pgoff"]), int(r["pages"])
+        layout.setdefault((path, k), set()).update(range(pgoff, pgoff + n))
+        key = (r["step"], r["program"], r["phase"], path, k)
+        if r["phase"] in ("idle", "switch") and r["zapped"] != "1":
+            unmeasured[key[:3]] += int(r["present"]) - int(r["anon_present"])
+            continue
+        if r["uw"] != "1":
+            unreg[key[:3]] += int(r["present"])
+        acc.setdefault(key, set()).update(parse_ranges(r["ranges"]))
+    with open(os.path.join(out, "pages.csv"), "w") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["step", "program", "phase", "file", "kind", "pages", "ranges"])
+        for key, v in acc.items():
+            if key[2] in ("start", "switch", "remote"):
+                w.writerow(list(key) + [len(v), fmt_ranges(v)])
+    with open(os.path.join(out, "layout.csv"), "w") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["file", "kind", "pages", "ranges"])
+        for key, v in layout.items():
+            w.writerow(list(key) + [len(v), fmt_ranges(v)])
+    # the summary (docs/desktop-measured.md)
+    tot = defaultdict(lambda: defaultdict(int))
+    runlens = defaultdict(list)
+    for (step, prog, phase, path, k), v in acc.items():
+        tot[(step, prog, phase)][k] += len(v)
+        if v:
+            runlens[(step, prog, phase)].extend(runs_of(v))
+    err = sys.stderr.write
+    err("step program phase: pages touched in executable and other file mappings, runs of "
+        "consecutive pages and their median length, file pages present in VMAs not zapped (at "
+        "a switch: not measured), pages present where fault-around was on\n")
+    for (step, prog, phase), t in tot.items():
+        rl = runlens[(step, prog, phase)]
+        err("%s %s %s: x %d KiB, r %d KiB, %d runs, median %s, unmeasured %d KiB, "
+            "unregistered %d KiB\n" % (step, prog, phase, 4 * t["x"], 4 * t["r"], len(rl),
+                                       statistics.median(rl) if rl else "-",
+                                       4 * unmeasured[(step, prog, phase)],
+                                       4 * unreg[(step, prog, phase)]))
+
+
+def remote_record(data, fid, psets=None, prank=None, model=None):
+    """The `firefox URL` client: per file the median over the runs of what it referenced,
+    and the pages of the run (remote_pages.sh) whose page count is the median."""
     path = os.path.join(data, "remote.csv")
     if not os.path.exists(path):
         return None
@@ -115,39 +221,136 @@ def remote_record(data, fid):
         k = (r["file"], r["kind"])
         per.setdefault(k, {})[r["step"]] = int(r["anon_kb"] if k[1] == "a" else r["ref_kb"])
         sizes[k] = r
+    tot = defaultdict(int)
+    for (st, pr, ph, f, kd), v in (psets or {}).items():
+        if (pr, ph) == ("firefox", "remote"):
+            tot[st] += len(v)
+    rep = sorted(tot, key=lambda st: (tot[st], int(st)))[(len(tot) - 1) // 2] if tot else None
+
+    def pages(k):
+        v = psets.get((rep, "firefox", "remote", canon(k[0]), k[1])) if rep else None
+        return model(k, v) if v is not None else None
     maps, anon = [], 0
+    seen = set()
     for k, v in per.items():
         med = int(statistics.median([v.get(run, 0) for run in runs]))
         if k[1] == "a":
             anon += med
-        elif med:
-            maps.append((fid(sizes[k]), med, 0))
+            continue
+        seen.add((canon(k[0]), k[1]))
+        pg = pages(k)
+        if med or pg:
+            maps.append((fid(sizes[k]), med, 0, pg, None))
+    for (st, pr, ph, f, kd), v in (psets or {}).items():
+        if (st, pr, ph) == (rep, "firefox", "remote") and v and (f, kd) not in seen:
+            maps.append((fid({"file": f, "kind": kd, "size_kb": str(4 * len(prank[(f, kd)]))}),
+                         0, 0, model((f, kd), v), None))
     cpu = [int(r["size_kb"]) for r in rows if r["phase"] == "remote-cpu"]
     return dict(anon=anon, anon_sw=0, maps=maps, cpu=int(statistics.median(cpu)) if cpu else 0,
                 sw_cpu=0, same_as=-1, runs=len(runs))
 
 
-def gen(data, maps_path):
+def canon(path):
+    """firefox's profile is a new temporary directory in every run"""
+    return re.sub(r"^/tmp/tmp\.[^/]+/", "/tmp/tmp.*/", path)
+
+
+def load_pages(data):
+    """pages.csv and layout.csv: ({(step, program, phase, file, kind): set of file pages},
+    {(file, kind): {file page: the model's page index}}), files canonical; None if absent"""
+    path = os.path.join(data, "pages.csv")
+    if not os.path.exists(path):
+        return None
+    sets = {}
+    for r in csv.DictReader(open(path)):
+        sets[(r["step"], r["program"], r["phase"], canon(r["file"]), r["kind"])] = \
+            parse_ranges(r["ranges"])
+    rank = {}
+    for r in csv.DictReader(open(os.path.join(data, "layout.csv"))):
+        k = (canon(r["file"]), r["kind"])
+        mapped = sorted(parse_ranges(r["ranges"]) | set(rank.get(k, {})))
+        rank[k] = {p: i for i, p in enumerate(mapped)}
+    return sets, rank
+
+
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def uleb(v):
+    """v as desktop_pages writes a number: 5 bits a character, the least significant first,
+    each character the base64 digit of those bits plus 32 if more follow"""
+    out = []
+    while True:
+        b = v & 0x1F
+        v >>= 5
+        out.append(B64[b | (0x20 if v else 0)])
+        if not v:
+            return out
+
+
+def encode_pages(idx):
+    """a set of model page indices as desktop_pages's characters: the number of runs, then
+    per run the gap from the end of the previous one and its length less one"""
+    idx = sorted(idx)
+    runs, i = [], 0
+    while i < len(idx):
+        j = i
+        while j + 1 < len(idx) and idx[j + 1] == idx[j] + 1:
+            j += 1
+        runs.append((idx[i], j - i + 1))
+        i = j + 1
+    out, end = uleb(len(runs)), 0
+    for first, n in runs:
+        out += uleb(first - end) + uleb(n - 1)
+        end = first + n
+    return out
+
+
+def gen(data, maps_path, pages_path=None):
     progs = {p["program"]: p for p in csv.DictReader(open(os.path.join(data, "programs.csv")))}
     rows = list(csv.DictReader(open(os.path.join(data, "mappings.csv"))))
     by = defaultdict(list)
     for r in rows:
         by[(r["program"], r["phase"])].append(r)
     files = OrderedDict()  # (file, kind) -> size_kb
+    pg = load_pages(data)
+    psets, prank = pg if pg else ({}, {})
 
     def fid(r):
         k = (r["file"], r["kind"])
         files[k] = max(files.get(k, 0), int(r["size_kb"]))
         return list(files).index(k)
 
+    def pset(step, name, phase, k):
+        """the measured pages (file page indices) or None"""
+        return psets.get((step, name, phase, canon(k[0]), k[1]))
+
+    def model(k, pages):
+        """file page indices -> the model's page indices (layout.csv's order)"""
+        if pages is None:
+            return None
+        rank = prank[(canon(k[0]), k[1])]
+        return {rank[p] for p in pages}
+
+    def measured_only(step, name, known):
+        """files whose pages the page measurement saw touched where smaps listed nothing"""
+        seen = {(canon(f), kd) for f, kd in known}
+        out = OrderedDict()
+        for (st, pr, ph, f, kd), v in psets.items():
+            if st == step and pr == name and v and (f, kd) not in seen:
+                out[(f, kd)] = {"file": f, "kind": kd, "size_kb": str(4 * len(prank[(f, kd)]))}
+        return out
+
     def record(name, same_as=-1, base=None):
         start = {(r["file"], r["kind"]): r for r in by[(name, "start")]}
         if base is not None:  # a further window of a running program: what it added
             old = {(r["file"], r["kind"]): r for r in by[(base, "start")]}
         sw = {(r["file"], r["kind"]): r for r in by[(name, "switch")]}
+        step = progs.get(name, {}).get("step")
+        extra = measured_only(step, name, list(start) + list(sw))
         maps, anon, anon_sw = [], 0, 0
-        for k in OrderedDict.fromkeys(list(start) + list(sw)):
-            r = start.get(k) or sw.get(k)
+        for k in OrderedDict.fromkeys(list(start) + list(sw) + list(extra)):
+            r = start.get(k) or sw.get(k) or extra[k]
             s_ref = int(start[k]["ref_kb"]) if k in start else 0
             if base is not None and k in old:
                 s_ref = max(0, s_ref - int(old[k]["ref_kb"]))
@@ -159,8 +362,12 @@ def gen(data, maps_path):
                 anon += a
                 anon_sw += w_ref
                 continue
-            if s_ref or w_ref:
-                maps.append((fid(r), s_ref, w_ref))
+            s_set, w_set = pset(step, name, "start", k), pset(step, name, "switch", k)
+            if base is not None and s_set is not None:
+                # a further window: the pages it touched that the first one had not
+                s_set = s_set - (pset(progs[base]["step"], base, "start", k) or set())
+            if s_ref or w_ref or s_set or w_set:
+                maps.append((fid(r), s_ref, w_ref, model(k, s_set), model(k, w_set)))
         cpu = [int(r["size_kb"]) for r in by[(name, "switch-cpu")]]
         p = progs.get(name, {})
         return dict(anon=anon, anon_sw=min(anon_sw, anon) if anon else anon_sw, maps=maps,
@@ -169,14 +376,26 @@ def gen(data, maps_path):
 
     def server(name):
         # the X server and the window manager: start-up once, a switch as the median over
-        # every measured switch, file by file
+        # every measured switch, file by file; its pages those of the switch whose page
+        # count is the median (the lower one of an even number)
         start = {(r["file"], r["kind"]): r for r in by[(name, "start")]}
+        tot = defaultdict(int)
+        for (st, pr, ph, f, kd), v in psets.items():
+            if pr == name and ph == "switch":
+                tot[st] += len(v)
+        rep = sorted(tot, key=lambda st: (tot[st], int(st)))[(len(tot) - 1) // 2] if tot else None
         per = defaultdict(list)
         steps = sorted({r["step"] for r in by[(name, "switch")]})
         for r in by[(name, "switch")]:
             per[(r["file"], r["kind"])].append(int(r["ref_kb"]))
+        seen = {(canon(f), kd) for f, kd in list(start) + list(per)}
+        extra = OrderedDict()  # files only the page measurement saw touched
+        for (st, pr, ph, f, kd), v in psets.items():
+            if pr == name and v and (f, kd) not in seen and \
+                    ((st, ph) == ("0", "start") or (st, ph) == (rep, "switch")):
+                extra[(f, kd)] = {"file": f, "kind": kd, "size_kb": str(4 * len(prank[(f, kd)]))}
         maps, anon, anon_sw = [], 0, 0
-        for k in OrderedDict.fromkeys(list(start) + list(per)):
+        for k in OrderedDict.fromkeys(list(start) + list(per) + list(extra)):
             vals = per.get(k, []) + [0] * (len(steps) - len(per.get(k, [])))
             w_ref = int(statistics.median(vals)) if vals else 0
             s_ref = int(start[k]["ref_kb"]) if k in start else 0
@@ -184,12 +403,14 @@ def gen(data, maps_path):
                 anon += int(start[k]["anon_kb"]) if k in start else 0
                 anon_sw += w_ref
                 continue
-            r = start.get(k) or {"file": k[0], "kind": k[1], "size_kb": "0"}
-            if k not in start:
+            r = start.get(k) or extra.get(k) or {"file": k[0], "kind": k[1], "size_kb": "0"}
+            if k not in start and k not in extra:
                 r = dict(r, size_kb=max(int(x["size_kb"]) for x in by[(name, "switch")]
                                         if (x["file"], x["kind"]) == k))
-            if s_ref or w_ref:
-                maps.append((fid(r), s_ref, w_ref))
+            s_set = pset("0", name, "start", k)
+            w_set = pset(rep, name, "switch", k) if rep else None
+            if s_ref or w_ref or s_set or w_set:
+                maps.append((fid(r), s_ref, w_ref, model(k, s_set), model(k, w_set)))
         return dict(anon=anon, anon_sw=anon_sw, maps=maps, cpu=0, sw_cpu=0, same_as=-1)
 
     recs, cache = [], {}
@@ -207,7 +428,7 @@ def gen(data, maps_path):
         recs.append((name, cache[src], note))
     recs.append(("Xorg", server("Xvfb"), "measured: Xvfb"))
     recs.append(("metacity", server("openbox"), "measured: openbox"))
-    ff_remote = remote_record(data, fid)
+    ff_remote = remote_record(data, fid, psets, prank, model)
     if ff_remote:
         recs.append(("firefox URL", ff_remote,
                      "measured: the remote firefox, median of %d runs" % ff_remote["runs"]))
@@ -229,10 +450,22 @@ def gen(data, maps_path):
             for (f, k), size in items[i:i + 3]) + "\n")
     out("};\nconst int desktop_nr_files = %d;\n\n" % len(files))
     maps_out = []  # the maps go to their own file (desktop_measured_maps.c)
+    page_bytes, page_at = [], {}  # desktop_pages's characters, where each distinct set starts
+
+    def page_offset(idx):
+        if idx is None:
+            return "N"
+        b = "".join(encode_pages(idx))
+        if b not in page_at:
+            page_at[b] = len(page_bytes)
+            page_bytes.extend(b)
+        return str(page_at[b])
     maps_out.append("/* Generated by tools/measure/desktop/table.py from data/measured/desktop/ (docs/\n"
                     " * desktop-measured.md); do not edit. Each program's rows: file, KiB referenced at\n"
-                    " * start-up, KiB referenced by one switch. */\n/* clang-format off */\n"
+                    " * start-up, KiB referenced by one switch, where in desktop_pages the pages\n"
+                    " * touched at start-up and by one switch are. */\n/* clang-format off */\n"
                     '#include "workloads/desktop_measured.h"\n\n'
+                    "#define N DESKTOP_NO_PAGES\n"
                     "const struct desktop_map desktop_maps[] = {\n")
     first, where = [], {}
     n = 0
@@ -243,13 +476,25 @@ def gen(data, maps_path):
         where[id(r)] = n
         first.append(n)
         maps_out.append("    /* %s */\n" % name)
-        rows_ = r["maps"]
-        for i in range(0, len(rows_), 10):
-            maps_out.append("   " + "".join(" {%d, %d, %d}," % m for m in rows_[i:i + 10]) + "\n")
+        rows_ = [m[:3] + (page_offset(m[3]), page_offset(m[4])) for m in r["maps"]]
+        for i in range(0, len(rows_), 12):  # twelve a line: the file stays under 800 lines
+            maps_out.append("   " + "".join(" {%d, %d, %d, %s, %s}," % m
+                                            for m in rows_[i:i + 12]) + "\n")
         n += len(rows_)
     maps_out.append("};\n")
     with open(maps_path, "w") as f:
         f.write("".join(maps_out))
+    if pages_path:
+        with open(pages_path, "w") as f:
+            f.write("/* Generated by tools/measure/desktop/table.py from data/measured/desktop/"
+                    "pages.csv and\n * layout.csv (docs/desktop-measured.md); do not edit. The "
+                    "measured page sets\n * (desktop_measured.h), %d of them in %d characters. */\n"
+                    "/* clang-format off */\n#include \"workloads/desktop_measured.h\"\n\n"
+                    "const char desktop_pages[] =\n" % (len(page_at), len(page_bytes)))
+            b = "".join(page_bytes)
+            for i in range(0, len(b), 150):
+                f.write('    "%s"\n' % b[i:i + 150])
+            f.write('    "";\n')
     def prog_entry(name, r, note, f):
         return '{"%s", %d, %d, %d, %d, %d, %d, %d}, /* %s */\n' % (
             name, r["same_as"], r["anon"], r["anon_sw"], r["cpu"], r["sw_cpu"], f,
@@ -270,10 +515,85 @@ def gen(data, maps_path):
         % (max(0, xa["end"] - xa["start"]) // max(nwin, 1), xa["start"], xa["end"], nwin))
 
 
+def verify(data, src):
+    """Decodes the compiled-in page sets (SRC/desktop_measured*.c) of every measured program
+    and compares them, back in file pages through layout.csv, with pages.csv: the check of
+    the encoding and of the page order that tests/cli/measured_tables.sh runs."""
+    files = re.findall(r'\{"((?:[^"\\]|\\.)*)", (\d+), (\d)\}',
+                       open(os.path.join(src, "desktop_measured.c")).read().split(
+                           "desktop_files[] = {")[1].split("};")[0])
+    files = [(f.replace('\\"', '"').replace("\\\\", "\\"), "x" if e == "1" else "r")
+             for f, _, e in files]
+    progs = re.findall(r'\{"([^"]*)", (-?\d+), \d+, \d+, \d+, \d+, (\d+), (\d+)\}[,;] /\* ([^*]*) \*/',
+                       open(os.path.join(src, "desktop_measured.c")).read())
+    maps = re.findall(r"\{(\d+), \d+, \d+, (\w+), (\w+)\}",
+                      open(os.path.join(src, "desktop_measured_maps.c")).read())
+    blob = open(os.path.join(src, "desktop_measured_pages.c")).read()
+    stream = [B64.index(c) for c in "".join(re.findall(r'"([^"]*)"', blob.split(
+        "desktop_pages[] =")[1]))]
+    sets, rank = load_pages(data)
+    order = {k: sorted(v, key=v.get) for k, v in rank.items()}
+    pstep = {p["program"]: p["step"] for p in csv.DictReader(open(os.path.join(data, "programs.csv")))}
+
+    def decode(at):
+        pos = int(at)
+
+        def leb():
+            nonlocal pos
+            v, sh = 0, 0
+            while True:
+                b = stream[pos]
+                pos += 1
+                v |= (b & 0x1F) << sh
+                sh += 5
+                if not b & 0x20:
+                    return v
+        out, page = set(), 0
+        for _ in range(leb()):
+            page += leb()
+            n = leb() + 1
+            out.update(range(page, page + n))
+            page += n
+        return out
+    checked = bad = 0
+    tot = defaultdict(int)  # the firefox URL client's runs: the median one is compiled in
+    for (st, pr, ph, f, kd), v in sets.items():
+        if (pr, ph) == ("firefox", "remote"):
+            tot[st] += len(v)
+    rep = sorted(tot, key=lambda st: (tot[st], int(st)))[(len(tot) - 1) // 2] if tot else None
+    for name, same_as, first, n, note in progs:
+        if name == "firefox URL" and rep:
+            key, phases = (rep, "firefox"), ("remote", None)
+        elif note == "measured" and name in pstep:
+            key, phases = (pstep[name], name), ("start", "switch")
+        else:
+            continue
+        for m in maps[int(first):int(first) + int(n)]:
+            f = files[int(m[0])]
+            k = (canon(f[0]), f[1])
+            for phase, at in zip(phases, (m[1], m[2])):
+                if phase is None:
+                    continue
+                want = sets.get(key + (phase,) + k)
+                if at == "N":
+                    bad += want is not None
+                    continue
+                got = {order[k][i] for i in decode(at)}
+                checked += 1
+                bad += got != want
+    print("%d page sets of %d programs decoded, %d differ from pages.csv" % (
+        checked, sum(1 for p in progs if p[4] == "measured" and p[0] in pstep) + bool(rep), bad))
+    return bad == 0 and checked > 0
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "compact":
         compact(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "verify":
+        sys.exit(0 if verify(sys.argv[2], sys.argv[3]) else 1)
+    elif sys.argv[1] == "pages":
+        pages(sys.argv[2], sys.argv[3], sys.argv[4:])
     elif sys.argv[1] == "remote":
         remote(sys.argv[2], sys.argv[3])
     else:
-        gen(sys.argv[2], sys.argv[3])
+        gen(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
