@@ -253,10 +253,10 @@ static int csv_line(struct trace *t, char *s)
 /* The usual line of an ARC or one-number trace, "start n [x [y]]\n" or "page\n", numbers of
  * at most 18 digits (no overflow to check), parsed where it lies in the buffer: no call per
  * line, and no bounds check, the NUL after the buffer's data (input.h) stopping every scan.
- * Returns 1 with the line consumed and its run in *start, *n, or 0, consuming nothing, for any
- * other line (blank, marker, CR, bad or huge field, no newline in the buffer yet), which the
- * line reader below then reads with every check and message of arc_line and num_line. */
-static int fast_fields(struct trace *t, unsigned maxf, uint64_t *start, uint64_t *n_out)
+ * Returns 1 with its run queued, or 0, consuming nothing, for any other line (blank, marker,
+ * CR, bad or huge field, no newline in the buffer yet), which the line reader below then
+ * reads with every check and message of arc_line and num_line. */
+static int fast_line(struct trace *t, unsigned maxf)
 {
 	const uint8_t *p = t->in.buf + t->in.pos;
 	uint64_t f[4];
@@ -288,8 +288,7 @@ static int fast_fields(struct trace *t, unsigned maxf, uint64_t *start, uint64_t
 	}
 	t->in.pos = (size_t)(p + 1 - t->in.buf);
 	t->line++;
-	*start = f[0];
-	*n_out = f[1];
+	trace_push_run(t, f[0], f[1], TRACE_READ);
 	return 1;
 }
 
@@ -332,9 +331,8 @@ static inline const uint8_t *arc_field(const uint8_t *p, uint64_t *v)
 }
 
 /* The ARC line as the traces write it, "start n\n" to "start n x y\n" with single spaces:
- * 1 with the line consumed and its run in *start, *n; 0 (fast_fields' turn) consuming
- * nothing. */
-static int arc_words(struct trace *t, uint64_t *start, uint64_t *n)
+ * 1 with the line consumed and its run in *start, *n; 0 (fast_line's turn) consuming nothing. */
+int trace_arc_fast_parse(struct trace *t, uint64_t *start, uint64_t *n)
 {
 	const uint8_t *p = t->in.buf + t->in.pos;
 	uint64_t x;
@@ -351,21 +349,23 @@ static int arc_words(struct trace *t, uint64_t *start, uint64_t *n)
 	return 1;
 }
 
-int trace_arc_fast_parse(struct trace *t, uint64_t *start, uint64_t *n)
+/* trace_arc_fast_parse with its run queued; tried before fast_line. */
+static int arc_fast_line(struct trace *t)
 {
-	return arc_words(t, start, n) || fast_fields(t, 4, start, n);
+	uint64_t start, n;
+	if (!trace_arc_fast_parse(t, &start, &n))
+		return 0;
+	trace_push_run(t, start, n, TRACE_READ);
+	return 1;
 }
 
 int trace_read_text_record(struct trace *t)
 {
-	uint64_t start, n;
-	if (t->format == TRACE_FMT_ARC
-		? trace_arc_fast_parse(t, &start, &n)
-		: (t->format == TRACE_FMT_LIRS || t->format == TRACE_FMT_TXT) &&
-		      fast_fields(t, 1, &start, &n)) {
-		trace_push_run(t, start, n, TRACE_READ);
+	if (t->format == TRACE_FMT_ARC && arc_fast_line(t))
 		return 1;
-	}
+	if (t->format == TRACE_FMT_ARC || t->format == TRACE_FMT_LIRS || t->format == TRACE_FMT_TXT)
+		if (fast_line(t, t->format == TRACE_FMT_ARC ? 4 : 1))
+			return 1;
 	for (;;) {
 		char *s;
 		size_t len;

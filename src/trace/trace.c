@@ -308,13 +308,12 @@ static int next_mmsim(struct trace *t, struct trace_ref *ref)
 	return 1;
 }
 
-/* Pass the chunks of the run of n pages from page to a page map hint: its first and last, at
- * most two between. */
-static inline void hint_pages(const struct pagemap *m, uint64_t page, uint64_t n,
-			      void (*hint)(const struct pagemap *, uint64_t))
+/* Pass the chunks of run r to a page map hint: its first and last, at most two between. */
+static inline void hint_run(const struct pagemap *m, const struct trace_run *r,
+			    void (*hint)(const struct pagemap *, uint64_t))
 {
-	uint64_t c = page >> PAGEMAP_CHUNK_SHIFT;
-	uint64_t last = (page + n - 1) >> PAGEMAP_CHUNK_SHIFT;
+	uint64_t c = r->page >> PAGEMAP_CHUNK_SHIFT;
+	uint64_t last = (r->page + r->left - 1) >> PAGEMAP_CHUNK_SHIFT;
 	for (int k = 0; c <= last; k++, c++) {
 		if (k == 3)
 			c = last;
@@ -322,29 +321,14 @@ static inline void hint_pages(const struct pagemap *m, uint64_t page, uint64_t n
 	}
 }
 
-static inline void hint_run(const struct pagemap *m, const struct trace_run *r,
-			    void (*hint)(const struct pagemap *, uint64_t))
-{
-	hint_pages(m, r->page, r->left, hint);
-}
-
-/* Whether records are parsed ahead into the queue: only when the page map's hints pay (else a
- * run parsed ahead only waits), and not for ARC, whose lines arc_direct parses ahead itself;
- * its queue holds only the rest of a run cut by the end of a batch or a line of another shape,
- * and once those are expanded the next batch is arc_direct's again. */
-static int queue_ahead(const struct trace *t)
-{
-	return pagemap_hints_pay(&t->map) && t->format != TRACE_FMT_ARC;
-}
-
-/* Parse records until TRACE_AHEAD runs wait behind the current one (queue_ahead; else until
- * one is queued), asking the page map for the hash slots of each new run's chunks. When the
- * parser ends or fails, rd_state says so and the state of the references follows once the
- * runs before are returned, so an error still comes after every reference of the lines above
- * it. */
+/* Parse records until TRACE_AHEAD runs wait behind the current one, asking the page map for
+ * the hash slots of each new run's chunks. When the parser ends or fails, rd_state says so
+ * and the state of the references follows once the runs before are returned, so an error
+ * still comes after every reference of the lines above it. */
 static void read_ahead(struct trace *t)
 {
-	uint32_t ahead = queue_ahead(t) ? TRACE_AHEAD : 0;
+	/* with no hints to give, a run parsed ahead only waits */
+	uint32_t ahead = pagemap_hints_pay(&t->map) ? TRACE_AHEAD : 0;
 	while (t->rd_state > 0 && t->rq_tail - t->rq_head <= ahead) {
 		uint32_t from = t->rq_tail;
 		int r = t->format == TRACE_FMT_ORACLE ? trace_read_oracle_record(t)
@@ -384,7 +368,7 @@ static struct trace_run *cur_run(struct trace *t)
 static void next_run(struct trace *t)
 {
 	t->rq_head++;
-	if (!queue_ahead(t))
+	if (!pagemap_hints_pay(&t->map))
 		return; /* cur_run parses the next when it is wanted, arc_direct's turn first */
 	if (t->rq_tail - t->rq_head > BLOCKS_AHEAD) {
 		const struct trace_run *q =
@@ -394,13 +378,13 @@ static void next_run(struct trace *t)
 	read_ahead(t);
 }
 
+/* The page map ran out of ids on a page of run r. */
 /* The page map ran out of ids on the line just read. */
 static int ids_exhausted_here(struct trace *t)
 {
 	return trace_fail(t, "more distinct pages than ids (2^31)");
 }
 
-/* The page map ran out of ids on a page of run r. */
 static int ids_exhausted(struct trace *t, const struct trace_run *r)
 {
 	t->line = r->line;
@@ -488,60 +472,27 @@ static size_t expand_batch(struct trace *t, struct trace_run *r, uint32_t *ids, 
 	return k;
 }
 
-/* arc_direct maps a line ARC_MAP_LAG lines after parsing it, and asks for the blocks (or page
- * numbers) its hash slots name ARC_ENTRY_LAG lines before mapping it: the slots asked for as
- * it was parsed have arrived by then, and the blocks will have by the time it is mapped. Lines
- * parsed but not mapped wait in a ring of ARC_RING. */
-#define ARC_MAP_LAG   16
-#define ARC_ENTRY_LAG 8
-#define ARC_RING      32 /* a power of two above ARC_MAP_LAG */
-
-/* ARC lines mapped straight into the batch a few lines behind the parser, their runs never
- * queued: the queue's bookkeeping per run is what OLTP's one page a line would pay on every
- * reference. The page map's hints are given whatever its size (pagemap_hints_pay is for the
- * queue's costlier ones): even OLTP's map of 0.9 MB does not stay in the L2 cache, and without
- * them its lookups took a quarter of its replay. Stops at a line of another shape, at the end
- * of the buffered input, or with the rest of the last line's run queued when the batch is
- * full. */
+/* ARC lines mapped as they are parsed, their runs never queued: while the map is small enough
+ * that read_ahead gives no hints, the queue is only overhead, which OLTP's one page per line
+ * pays on every reference. Stops at a line of another shape, at the end of the buffered
+ * input, or with a run's rest queued when the batch is full. */
 static size_t arc_direct(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max)
 {
-	struct {
-		uint64_t start, n;
-	} q[ARC_RING];
-	uint32_t parsed = 0, hinted = 0, mapped = 0;
-	size_t i = 0, want = 0; /* want: the pages of the lines parsed */
-	int more = 1;
-	for (;;) {
-		/* every line but the last parsed fits in the batch: want stays below max */
-		uint32_t p = parsed % ARC_RING;
-		if (more && want < max && trace_arc_fast_parse(t, &q[p].start, &q[p].n)) {
-			hint_pages(&t->map, q[p].start, q[p].n, pagemap_prefetch_slot);
-			want += q[p].n;
-			if (++parsed - mapped <= ARC_MAP_LAG)
-				continue;
-		} else {
-			more = 0;
-		}
-		if (mapped == parsed)
-			break;
-		for (; hinted < parsed && hinted <= mapped + ARC_ENTRY_LAG; hinted++)
-			hint_pages(&t->map, q[hinted % ARC_RING].start, q[hinted % ARC_RING].n,
-				   pagemap_prefetch_entry);
-		uint32_t k = mapped++ % ARC_RING;
-		size_t n = q[k].n, take = n < max - i ? n : max - i;
-		size_t got = pagemap_get_run(&t->map, q[k].start, take, ids + i);
+	size_t i = 0;
+	uint64_t start, n;
+	while (i < max && trace_arc_fast_parse(t, &start, &n)) {
+		size_t k = n < max - i ? (size_t)n : max - i;
+		size_t got = pagemap_get_run(&t->map, start, k, ids + i);
 		if (kinds)
 			memset(kinds + i, TRACE_READ, got);
 		i += got;
 		t->count += got;
-		if (got < take) {
-			t->line -= parsed - mapped; /* the line mapped, not the last parsed */
+		if (got < k) {
 			ids_exhausted_here(t);
 			break;
 		}
-		if (take < n) {
-			/* the last line parsed: t->line and t->record are its own */
-			trace_push_run(t, q[k].start + take, n - take, TRACE_READ);
+		if (k < n) {
+			trace_push_run(t, start + k, n - k, TRACE_READ);
 			break;
 		}
 	}
@@ -555,7 +506,7 @@ long trace_next_batch(struct trace *t, uint32_t *ids, uint8_t *kinds, size_t max
 		struct trace_run *r;
 		while (i < max && t->state > 0) {
 			if (t->format == TRACE_FMT_ARC && t->rq_head == t->rq_tail &&
-			    t->rd_state > 0) {
+			    t->rd_state > 0 && !pagemap_hints_pay(&t->map)) {
 				i += arc_direct(t, ids + i, kinds ? kinds + i : NULL, max - i);
 				if (i == max || t->state <= 0)
 					break;

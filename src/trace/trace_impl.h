@@ -105,9 +105,9 @@ static inline void trace_push_run(struct trace *t, uint64_t page, uint64_t n, ui
 /* Record parsers: read lines (records) until one queues its runs (trace_push_run); 1, 0 at
  * the end, -1 on error. */
 int trace_read_text_record(struct trace *t);
-/* An ARC line of numbers and blanks parsed without queueing its run: 1 with the line consumed
- * and the run in *start, *n; 0 consuming nothing when the line is of another shape or not
- * wholly buffered (trace_read_text_record then takes it). */
+/* The common ARC line parsed without queueing its run: 1 with the line consumed and the run in
+ * *start, *n; 0 consuming nothing when the line is of another shape or not wholly buffered
+ * (trace_read_text_record then takes it). */
 int trace_arc_fast_parse(struct trace *t, uint64_t *start, uint64_t *n);
 int trace_read_oracle_record(struct trace *t);
 /* Content sniffing for text formats; returns TRACE_FMT_AUTO when unsure. */
