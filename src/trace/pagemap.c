@@ -6,12 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK_BIT PAGEMAP_BLOCK_BIT
-#define TOMB	  PAGEMAP_TOMB
+#define BLOCK_BIT (1u << 31)
+#define TOMB	  UINT32_MAX /* a slot given up when its chunk got a block */
 /* A chunk's pages live in single-page slots until the ONE_MAX + 1st appears: a block (136
  * bytes) for two pages would triple the bytes per page of a semi-sparse trace. */
 #define ONE_MAX	  4
 #define OFF(page) ((uint32_t)(page) & (PAGEMAP_CHUNK - 1))
+
+#define hash pagemap_hash
 
 void pagemap_init(struct pagemap *m)
 {
@@ -46,18 +48,18 @@ static int grow_slots(struct pagemap *m)
 	uint64_t nslots = m->mask ? ((uint64_t)m->mask + 1) * 2 : 1024;
 	if (nslots > (1ull << 32))
 		return -1;
-	struct pagemap_slot *s = xcalloc(nslots, sizeof(*s));
+	uint32_t *s = xcalloc(nslots, sizeof(*s));
 	uint32_t mask = (uint32_t)(nslots - 1), used = 0;
 	for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
-		uint32_t v = m->slots[i].v;
+		uint32_t v = m->slots[i];
 		if (!v || v == TOMB)
 			continue;
-		/* the tag is the hash: no block or page number to read, and as the old slots are
-		 * read in order their new places come in two ascending streams */
-		uint32_t h = m->slots[i].tag & mask;
-		while (s[h].v)
+		uint64_t c = v & BLOCK_BIT ? m->blocks[v & ~BLOCK_BIT].chunk
+					   : m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT;
+		uint32_t h = hash(c, mask);
+		while (s[h])
 			h = (h + 1) & mask;
-		s[h] = m->slots[i];
+		s[h] = v;
 		used++;
 	}
 	free(m->slots);
@@ -105,12 +107,11 @@ uint32_t pagemap_find(const struct pagemap *m, uint64_t page)
 	if (!m->mask)
 		return PAGEMAP_FAIL;
 	uint64_t c = page >> PAGEMAP_CHUNK_SHIFT;
-	uint32_t tag = pagemap_hash32(c);
-	for (uint32_t h = tag & m->mask;; h = (h + 1) & m->mask) {
-		uint32_t v = m->slots[h].v;
+	for (uint32_t h = hash(c, m->mask);; h = (h + 1) & m->mask) {
+		uint32_t v = m->slots[h];
 		if (!v)
 			return PAGEMAP_FAIL;
-		if (m->slots[h].tag != tag || v == TOMB)
+		if (v == TOMB)
 			continue;
 		if (v & BLOCK_BIT) {
 			uint32_t b = v & ~BLOCK_BIT;
@@ -152,13 +153,11 @@ static uint32_t promote(struct pagemap *m, uint64_t c, uint32_t first, uint64_t 
 	memset(blk, 0, sizeof(*blk));
 	blk->chunk = c;
 	for (uint32_t h = first, k = 0; k < ONE_MAX; h = (h + 1) & m->mask) {
-		struct pagemap_slot *s = &m->slots[h];
-		uint32_t v = s->v;
-		if (s->tag != pagemap_hash32(c) || v & BLOCK_BIT ||
-		    (m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT) != c)
+		uint32_t v = m->slots[h];
+		if (v & BLOCK_BIT || (m->pages[v - 1] >> PAGEMAP_CHUNK_SHIFT) != c)
 			continue; /* another chunk's, or a tombstone (v is never 0 here) */
 		blk->id1[OFF(m->pages[v - 1])] = v;
-		s->v = k++ ? TOMB : BLOCK_BIT | b;
+		m->slots[h] = k++ ? TOMB : BLOCK_BIT | b;
 	}
 	m->last_chunk = c;
 	m->last_block = b;
@@ -174,13 +173,13 @@ uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
 	uint64_t c = page >> PAGEMAP_CHUNK_SHIFT;
 	if (c == m->last_chunk && m->last_block != PAGEMAP_FAIL)
 		return new_in_block(m, m->last_block, page, is_new); /* pagemap_get saw it absent */
-	uint32_t tag = pagemap_hash32(c), h = 0, first = 0, singles = 0;
+	uint32_t h = 0, first = 0, singles = 0;
 	if (m->mask) {
-		for (h = tag & m->mask;; h = (h + 1) & m->mask) {
-			uint32_t v = m->slots[h].v;
+		for (h = hash(c, m->mask);; h = (h + 1) & m->mask) {
+			uint32_t v = m->slots[h];
 			if (!v)
 				break;
-			if (m->slots[h].tag != tag || v == TOMB)
+			if (v == TOMB)
 				continue;
 			if (v & BLOCK_BIT) {
 				uint32_t b = v & ~BLOCK_BIT;
@@ -204,12 +203,35 @@ uint32_t pagemap_get_slow(struct pagemap *m, uint64_t page, int *is_new)
 	if ((uint64_t)(m->used + 1) * 2 > (uint64_t)m->mask + 1) {
 		if (grow_slots(m))
 			return PAGEMAP_FAIL;
-		h = tag & m->mask;
-		while (m->slots[h].v)
+		h = hash(c, m->mask);
+		while (m->slots[h])
 			h = (h + 1) & m->mask;
 	}
 	uint32_t id = new_id(m, page, is_new);
-	m->slots[h] = (struct pagemap_slot){tag, id + 1};
+	m->slots[h] = id + 1;
 	m->used++;
 	return id;
+}
+
+void pagemap_prefetch_entry(const struct pagemap *m, uint64_t page)
+{
+	if (!m->mask)
+		return;
+	uint32_t h = hash(page >> PAGEMAP_CHUNK_SHIFT, m->mask);
+	/* the chunk's block is almost always first in its probe sequence, else within a few */
+	for (int k = 0; k < 4; k++, h = (h + 1) & m->mask) {
+		uint32_t v = m->slots[h];
+		if (!v)
+			return;
+		if (v == TOMB)
+			continue;
+		if (v & BLOCK_BIT) {
+			const char *b = (const char *)&m->blocks[v & ~BLOCK_BIT];
+			__builtin_prefetch(b);
+			__builtin_prefetch(b + 64);
+			__builtin_prefetch(b + sizeof(struct pagemap_block) - 1);
+			return;
+		}
+		__builtin_prefetch(&m->pages[v - 1]);
+	}
 }

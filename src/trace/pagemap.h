@@ -5,17 +5,13 @@
  * side: the pages of a run share one hash probe and one block, and a run that stays in the
  * chunk of the previous lookup needs no hash at all.
  *
- * The hash (open addressing with linear probing, load 1/4..1/2, keyed by chunk) holds for each
- * chunk either
+ * The hash (u32 slots, open addressing with linear probing, load 1/4..1/2, keyed by chunk)
+ * holds for each chunk either
  *  - up to 4 single-page slots, each an id + 1 whose page is checked through pages[id], so a
  *    sparse or semi-sparse trace (random 64-bit object ids, scattered blocks) costs what a
  *    plain page hash does; or, from the chunk's 5th page on,
  *  - one block slot (top bit set): the block holds the chunk number and PAGEMAP_CHUNK ids.
- * Beside each id a slot keeps its chunk's 32-bit hash, so a probe passes a slot of another
- * chunk without reading its block or page number, each a cache miss (on ARC P6 the slots
- * probed before the right one named another chunk's block 0.6 times a lookup), and growing
- * the slots reads neither. The hash only filters; a match is confirmed in the block or pages[].
- * Memory (pagemap_bytes()): pages[] 8 bytes per distinct page, slots 16-32 bytes per slot in
+ * Memory (pagemap_bytes()): pages[] 8 bytes per distinct page, slots 8-16 bytes per slot in
  * use, blocks 136 bytes per chunk of 5 or more pages (at most 27 per page), all growing by
  * doubling. Measured: 17.6 bytes per distinct page on ARC P12, 18.6 on OLTP, 19.3 on P6 and
  * 32.8 on cloudPhysicsIO, whose pages mostly take a slot each (22.1 with slots of 4 bytes). */
@@ -33,13 +29,8 @@ struct pagemap_block {
 	uint32_t id1[PAGEMAP_CHUNK]; /* id + 1 of page chunk*PAGEMAP_CHUNK + i; 0 = not seen */
 };
 
-struct pagemap_slot {
-	uint32_t tag; /* pagemap_hash32 of the chunk */
-	uint32_t v;   /* 0 empty, else id + 1, a block's index with the top bit, or a tombstone */
-};
-
 struct pagemap {
-	struct pagemap_slot *slots;
+	uint32_t *slots;
 	uint64_t *pages; /* id -> page number */
 	struct pagemap_block *blocks;
 	uint32_t mask; /* slots - 1; 0 before the first insert */
@@ -54,9 +45,7 @@ struct pagemap {
 
 #define PAGEMAP_FAIL UINT32_MAX
 /* Largest id: a slot's top bit tells a block from an id. */
-#define PAGEMAP_MAX_IDS	  (1u << 31)
-#define PAGEMAP_BLOCK_BIT (1u << 31)
-#define PAGEMAP_TOMB	  UINT32_MAX /* a slot given up when its chunk got a block */
+#define PAGEMAP_MAX_IDS (1u << 31)
 
 void pagemap_init(struct pagemap *m);
 void pagemap_free(struct pagemap *m);
@@ -116,14 +105,10 @@ static inline size_t pagemap_get_run(struct pagemap *m, uint64_t page, size_t n,
 	}
 	return j;
 }
-static inline uint32_t pagemap_hash32(uint64_t chunk)
-{
-	/* Fibonacci hashing: the high bits of the product mix every bit of the key. */
-	return (uint32_t)((chunk * 0x9e3779b97f4a7c15ull) >> 32);
-}
 static inline uint32_t pagemap_hash(uint64_t chunk, uint32_t mask)
 {
-	return pagemap_hash32(chunk) & mask;
+	/* Fibonacci hashing: the high bits of the product mix every bit of the key. */
+	return (uint32_t)((chunk * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 }
 
 /* Hints for a lookup of page to come, in two steps a while apart: first the hash slot its
@@ -134,30 +119,7 @@ static inline void pagemap_prefetch_slot(const struct pagemap *m, uint64_t page)
 	if (m->mask)
 		__builtin_prefetch(&m->slots[pagemap_hash(page >> PAGEMAP_CHUNK_SHIFT, m->mask)]);
 }
-/* Inline, not in pagemap.c: a function that only prefetches is taken by the compiler for one
- * without effects, and its calls are dropped. */
-static inline void pagemap_prefetch_entry(const struct pagemap *m, uint64_t page)
-{
-	if (!m->mask)
-		return;
-	uint32_t tag = pagemap_hash32(page >> PAGEMAP_CHUNK_SHIFT), h = tag & m->mask;
-	/* the chunk's block is almost always first in its probe sequence, else within a few */
-	for (int k = 0; k < 4; k++, h = (h + 1) & m->mask) {
-		uint32_t v = m->slots[h].v;
-		if (!v)
-			return;
-		if (m->slots[h].tag != tag || v == PAGEMAP_TOMB)
-			continue;
-		if (v & PAGEMAP_BLOCK_BIT) {
-			const char *b = (const char *)&m->blocks[v & ~PAGEMAP_BLOCK_BIT];
-			__builtin_prefetch(b);
-			__builtin_prefetch(b + 64);
-			__builtin_prefetch(b + sizeof(struct pagemap_block) - 1);
-			return;
-		}
-		__builtin_prefetch(&m->pages[v - 1]);
-	}
-}
+void pagemap_prefetch_entry(const struct pagemap *m, uint64_t page);
 /* Below this many bytes of slots and blocks the map stays in the caches, its lookups wait for
  * no memory, and the hints would only cost their instructions: OLTP's map ends at 0.9 MB (its
  * replay about 5% faster unhinted), the other ARC traces' at 4.7 MB or more. */
