@@ -13,8 +13,7 @@
  *  - one block slot (top bit set): the block holds the chunk number and PAGEMAP_CHUNK ids.
  * Memory (pagemap_bytes()): pages[] 8 bytes per distinct page, slots 8-16 bytes per slot in
  * use, blocks 136 bytes per chunk of 5 or more pages (at most 27 per page), all growing by
- * doubling. Measured: 17.6 bytes per distinct page on ARC P12, 18.6 on OLTP, 19.3 on P6 and
- * 32.8 on cloudPhysicsIO, whose pages mostly take a slot each (22.1 with slots of 4 bytes). */
+ * doubling. Measured: 17 bytes per distinct page on ARC P12 and OLTP, 22 on cloudPhysicsIO. */
 #ifndef MMSIM_TRACE_PAGEMAP_H
 #define MMSIM_TRACE_PAGEMAP_H
 
