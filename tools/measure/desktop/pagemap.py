@@ -10,6 +10,7 @@ included and counted in anon_present. uw: the VMA is registered with userfaultfd
 Run as root (pagemap's frame numbers are not needed, only the present bit)."""
 import struct
 import sys
+import pageranges
 
 
 def vmas(pid):
@@ -29,17 +30,6 @@ def vmas(pid):
             cur["anon_kb"] = int(f[1])
     if cur:
         yield cur
-
-
-def ranges(pages):
-    out, i = [], 0
-    while i < len(pages):
-        j = i
-        while j + 1 < len(pages) and pages[j + 1] == pages[j] + 1:
-            j += 1
-        out.append(str(pages[i]) if i == j else "%d-%d" % (pages[i], pages[j]))
-        i = j + 1
-    return " ".join(out)
 
 
 def main():
@@ -67,7 +57,7 @@ def main():
         path = v["path"].replace(",", "%2C")
         print("%s,%s,%s,%s,%s,%s,%d,%d,%d,%s,%d,%d,%d,%s" % (
             step, prog, phase, pid, path, v["perms"], v["pgoff"], n, v["uw"], z, v["anon_kb"],
-            len(pres), anon, ranges(pres)))
+            len(pres), anon, pageranges.fmt(pres)))
 
 
 main()

@@ -28,6 +28,7 @@ import re
 import statistics
 import sys
 from collections import OrderedDict, defaultdict
+import pageranges
 
 THREAD = ["xeyes", "firefox", "nautilus", "nautilus --browser", "gthumb", "gedit", "xpdf",
           "xterm", "mlterm", "gnome-terminal", "urxvt", "gnome-system-monitor", "gnome-help",
@@ -121,18 +122,6 @@ def parse_ranges(text):
     return out
 
 
-def fmt_ranges(pages):
-    pages = sorted(pages)
-    out, i = [], 0
-    while i < len(pages):
-        j = i
-        while j + 1 < len(pages) and pages[j + 1] == pages[j] + 1:
-            j += 1
-        out.append(str(pages[i]) if i == j else "%d-%d" % (pages[i], pages[j]))
-        i = j + 1
-    return " ".join(out)
-
-
 def runs_of(pages):
     """lengths of the runs of consecutive pages"""
     pages = sorted(pages)
@@ -180,12 +169,12 @@ def pages(raw, out, extra=()):
         w.writerow(["step", "program", "phase", "file", "kind", "pages", "ranges"])
         for key, v in acc.items():
             if key[2] in ("start", "switch", "remote"):
-                w.writerow(list(key) + [len(v), fmt_ranges(v)])
+                w.writerow(list(key) + [len(v), pageranges.fmt(v)])
     with open(os.path.join(out, "layout.csv"), "w") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["file", "kind", "pages", "ranges"])
         for key, v in layout.items():
-            w.writerow(list(key) + [len(v), fmt_ranges(v)])
+            w.writerow(list(key) + [len(v), pageranges.fmt(v)])
     # the summary (docs/desktop-measured.md)
     tot = defaultdict(lambda: defaultdict(int))
     runlens = defaultdict(list)
@@ -291,14 +280,7 @@ def uleb(v):
 def encode_pages(idx):
     """a set of model page indices as desktop_pages's characters: the number of runs, then
     per run the gap from the end of the previous one and its length less one"""
-    idx = sorted(idx)
-    runs, i = [], 0
-    while i < len(idx):
-        j = i
-        while j + 1 < len(idx) and idx[j + 1] == idx[j] + 1:
-            j += 1
-        runs.append((idx[i], j - i + 1))
-        i = j + 1
+    runs = pageranges.runs(idx)
     out, end = uleb(len(runs)), 0
     for first, n in runs:
         out += uleb(first - end) + uleb(n - 1)

@@ -10,19 +10,9 @@ import csv
 import os
 import sys
 from collections import defaultdict
+import pageranges
 
 HDR = "step,program,phase,pid,path,perms,pgoff,pages,uw,zapped,anon_kb,present,anon_present,ranges"
-
-
-def ranges(pages):
-    out, i = [], 0
-    while i < len(pages):
-        j = i
-        while j + 1 < len(pages) and pages[j + 1] == pages[j] + 1:
-            j += 1
-        out.append(str(pages[i]) if i == j else "%d-%d" % (pages[i], pages[j]))
-        i = j + 1
-    return " ".join(out)
 
 
 def lackey(maps, pages):
@@ -39,7 +29,7 @@ def lackey(maps, pages):
         pgoff = int(f[2], 16) // 4096
         pres = [pgoff + p - start // 4096 for p in range(start // 4096, end // 4096) if p in seen]
         print("1,lackey,lackey,0,%s,%s,%d,%d,0,-,0,%d,0,%s" % (
-            path.replace(",", "%2C"), f[1], pgoff, (end - start) // 4096, len(pres), ranges(pres)))
+            path.replace(",", "%2C"), f[1], pgoff, (end - start) // 4096, len(pres), pageranges.fmt(pres)))
 
 
 def sets(path):
