@@ -487,12 +487,10 @@ static void pr_fini(Int code)
 			continue;
 		if (e->cls == C_FILE)
 			VG_(sprintf)
-			(line, "P %s %d %u %llu %llu %d %llu\n", cls_name[e->cls], e->exec,
-			 e->base_windows, e->first, e->last, e->file, e->off);
-		else
-			VG_(sprintf)
-			(line, "P %s %d %u %llu %llu %llu %d\n", cls_name[e->cls], e->exec,
-			 e->base_windows, e->first, e->last, e->birth, e->resident);
+		(line, "P %s %d %u %llu %llu %d %llu\n", cls_name[e->cls], e->exec, e->base_windows,
+		 e->first, e->last, e->file, e->off);
+		else VG_(sprintf)(line, "P %s %d %u %llu %llu %llu %d\n", cls_name[e->cls], e->exec,
+				  e->base_windows, e->first, e->last, e->birth, e->resident);
 		emit(line);
 	}
 	flush_out();
