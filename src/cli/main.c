@@ -1,5 +1,6 @@
 /* The mmsim executable: --help, --version, and dispatch to a subcommand of commands.c. */
 #include "cli/commands.h"
+#include "sim/xalloc.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -18,6 +19,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	xalloc_init();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

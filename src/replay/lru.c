@@ -61,7 +61,7 @@ __attribute__((noinline)) static void make_room(struct lru_sim *s)
 	uint32_t rsize = s->rmask + 1;
 	uint32_t *dst = s->ring, dmask = s->rmask;
 	if ((uint64_t)s->size * LRU_SLACK > rsize && rsize < LRU_RING_MAX) {
-		dst = xcalloc((size_t)rsize * 2, sizeof(*dst));
+		dst = xbig_alloc((size_t)rsize * 2 * sizeof(*dst));
 		dmask = rsize * 2 - 1;
 	}
 	uint32_t w = dst == s->ring ? s->tail : 0;

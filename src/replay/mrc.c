@@ -84,11 +84,11 @@ static int compact(struct lru_mrc *m)
 	if (ns >= NONE)
 		return -1;
 	if (ns > m->S) {
-		m->owner = xrealloc(m->owner, (ns + 1) * sizeof(uint32_t));
+		m->owner = xbig_realloc(m->owner, (ns + 1) * sizeof(uint32_t));
 		m->S = (uint32_t)ns;
 		m->W = (uint32_t)(ns >> 6) + 1;
-		m->bits = xrealloc(m->bits, (size_t)m->W * sizeof(uint64_t));
-		m->fen = xrealloc(m->fen, ((size_t)m->W + 1) * sizeof(uint32_t));
+		m->bits = xbig_realloc(m->bits, (size_t)m->W * sizeof(uint64_t));
+		m->fen = xbig_realloc(m->fen, ((size_t)m->W + 1) * sizeof(uint32_t));
 	}
 	/* marks on slots 1..k exactly, then the tree built bottom-up in O(W) */
 	memset(m->bits, 0, (size_t)m->W * sizeof(uint64_t));

@@ -74,7 +74,7 @@ static inline int grow_array(void **a, uint32_t *cap, uint32_t id, size_t elem, 
 		nc *= 2;
 	if (nc > (uint64_t)NONE)
 		nc = NONE;
-	void *p = xrealloc(*a, (size_t)nc * elem);
+	void *p = xbig_realloc(*a, (size_t)nc * elem);
 	memset((char *)p + (size_t)*cap * elem, fill, (size_t)(nc - *cap) * elem);
 	*a = p;
 	*cap = (uint32_t)nc;

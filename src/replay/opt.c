@@ -17,8 +17,8 @@ uint32_t *replay_next_use(const uint32_t *ids, uint64_t n, uint32_t ndistinct)
 {
 	if (n >= REPLAY_NEVER)
 		return NULL;
-	uint32_t *next = xmalloc((n ? n : 1) * sizeof(*next));
-	uint32_t *last = xmalloc(((size_t)ndistinct + 1) * sizeof(*last));
+	uint32_t *next = xbig_alloc((n ? n : 1) * sizeof(*next));
+	uint32_t *last = xbig_alloc(((size_t)ndistinct + 1) * sizeof(*last));
 	memset(last, 0xff, ((size_t)ndistinct + 1) * sizeof(*last));
 	for (uint64_t t = n; t-- > 0;) {
 		uint32_t x = ids[t];

@@ -375,8 +375,8 @@ static int OPT(grow)(struct OPT(optstack) * s)
 	}
 	/* OPT_PAD words either side for the scans of opt_scan.h */
 	size_t words = (size_t)nc * OPT_BLOCK + 2 * OPT_PAD;
-	uint32_t *ni = xrealloc(s->id ? s->id - OPT_PAD : NULL, words * sizeof(*s->id)),
-		 *nv = xrealloc(s->val ? s->val - OPT_PAD : NULL, words * sizeof(*s->val));
+	uint32_t *ni = xbig_realloc(s->id ? s->id - OPT_PAD : NULL, words * sizeof(*s->id)),
+		 *nv = xbig_realloc(s->val ? s->val - OPT_PAD : NULL, words * sizeof(*s->val));
 	memset(ni + words - OPT_PAD, 0xff, OPT_PAD * sizeof(*ni));
 	memset(nv + words - OPT_PAD, 0, OPT_PAD * sizeof(*nv));
 	if (!s->id) {
@@ -500,7 +500,7 @@ static int OPT(pass)(const uint32_t *ids, const uint32_t *next, uint64_t n, uint
 	memset(out, 0, sizeof(*out));
 	struct OPT(optstack) s = {0};
 	uint8_t *seen = xcalloc((size_t)nd + 1, 1);
-	s.at = xcalloc((size_t)nd + 1, sizeof(uint32_t));
+	s.at = xbig_alloc(((size_t)nd + 1) * sizeof(uint32_t));
 	out->hist = xcalloc((size_t)nd + 2, sizeof(uint64_t));
 	for (uint64_t t = 0; t < n; t++) {
 		uint32_t x = ids[t];

@@ -22,8 +22,8 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 	if (!t)
 		return -1;
 	uint64_t n = 0, cap = 1 << 16;
-	uint32_t *ids = xmalloc(cap * sizeof(*ids));
-	uint8_t *kinds = kinds_out ? xmalloc(cap) : NULL;
+	uint32_t *ids = xbig_alloc(cap * sizeof(*ids));
+	uint8_t *kinds = kinds_out ? xbig_alloc(cap) : NULL;
 	long rc = 0;
 	for (;;) {
 		if (limit && n >= limit)
@@ -40,12 +40,9 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 				goto fail;
 			}
 			cap *= 2;
-			uint32_t *ni = xrealloc(ids, cap * sizeof(*ids));
-			ids = ni;
-			if (kinds) {
-				uint8_t *nk = xrealloc(kinds, cap);
-				kinds = nk;
-			}
+			ids = xbig_realloc(ids, cap * sizeof(*ids));
+			if (kinds)
+				kinds = xbig_realloc(kinds, cap);
 		}
 		size_t want = batch_size(t, limit, (size_t)(cap - n));
 		if ((rc = trace_next_batch(t, ids + n, kinds ? kinds + n : NULL, want)) <= 0)

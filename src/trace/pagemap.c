@@ -48,7 +48,7 @@ static int grow_slots(struct pagemap *m)
 	uint64_t nslots = m->mask ? ((uint64_t)m->mask + 1) * 2 : 1024;
 	if (nslots > (1ull << 32))
 		return -1;
-	uint32_t *s = xcalloc(nslots, sizeof(*s));
+	uint32_t *s = xbig_alloc(nslots * sizeof(*s));
 	uint32_t mask = (uint32_t)(nslots - 1), used = 0;
 	for (uint64_t i = 0; m->mask && i <= m->mask; i++) {
 		uint32_t v = m->slots[i];
@@ -77,7 +77,7 @@ static int grow_pages(struct pagemap *m)
 	uint32_t nc = m->pcap ? m->pcap * 2 : 1024;
 	if (nc > PAGEMAP_MAX_IDS - 1)
 		nc = PAGEMAP_MAX_IDS - 1;
-	m->pages = xreallocarray(m->pages, nc, sizeof(*m->pages));
+	m->pages = xbig_realloc(m->pages, (size_t)nc * sizeof(*m->pages));
 	m->pcap = nc;
 	return 0;
 }
@@ -89,7 +89,7 @@ static int grow_blocks(struct pagemap *m)
 	uint32_t nc = m->bcap ? m->bcap * 2 : 256;
 	if (nc > BLOCK_BIT - 1)
 		nc = BLOCK_BIT - 1;
-	m->blocks = xreallocarray(m->blocks, nc, sizeof(*m->blocks));
+	m->blocks = xbig_realloc(m->blocks, (size_t)nc * sizeof(*m->blocks));
 	m->bcap = nc;
 	return 0;
 }
