@@ -155,13 +155,40 @@ static void sched_keys_follow_the_rc(void **state)
 	assert_int_equal(cfg.sched_wakeup_granularity, 5 * NSEC_PER_MSEC);
 }
 
+/* vm.reclaim_nap_needs_io follows kernel.version down to the release candidate: Rik van
+ * Riel's f1a9ee758de is in mm/vmscan.c at v2.6.25-rc1..rc6, reverted for -rc7
+ * (4dd4b920218); an -mm tree counts as its release; a key set by name stays. */
+static void nap_rule_follows_the_rc(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *version;
+		int needs_io;
+	} k[] = {
+	    {"2.6.24", 0},     {"2.6.25-rc1", 1}, {"2.6.25-rc6", 1}, {"2.6.25-rc7", 0},
+	    {"2.6.25-mm1", 0}, {"2.6.25", 0},	  {"2.6.26", 0},     {"2.6.28", 0},
+	};
+	struct scenario_config cfg;
+	char text[96];
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		snprintf(text, sizeof(text), "kernel.version = %s\n", k[i].version);
+		test_scenario(&cfg, text);
+		assert_int_equal(cfg.vm.reclaim_nap_needs_io, k[i].needs_io);
+	}
+	test_scenario(&cfg, "vm.reclaim_nap_needs_io = 0\nkernel.version = 2.6.25-rc1\n");
+	assert_int_equal(cfg.vm.reclaim_nap_needs_io, 0);
+	test_scenario(&cfg, "kernel.version = 2.6.25-rc1\nvm.reclaim_nap_needs_io = 0\n");
+	assert_int_equal(cfg.vm.reclaim_nap_needs_io, 0);
+	test_scenario(&cfg, "machine.ram = 64M\n"); /* the default kernel, 2.6.28 */
+	assert_int_equal(cfg.vm.reclaim_nap_needs_io, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(versions_parse),
-	    cmocka_unit_test(versions_boot_their_kernel),
-	    cmocka_unit_test(keys_set_by_name_win),
-	    cmocka_unit_test(sched_keys_follow_the_rc),
+	    cmocka_unit_test(versions_parse),	       cmocka_unit_test(versions_boot_their_kernel),
+	    cmocka_unit_test(keys_set_by_name_win),    cmocka_unit_test(sched_keys_follow_the_rc),
+	    cmocka_unit_test(nap_rule_follows_the_rc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,6 +253,80 @@ static void swapin_enters_the_active_list(void **state)
 	}
 }
 
+/* The reclaim nap of 2.6.25-rc1..rc6 (vm.reclaim_nap_needs_io, f1a9ee758de): a failing
+ * direct reclaim on a machine without I/O (no kswapd, no flusher: congestion_wait sleeps
+ * its whole HZ/10) over 4,096 pages on the inactive list that it scans and cannot free.
+ * The inactive accumulator gets (4096 >> p) + 1 at priority p: 2, 3, 5, 9 at 12..9 (19,
+ * below a cluster: nothing scanned), 36 at 8, then 33 or more at each of 7..0 (anon
+ * pages move to the active list as they are scanned, which leaves 4,060 at 7: 32), so
+ * nine passes below DEF_PRIORITY - 2 scan. Anon pages without swap (add_to_swap fails,
+ * activate) need no I/O: nine naps before the rule (0.9 s), none with it. Dirty page
+ * cache under a GFP_NOFS caller (!may_enter_fs) is I/O needed: each of the nine passes
+ * meets more than 32 such pages (36 at 8, 33 at 7, more below), so nine naps either way. */
+static sim_time_t nap_took;
+
+static void nap_reclaimer(void *arg)
+{
+	unsigned gfp = (unsigned)(uintptr_t)arg;
+	sim_time_t t0 = local_now();
+	try_to_free_pages(0, gfp);
+	nap_took = local_now() - t0;
+}
+
+static void reclaim_nap_needs_io(void **state)
+{
+	(void)state;
+	static const struct {
+		bool dirty_file; /* else anon pages without swap */
+		int needs_io;	 /* the rule */
+		int naps;
+	} cases[] = {
+	    {false, 0, 9},
+	    {false, 1, 0},
+	    {true, 0, 9},
+	    {true, 1, 9},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0); /* no swap */
+		MM->sysctl.reclaim_lru = RECLAIM_LRU_2625;
+		MM->sysctl.reclaim_nap_needs_io = cases[i].needs_io;
+		mm_sysctl_apply();
+		struct address_space *f = file_create("dirty", 4096, 4096, false);
+		struct mm_struct *mm = mm_alloc();
+		struct vm_area_struct *anon =
+		    find_vma(mm, do_mmap(mm, 4096, VM_READ | VM_WRITE, NULL, 0));
+		struct zone *z = NULL;
+		for (uint64_t j = 0; j < 4096; j++) {
+			pfn_t pfn;
+			if (cases[i].dirty_file) {
+				pfn = test_file_page(f, j);
+				set_page_dirty(pfn);
+			} else {
+				pfn = test_anon_page_lru(anon, j, false, true, LRU_INACTIVE_ANON);
+			}
+			z = zone_of(pfn);
+		}
+		assert_int_equal(z->stat[NR_INACTIVE_FILE], 4096);
+		for (int j = 0; j < MM->nr_zones; j++) {
+			MM->zones[j].nr_scan[LRU_ACTIVE_FILE] = 0;
+			MM->zones[j].nr_scan[LRU_INACTIVE_FILE] = 0;
+		}
+		unsigned gfp = cases[i].dirty_file ? GFP_NOFS : GFP_KERNEL;
+		nap_took = 0;
+		task_start(
+		    &task_struct_create("reclaimer", nap_reclaimer, (void *)(uintptr_t)gfp, false)
+			 ->task);
+		sched_run(100ULL * NSEC_PER_SEC, NULL);
+		/* the naps, and well under one nap of scanning */
+		sim_time_t nap = 100 * NSEC_PER_MSEC;
+		assert_true(nap_took >= (sim_time_t)cases[i].naps * nap);
+		assert_true(nap_took < (sim_time_t)cases[i].naps * nap + nap / 2);
+		assert_int_equal(mm_check_invariants(), 0);
+		exit_mmap(mm);
+		test_machine_shutdown();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +337,7 @@ int main(void)
 	    cmocka_unit_test(reclaim_progress_returns),
 	    cmocka_unit_test(board_runs_deterministic),
 	    cmocka_unit_test(swapin_enters_the_active_list),
+	    cmocka_unit_test(reclaim_nap_needs_io),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

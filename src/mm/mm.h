@@ -88,6 +88,12 @@ struct vm_sysctl {
 	 * retry of costly-order allocations", -mm April 2008, mainline 2.6.26). AUTO follows
 	 * reclaim_lru. */
 	int reclaim_progress;
+	/* The reclaim nap (congestion_wait(WRITE, HZ/10) at priority < DEF_PRIORITY - 2, in
+	 * do_try_to_free_pages and balance_pgdat) only when the pass met more than
+	 * swap_cluster_max pages with I/O pending or needed (sc->nr_io_pages): Rik van Riel's
+	 * "kswapd should only wait on IO if there is IO" (f1a9ee758de), 2.6.25-rc1 to -rc6,
+	 * reverted in -rc7 (4dd4b920218). 0: nap whenever the pass scanned something. */
+	int reclaim_nap_needs_io;
 	/* kswapd's nice level: -5 from 2.6.22's kthreadd (KTHREAD_NICE_LEVEL, which every
 	 * kthread inherited until 2.6.36; pdflush set itself back to 0, kswapd did not) */
 	int kswapd_nice;

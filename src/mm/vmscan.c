@@ -140,10 +140,12 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 
 		if (p->flags & PG_writeback) {
 			sc->nr_writeback++;
-			if (sync == PAGEOUT_IO_SYNC && may_enter_fs)
+			if (sync == PAGEOUT_IO_SYNC && may_enter_fs) {
 				wait_on_page_writeback(pfn);
-			else
+			} else {
+				sc->nr_io_pages++; /* 2.6.25-rc1..rc6 */
 				goto keep_locked;
+			}
 		}
 
 		int referenced = page_referenced(pfn, true, &vm_flags);
@@ -176,8 +178,10 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 				goto keep_locked;
 			if (sc->order <= PAGE_ALLOC_COSTLY_ORDER && referenced)
 				goto keep_locked;
-			if (!may_enter_fs)
+			if (!may_enter_fs) {
+				sc->nr_io_pages++;
 				goto keep_locked;
+			}
 			if (!sc->may_writepage)
 				goto keep_locked;
 			switch (pageout(pfn, sync)) {
@@ -189,8 +193,10 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 			case PAGE_ACTIVATE:
 				goto activate_locked;
 			case PAGE_SUCCESS:
-				if (p->flags & (PG_writeback | PG_dirty))
+				if (p->flags & (PG_writeback | PG_dirty)) {
+					sc->nr_io_pages++;
 					goto keep;
+				}
 				if (!trylock_page(pfn))
 					goto keep;
 				if (p->flags & (PG_writeback | PG_dirty))
@@ -603,18 +609,11 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 			wakeup_pdflush(MM->sysctl.laptop_mode ? 0 : (long)total_scanned);
 			sc->may_writepage = 1;
 		}
-		if (sc->nr_scanned && priority < DEF_PRIORITY - 2)
+		if (reclaim_nap_wanted(sc, sc->nr_scanned, priority))
 			congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
 	}
 	if (!sc->all_unreclaimable)
-		ret = nr_reclaimed;
-	/* 2.6.25 returned 1 ("progress") unless every zone was all_unreclaimable; 2.6.26 made
-	 * it the number reclaimed, so a pass that freed nothing now means OOM (§1.6) */
-	int progress = MM->sysctl.reclaim_progress;
-	if (progress == RECLAIM_PROGRESS_AUTO)
-		progress = MM->rules->progress;
-	if (progress == RECLAIM_PROGRESS_2625 && !sc->all_unreclaimable && !ret)
-		ret = 1;
+		ret = reclaim_progress(nr_reclaimed); /* 2.6.25: 1 for none (vmscan_2625.c) */
 out:
 	if (priority < 0)
 		priority = 0;
@@ -749,7 +748,7 @@ loop_again:
 		}
 		if (all_zones_ok)
 			break;
-		if (total_scanned && priority < DEF_PRIORITY - 2)
+		if (reclaim_nap_wanted(&sc, total_scanned, priority))
 			congestion_wait(WRITE, HZ / 10 * JIFFY_NS);
 		if (nr_reclaimed >= SWAP_CLUSTER_MAX)
 			break;

@@ -22,6 +22,9 @@ struct scan_control {
 	unsigned long nr_writeback; /* pages shrink_page_list found under writeback */
 	unsigned long nr_dirty;	    /* dirty pages it reached the writeback decision with */
 	unsigned long nr_congested; /* of those, the ones pageout kept (a congested queue) */
+	/* 2.6.25-rc1..rc6 (vm.reclaim_nap_needs_io): pages of this priority's pass under
+	 * writeback, dirty but not writable by this caller, or still under I/O after pageout */
+	unsigned long nr_io_pages;
 };
 
 /* One batch of shrink_inactive_list, as shrink_page_list left it. */
@@ -49,5 +52,8 @@ void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long perce
 unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc);
 /* vm.reclaim_lru = 2.6.25 (vmscan_2625.c): §1.10's test */
 int calc_reclaim_mapped(const struct scan_control *sc, const struct zone *z, int priority);
+/* do_try_to_free_pages' report and the reclaim nap, by kernel (vmscan_2625.c) */
+unsigned long reclaim_progress(unsigned long nr_reclaimed);
+bool reclaim_nap_wanted(struct scan_control *sc, unsigned long scanned, int priority);
 
 #endif

@@ -106,6 +106,29 @@ static unsigned long shrink_zone_lists_2625(int priority, struct zone *z, struct
 	return nr_reclaimed;
 }
 
+/* What do_try_to_free_pages reports after a full priority loop that left some zone
+ * reclaimable (§1.6): 2.6.25 returned 1 ("progress") even when nothing was reclaimed; 2.6.26
+ * made it the number reclaimed, so a pass that freed nothing now means OOM
+ * (vm.reclaim_progress; auto follows the rule variant). */
+unsigned long reclaim_progress(unsigned long nr_reclaimed)
+{
+	int progress = MM->sysctl.reclaim_progress;
+	if (progress == RECLAIM_PROGRESS_AUTO)
+		progress = MM->rules->progress;
+	return progress == RECLAIM_PROGRESS_2625 && !nr_reclaimed ? 1 : nr_reclaimed;
+}
+
+/* The nap after a priority's pass in do_try_to_free_pages and balance_pgdat (§1.6, §1.15):
+ * below DEF_PRIORITY - 2 when the pass scanned something; in 2.6.25-rc1..rc6 only when more
+ * than a cluster of its pages had I/O pending or needed (vm.reclaim_nap_needs_io: Rik van
+ * Riel's f1a9ee758de, reverted for -rc7 by 4dd4b920218). Every pass's count starts here. */
+bool reclaim_nap_wanted(struct scan_control *sc, unsigned long scanned, int priority)
+{
+	bool io = sc->nr_io_pages > (unsigned long)sc->swap_cluster_max;
+	sc->nr_io_pages = 0;
+	return scanned && priority < DEF_PRIORITY - 2 && (!MM->sysctl.reclaim_nap_needs_io || io);
+}
+
 const struct reclaim_rules reclaim_rules_2625 = {
     .name = "2.6.25",
     .summary = "one active and one inactive list per zone, calc_reclaim_mapped (2.6.25)",

@@ -104,6 +104,9 @@ static const struct param_desc vm_rule_params[] = {
     {"vm.reclaim_progress", P_ENUM, VM(reclaim_progress), 0, 0, reclaim_progress_variants,
      "what direct reclaim reports: 2.6.25 progress unless all zones are unreclaimable, "
      "2.6.26 (and 2.6.25-mm) the pages reclaimed; auto follows vm.reclaim_lru"},
+    {"vm.reclaim_nap_needs_io", P_INT, VM(reclaim_nap_needs_io), 0, 1, NULL,
+     "1: reclaim's HZ/10 nap only when a pass met more than 32 pages with I/O pending "
+     "(2.6.25-rc1..rc6, f1a9ee758de, reverted in -rc7); kernel.version sets it"},
     {"vm.vfs_cache_pressure", P_INT, VM(vfs_cache_pressure), 0, 100000, NULL,
      "how hard shrink_slab presses the dentry and inode caches (100: as the page cache)"},
     {"vm.kswapd_nice", P_INT, VM(kswapd_nice), -20, 19, NULL,
@@ -187,6 +190,15 @@ static int kernel_version_rc(const char *text)
 	return strncmp(s, "-git", 4) ? 0 : 1;
 }
 
+/* vm.reclaim_nap_needs_io of kernel v at -rcN: Rik van Riel's "kswapd should only wait on
+ * IO if there is IO" (f1a9ee758de) was merged for 2.6.25-rc1 and reverted for -rc7
+ * (4dd4b920218; mm/vmscan.c at v2.6.25-rc1..rc6 has sc->nr_io_pages, v2.6.24 and v2.6.25
+ * do not). An -mm tree counts as its release (kernel_version_rc: 0). */
+static int kernel_nap_needs_io(kernel_version_t v, int rc)
+{
+	return v == KERNEL_VERSION(2, 6, 25) && rc >= 1 && rc < 7;
+}
+
 /* The scheduler keys not set by name take kernel v's (kernel/sched_fair.c at the tags,
  * docs/fidelity.md "Scheduler"): the buddies came in 2.6.25-rc6 (aa2ac25229c "sched: fix
  * overload performance: buddy wakeups"), the wakeup granularity went to 5 ms in -rc7
@@ -251,6 +263,9 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		c->key_set[i / 8] |= (uint8_t)(1u << (i % 8));
 	if (version) {
 		apply_kernel_version(c, v);
+		if (!key_is_set(c, t, n, offsetof(struct scenario_config, vm.reclaim_nap_needs_io)))
+			c->vm.reclaim_nap_needs_io =
+			    kernel_nap_needs_io(v, kernel_version_rc(text));
 		const bool set[5] = {
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),

@@ -111,7 +111,7 @@ pfn_t test_file_page(struct address_space *f, uint64_t idx)
 
 void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young)
 {
-	uint64_t c = off >> MM->pte_shift;
+	uint64_t c = vma_pt_index(vma, off); /* the aligned span, wherever the VMA starts */
 	if (vma->ptpage[c] == NO_PFN) {
 		vma->ptpage[c] = alloc_kernel_page(OWNER_PAGETABLE, GFP_KERNEL);
 		vma->mm->nr_ptes++;
@@ -120,7 +120,8 @@ void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young)
 	vma->pte[off] = pfn | PTE_PRESENT | (young ? PTE_YOUNG : 0);
 }
 
-pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty)
+pfn_t test_anon_page_lru(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty,
+			 enum lru_list lru)
 {
 	pfn_t pfn = new_user_page();
 	pfn_to_page(pfn)->flags |= PG_swapbacked;
@@ -128,8 +129,13 @@ pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool 
 	test_map(vma, off, pfn, young);
 	if (dirty)
 		vma->pte[off] |= PTE_DIRTY;
-	lru_cache_add_lru(pfn, LRU_ACTIVE_ANON);
+	lru_cache_add_lru(pfn, lru);
 	return pfn;
+}
+
+pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty)
+{
+	return test_anon_page_lru(vma, off, young, dirty, LRU_ACTIVE_ANON);
 }
 
 long test_zone_free(const struct zone *z)

@@ -38,8 +38,10 @@ extern int test_nr_oom_killed;
 /* A fresh page cache page of f at idx, on the inactive file list. */
 pfn_t test_file_page(struct address_space *f, uint64_t idx);
 /* A fresh anonymous page mapped at off in vma (PTE young/dirty as given), on the active
- * anon list. */
+ * anon list; test_anon_page_lru puts it on `lru` (in 2.6.25 mode one pair of lists). */
 pfn_t test_anon_page(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty);
+pfn_t test_anon_page_lru(struct vm_area_struct *vma, uint64_t off, bool young, bool dirty,
+			 enum lru_list lru);
 /* Maps an existing page at off in vma. */
 void test_map(struct vm_area_struct *vma, uint64_t off, pfn_t pfn, bool young);
 /* A frame is free when it is on a buddy list or a per-CPU list. */
