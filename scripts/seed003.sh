@@ -12,12 +12,13 @@ OFF=off:vm.swap_token=off
 ORIG=original:vm.swap_token=original
 
 echo "== qsbench, Rik's 230 MB two-process run (6m45s -> 4m24s)"
-"$MMSIM" compare scenarios/seed003-qsbench.conf --runs 1 $C --arm $OFF --arm $ORIG \
+# seeds 1-3: the runs differ by seed through the tick phase and the disk's rotational position
+"$MMSIM" compare scenarios/seed003-qsbench.conf --runs 3 $C --arm $OFF --arm $ORIG \
 	--arm fault:vm.swap_token=fault --arm priority:vm.swap_token=priority \
 	--arm refractory:vm.swap_token=original,vm.swap_token_refractory=1 | sed -n '/^elapsed/,/^Runs/p'
 echo "thread (Rik, 2.6.8-rc2): off 405 s, original 264 s (1.53x)"
 echo "== qsbench -p 4 -m 96, mem=256m (Andrew: 4x)"
-"$MMSIM" compare scenarios/seed003-qsbench-akpm.conf --runs 1 $C --arm $OFF --arm $ORIG \
+"$MMSIM" compare scenarios/seed003-qsbench-akpm.conf --runs 3 $C --arm $OFF --arm $ORIG \
 	--arm priority:vm.swap_token=priority | sed -n '/^elapsed/,/^Runs/p'
 echo "thread (Andrew): original about 4x faster than off"
 
