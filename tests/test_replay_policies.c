@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "replay/replay.h"
+#include "sim/xalloc.h"
 
 /* Replay ids through one policy; returns misses. hits_out gets the per-reference outcome as a
  * string of 'h'/'m' when non-NULL. */
@@ -37,7 +38,7 @@ static uint64_t run(enum replay_policy p, uint64_t cache, const uint32_t *ids, c
 	replay_sim_result(s, &res);
 	assert_int_equal(res.refs, n);
 	replay_sim_free(s);
-	free(next);
+	xbig_free(next);
 	return res.misses;
 }
 
@@ -351,7 +352,7 @@ static void check_curves_with(size_t n, uint32_t universe,
 	}
 	mrc_free(&lru);
 	mrc_free(&opt);
-	free(next);
+	xbig_free(next);
 	free(ids);
 }
 
@@ -431,7 +432,7 @@ static void test_policies_consistent(void **state)
 				assert_int_equal(r.misses - r.pgsteal, r.misses < c ? r.misses : c);
 			replay_sim_free(s);
 		}
-	free(next);
+	xbig_free(next);
 	free(kinds);
 	free(ids);
 }

@@ -1,6 +1,5 @@
 /* The mmsim executable: --help, --version, and dispatch to a subcommand of commands.c. */
 #include "cli/commands.h"
-#include "sim/xalloc.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -19,7 +18,6 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-	xalloc_init();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -20,9 +20,9 @@ static void *clock_create(uint64_t cache, const struct replay_linux_cfg *lc)
 static void clock_destroy(void *st)
 {
 	struct clock_sim *s = st;
-	free(s->frame);
-	free(s->refbit);
-	free(s->slot);
+	xbig_free(s->frame);
+	xbig_free(s->refbit);
+	xbig_free(s->slot);
 	free(s);
 }
 

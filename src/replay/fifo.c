@@ -19,8 +19,8 @@ static void *fifo_create(uint64_t cache, const struct replay_linux_cfg *lc)
 static void fifo_destroy(void *st)
 {
 	struct fifo_sim *s = st;
-	free(s->ring);
-	free(s->in);
+	xbig_free(s->ring);
+	xbig_free(s->in);
 	free(s);
 }
 

@@ -225,8 +225,8 @@ static void *linux_exec_create(uint64_t cache, const struct replay_linux_cfg *lc
 static void linux_destroy(void *st_)
 {
 	struct linux_sim *s = st_;
-	free(s->n);
-	free(s->fl);
+	xbig_free(s->n);
+	xbig_free(s->fl);
 	free(s);
 }
 

@@ -42,15 +42,15 @@ static void *lru_create(uint64_t cache, const struct replay_linux_cfg *lc)
 	struct lru_sim *s = xcalloc(1, sizeof(*s));
 	s->cache = (uint32_t)cache; /* sim.c caps it below NONE - 1 */
 	s->rmask = LRU_RING_MIN - 1;
-	s->ring = xcalloc(LRU_RING_MIN, sizeof(*s->ring)); /* prefetches read any slot */
+	s->ring = xbig_alloc(LRU_RING_MIN * sizeof(*s->ring)); /* prefetches read any slot */
 	return s;
 }
 
 static void lru_destroy(void *st)
 {
 	struct lru_sim *s = st;
-	free(s->pos);
-	free(s->ring);
+	xbig_free(s->pos);
+	xbig_free(s->ring);
 	free(s);
 }
 
@@ -76,7 +76,7 @@ __attribute__((noinline)) static void make_room(struct lru_sim *s)
 		w += (uint32_t)live;
 	}
 	if (dst != s->ring) {
-		free(s->ring);
+		xbig_free(s->ring);
 		s->ring = dst;
 		s->rmask = dmask;
 		s->tail = 0;

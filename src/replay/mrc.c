@@ -31,7 +31,7 @@ struct lru_mrc {
 
 void mrc_free(struct mrc *m)
 {
-	free(m->hist);
+	xbig_free(m->hist);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -170,11 +170,11 @@ int lru_mrc_finish(struct lru_mrc *m, struct mrc *out)
 	out->maxd = m->live;
 	out->hist = m->hist;
 	if (!out->hist)
-		out->hist = xcalloc(2, sizeof(uint64_t));
-	free(m->last);
-	free(m->owner);
-	free(m->bits);
-	free(m->fen);
+		out->hist = xbig_alloc(2 * sizeof(uint64_t));
+	xbig_free(m->last);
+	xbig_free(m->owner);
+	xbig_free(m->bits);
+	xbig_free(m->fen);
 	free(m);
 	return out->hist ? 0 : -1;
 }

@@ -25,7 +25,7 @@ uint32_t *replay_next_use(const uint32_t *ids, uint64_t n, uint32_t ndistinct)
 		next[t] = last[x];
 		last[x] = (uint32_t)t;
 	}
-	free(last);
+	xbig_free(last);
 	return next;
 }
 
@@ -131,9 +131,9 @@ static void *opt_create(uint64_t cache, const struct replay_linux_cfg *lc)
 static void opt_destroy(void *st)
 {
 	struct opt_sim *s = st;
-	free(s->heap);
-	free(s->hpos);
-	free(s->key);
+	xbig_free(s->heap);
+	xbig_free(s->hpos);
+	xbig_free(s->key);
 	free(s);
 }
 

@@ -415,14 +415,14 @@ static int OPT(push_slot)(struct OPT(optstack) * s)
 static void OPT(optstack_free)(struct OPT(optstack) * s)
 {
 	if (s->id) {
-		free(s->id - OPT_PAD);
-		free(s->val - OPT_PAD);
+		xbig_free(s->id - OPT_PAD);
+		xbig_free(s->val - OPT_PAD);
 	}
 	free(s->head);
 	free(s->desc);
 	free(s->bmax);
 	free(s->bfine);
-	free(s->at);
+	xbig_free(s->at);
 	free(s->tree);
 }
 
@@ -501,7 +501,7 @@ static int OPT(pass)(const uint32_t *ids, const uint32_t *next, uint64_t n, uint
 	struct OPT(optstack) s = {0};
 	uint8_t *seen = xcalloc((size_t)nd + 1, 1);
 	s.at = xbig_alloc(((size_t)nd + 1) * sizeof(uint32_t));
-	out->hist = xcalloc((size_t)nd + 2, sizeof(uint64_t));
+	out->hist = xbig_alloc(((size_t)nd + 2) * sizeof(uint64_t));
 	for (uint64_t t = 0; t < n; t++) {
 		uint32_t x = ids[t];
 		int64_t d = OPT(reference)(&s, x, next[t], !seen[x]);

@@ -63,8 +63,8 @@ static int load(const char *path, const struct trace_opts *topts, uint64_t limit
 	trace_close(t);
 	return 0;
 fail:
-	free(ids);
-	free(kinds);
+	xbig_free(ids);
+	xbig_free(kinds);
 	trace_close(t);
 	return -1;
 }
@@ -93,8 +93,8 @@ int replay_run(const char *path, const struct trace_opts *topts, const struct re
 			goto out;
 		next = replay_next_use(ids, n, info->distinct);
 		if (!next) {
-			free(ids);
-			free(kinds);
+			xbig_free(ids);
+			xbig_free(kinds);
 			goto oom;
 		}
 		for (uint64_t i = 0; i < n && rc; i++)
@@ -103,9 +103,9 @@ int replay_run(const char *path, const struct trace_opts *topts, const struct re
 					rc = 0; /* reused below as "failed" */
 					break;
 				}
-		free(ids);
-		free(kinds);
-		free(next);
+		xbig_free(ids);
+		xbig_free(kinds);
+		xbig_free(next);
 		if (!rc)
 			goto oom;
 	} else {
@@ -166,8 +166,8 @@ int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy
 			return -1;
 		next = replay_next_use(ids, n, info->distinct);
 		int r = next ? opt_mrc(ids, next, n, info->distinct, out) : -1;
-		free(ids);
-		free(next);
+		xbig_free(ids);
+		xbig_free(next);
 		if (r)
 			snprintf(err, errlen, "%s: out of memory", path);
 		return r;

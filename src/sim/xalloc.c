@@ -12,6 +12,9 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 _Noreturn void xalloc_die(size_t size)
 {
@@ -71,50 +74,126 @@ char *xstrndup(const char *s, size_t n)
 
 #define BIG_MIN	  ((size_t)1 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
+#define BIG_HEAD  ((size_t)64) /* the block's header; keeps the data on a cache line */
 
-static int big_fresh; /* blocks from BIG_MIN on are fresh mappings, so already zero */
-
-void xalloc_init(void)
-{
-#if defined(__GLIBC__)
-	/* A fixed threshold (the default one rises after each free of a mapped block): blocks
-	 * from BIG_MIN on are then always fresh mappings. */
-	big_fresh = mallopt(M_MMAP_THRESHOLD, (int)BIG_MIN) == 1;
+#if defined(__SANITIZE_ADDRESS__)
+#define BIG_MAPPED 0 /* every block from malloc, so the sanitizer sees overruns */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIG_MAPPED 0
 #endif
+#endif
+#if !defined(BIG_MAPPED) && defined(__linux__) && defined(MREMAP_MAYMOVE)
+#define BIG_MAPPED 1
+#elif !defined(BIG_MAPPED)
+#define BIG_MAPPED 0
+#endif
+
+/* The header: len is the mapping's length (0 for a block from malloc). */
+struct big_head {
+	size_t len;
+};
+
+static struct big_head *head_of(void *p)
+{
+	return (struct big_head *)((char *)p - BIG_HEAD);
 }
+
+static void *from_malloc(size_t size)
+{
+	if (size > SIZE_MAX - BIG_HEAD)
+		xalloc_die(size);
+	char *b = xcalloc(1, BIG_HEAD + size);
+	((struct big_head *)b)->len = 0;
+	return b + BIG_HEAD;
+}
+
+#if BIG_MAPPED
+static size_t mapping_len(size_t size)
+{
+	if (size > SIZE_MAX - BIG_HEAD - 2 * HUGE_PAGE)
+		xalloc_die(size);
+	return (size + BIG_HEAD + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
+/* An address range of len bytes aligned to 2 MiB, reserved (no access) until it is used. */
+static char *reserve_aligned(size_t len)
+{
+	char *m = mmap(NULL, len + HUGE_PAGE, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		xalloc_die(len);
+	char *a = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (a > m)
+		munmap(m, (size_t)(a - m));
+	if (a + len < m + len + HUGE_PAGE)
+		munmap(a + len, (size_t)(m + len + HUGE_PAGE - (a + len)));
+	return a;
+}
+
+static void *mapped(size_t size)
+{
+	size_t len = mapping_len(size);
+	char *a = reserve_aligned(len);
+	if (mmap(a, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+	    MAP_FAILED)
+		xalloc_die(len);
+	(void)madvise(a, len, MADV_HUGEPAGE); /* advice only: without THP the pages are small */
+	((struct big_head *)a)->len = len;
+	return a + BIG_HEAD;
+}
+#endif
 
 void *xbig_alloc(size_t size)
 {
-	if (size < BIG_MIN)
-		return xcalloc(1, size);
-	/* whole huge pages, aligned: THP backs only 2 MiB ranges that lie wholly in the advice */
-	if (size > SIZE_MAX - HUGE_PAGE)
-		xalloc_die(size);
-	size_t len = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	void *p;
-	if (posix_memalign(&p, HUGE_PAGE, len))
-		xalloc_die(len);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-	(void)madvise(p, len, MADV_HUGEPAGE); /* advice only: without THP the pages are small */
+#if BIG_MAPPED
+	if (size >= BIG_MIN)
+		return mapped(size);
 #endif
-	if (!big_fresh)
-		memset(p, 0, len);
-	return p;
+	return from_malloc(size);
 }
 
 void *xbig_realloc(void *p, size_t size)
 {
-	if (size < BIG_MIN)
-		return xrealloc(p, size);
-	void *np = xbig_alloc(size);
-	if (p) {
-#if defined(__GLIBC__)
-		size_t old = malloc_usable_size(p);
-		memcpy(np, p, old < size ? old : size);
-#else
-#error "xbig_realloc needs the old block's size"
-#endif
-		free(p);
+	if (!p)
+		return xbig_alloc(size);
+	struct big_head *h = head_of(p);
+#if BIG_MAPPED
+	if (h->len) {
+		size_t len = mapping_len(size);
+		if (len <= h->len)
+			return p;
+		/* move the pages (no copy) to an aligned range, so 2 MiB pages stay whole */
+		char *a = reserve_aligned(len);
+		void *n = mremap(h, h->len, len, MREMAP_MAYMOVE | MREMAP_FIXED, a);
+		if (n == MAP_FAILED)
+			xalloc_die(len);
+		((struct big_head *)n)->len = len;
+		return (char *)n + BIG_HEAD;
 	}
-	return np;
+	if (size >= BIG_MIN) { /* from malloc into a mapping */
+		void *n = mapped(size);
+		size_t old = malloc_usable_size(h) - BIG_HEAD;
+		memcpy(n, p, old < size ? old : size);
+		free(h);
+		return n;
+	}
+#endif
+	if (size > SIZE_MAX - BIG_HEAD)
+		xalloc_die(size);
+	return (char *)xrealloc(h, BIG_HEAD + size) + BIG_HEAD;
+}
+
+void xbig_free(void *p)
+{
+	if (!p)
+		return;
+	struct big_head *h = head_of(p);
+#if BIG_MAPPED
+	if (h->len) {
+		munmap(h, h->len);
+		return;
+	}
+#endif
+	free(h);
 }

@@ -23,9 +23,9 @@ void pagemap_init(struct pagemap *m)
 
 void pagemap_free(struct pagemap *m)
 {
-	free(m->slots);
-	free(m->pages);
-	free(m->blocks);
+	xbig_free(m->slots);
+	xbig_free(m->pages);
+	xbig_free(m->blocks);
 	pagemap_init(m);
 }
 
@@ -62,7 +62,7 @@ static int grow_slots(struct pagemap *m)
 		s[h] = v;
 		used++;
 	}
-	free(m->slots);
+	xbig_free(m->slots);
 	m->slots = s;
 	m->mask = mask;
 	m->used = used;
