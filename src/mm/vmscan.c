@@ -584,7 +584,7 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 	for (int i = high; i >= 0; i--)
 		lru_pages += zone_lru_pages(&MM->zones[i]);
 	for (priority = DEF_PRIORITY; priority >= 0; priority--) {
-		sc->nr_scanned = 0;
+		sc->nr_scanned = sc->nr_io_pages = 0;
 		if (!priority)
 			policy_call_all(priority_zero);
 		nr_reclaimed += shrink_zones(priority, sc);
@@ -697,6 +697,7 @@ loop_again:
 		if (!priority)
 			policy_call_all(priority_zero);
 		all_zones_ok = true;
+		sc.nr_io_pages = 0;
 		cpu_work_sys(MM->hw->scan_page_ns); /* pass overhead: no pass is free */
 		for (i = MM->nr_zones - 1; i >= 0; i--) {
 			struct zone *z = &MM->zones[i];

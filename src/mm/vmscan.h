@@ -54,6 +54,6 @@ unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 int calc_reclaim_mapped(const struct scan_control *sc, const struct zone *z, int priority);
 /* do_try_to_free_pages' report and the reclaim nap, by kernel (vmscan_2625.c) */
 unsigned long reclaim_progress(unsigned long nr_reclaimed);
-bool reclaim_nap_wanted(struct scan_control *sc, unsigned long scanned, int priority);
+bool reclaim_nap_wanted(const struct scan_control *sc, unsigned long scanned, int priority);
 
 #endif

@@ -121,11 +121,11 @@ unsigned long reclaim_progress(unsigned long nr_reclaimed)
 /* The nap after a priority's pass in do_try_to_free_pages and balance_pgdat (§1.6, §1.15):
  * below DEF_PRIORITY - 2 when the pass scanned something; in 2.6.25-rc1..rc6 only when more
  * than a cluster of its pages had I/O pending or needed (vm.reclaim_nap_needs_io: Rik van
- * Riel's f1a9ee758de, reverted for -rc7 by 4dd4b920218). Every pass's count starts here. */
-bool reclaim_nap_wanted(struct scan_control *sc, unsigned long scanned, int priority)
+ * Riel's f1a9ee758de, reverted for -rc7 by 4dd4b920218). The callers zero the count at the
+ * top of each priority's pass, as the kernel does. */
+bool reclaim_nap_wanted(const struct scan_control *sc, unsigned long scanned, int priority)
 {
 	bool io = sc->nr_io_pages > (unsigned long)sc->swap_cluster_max;
-	sc->nr_io_pages = 0;
 	return scanned && priority < DEF_PRIORITY - 2 && (!MM->sysctl.reclaim_nap_needs_io || io);
 }
 

@@ -12,9 +12,6 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 _Noreturn void xalloc_die(size_t size)
 {
@@ -116,28 +113,26 @@ static size_t mapping_len(size_t size)
 	return (size + BIG_HEAD + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 }
 
-/* An address range of len bytes aligned to 2 MiB, reserved (no access) until it is used. */
-static char *reserve_aligned(size_t len)
+/* A mapping of len bytes aligned to 2 MiB: over-map by 2 MiB and unmap the two ends (the tail
+ * is never empty: the start moves up by less than 2 MiB). PROT_NONE reserves a target for
+ * mremap without committing memory. */
+static char *map_aligned(size_t len, int prot)
 {
-	char *m = mmap(NULL, len + HUGE_PAGE, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (prot == PROT_NONE ? MAP_NORESERVE : 0);
+	char *m = mmap(NULL, len + HUGE_PAGE, prot, flags, -1, 0);
 	if (m == MAP_FAILED)
 		xalloc_die(len);
 	char *a = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 	if (a > m)
 		munmap(m, (size_t)(a - m));
-	if (a + len < m + len + HUGE_PAGE)
-		munmap(a + len, (size_t)(m + len + HUGE_PAGE - (a + len)));
+	munmap(a + len, (size_t)(m + HUGE_PAGE - a));
 	return a;
 }
 
 static void *mapped(size_t size)
 {
 	size_t len = mapping_len(size);
-	char *a = reserve_aligned(len);
-	if (mmap(a, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
-	    MAP_FAILED)
-		xalloc_die(len);
+	char *a = map_aligned(len, PROT_READ | PROT_WRITE);
 	(void)madvise(a, len, MADV_HUGEPAGE); /* advice only: without THP the pages are small */
 	((struct big_head *)a)->len = len;
 	return a + BIG_HEAD;
@@ -164,7 +159,7 @@ void *xbig_realloc(void *p, size_t size)
 		if (len <= h->len)
 			return p;
 		/* move the pages (no copy) to an aligned range, so 2 MiB pages stay whole */
-		char *a = reserve_aligned(len);
+		char *a = map_aligned(len, PROT_NONE);
 		void *n = mremap(h, h->len, len, MREMAP_MAYMOVE | MREMAP_FIXED, a);
 		if (n == MAP_FAILED)
 			xalloc_die(len);
