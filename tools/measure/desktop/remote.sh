@@ -11,22 +11,7 @@ out=$1
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/dump"
 gcc -O2 -shared -fPIC -o "$out/smaps_at_exit.so" "$here/smaps_at_exit.c" -ldl
-export DISPLAY=:78
-FFPROF=$(mktemp -d)
-Xvfb :78 -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
-xpid=$!
-sleep 2
-dbus-update-activation-environment DISPLAY >/dev/null 2>&1
-openbox >/dev/null 2>&1 &
-wmpid=$!
-sleep 2
-firefox-esr -profile "$FFPROF" about:blank >/dev/null 2>&1 &
-ffpid=$!
-for _ in $(seq 1 300); do
-	wmctrl -lp 2>/dev/null | grep -q . && break
-	sleep 0.1
-done
-sleep 5
+. "$here/firefox_session.sh"
 echo "step,program,phase,pid,path,perms,size_kb,rss_kb,ref_kb,anon_kb,swap_kb" >"$out/remote.csv"
 : >"$out/remote-time.txt"
 for t in 1 2 3; do
@@ -42,7 +27,5 @@ for t in 1 2 3; do
 		python3 "$here/smaps.py" "$f" $t firefox remote >>"$out/remote.csv"
 	done
 done
-kill $ffpid
-sleep 2
-kill $wmpid $xpid
-rm -rf "$FFPROF" "$out/dump" "$out/smaps_at_exit.so"
+firefox_session_end
+rm -rf "$out/dump" "$out/smaps_at_exit.so"

@@ -13,22 +13,7 @@ cc=${CC:-gcc}
 $cc -O2 -fPIC -shared -nostdlib -ffreestanding -fno-builtin -fno-stack-protector \
 	-DTOUCHMAP_AUDIT -o "$out/touchmap_audit.so" "$here/touchmap.c" || exit 1
 $cc -O2 -fPIC -shared -fno-stack-protector -o "$out/touchmap.so" "$here/touchmap.c" -ldl || exit 1
-export DISPLAY=:78
-FFPROF=$(mktemp -d)
-Xvfb :78 -screen 0 1280x1024x24 -nolisten tcp >/dev/null 2>&1 &
-xpid=$!
-sleep 2
-dbus-update-activation-environment DISPLAY >/dev/null 2>&1
-openbox >/dev/null 2>&1 &
-wmpid=$!
-sleep 2
-firefox-esr -profile "$FFPROF" about:blank >/dev/null 2>&1 &
-ffpid=$!
-for _ in $(seq 1 300); do
-	wmctrl -lp 2>/dev/null | grep -q . && break
-	sleep 0.1
-done
-sleep 5
+. "$here/firefox_session.sh"
 echo "step,program,phase,pid,path,perms,pgoff,pages,uw,zapped,anon_kb,present,anon_present,ranges" >"$out/pages.csv"
 for t in 1 2 3; do
 	rm -f "$out"/tm/*
@@ -42,7 +27,5 @@ for t in 1 2 3; do
 		sed "s/^/$t,firefox,remote,/" "$f" >>"$out/pages.csv"
 	done
 done
-kill $ffpid
-sleep 2
-kill $wmpid $xpid
-rm -rf "$FFPROF" "$out/tm"
+firefox_session_end
+rm -rf "$out/tm"
