@@ -27,8 +27,9 @@ struct ent {
 static struct ent *tab;
 static uint64_t mask, used, nids, refs, sum;
 
-/* Zeroed, and from 1 MiB on aligned to 2 MiB, whole 2 MiB pages and transparent huge pages
- * asked for, as mmsim allocates its large arrays (xbig_alloc): a first touch of a small page
+/* Zeroed, and from 1 MiB on (the table never is smaller: 2.2 MB) aligned to 2 MiB, whole 2 MiB
+ * pages and transparent huge pages asked for, as mmsim allocates its large arrays (xbig_alloc
+ * from 128 KiB on): a first touch of a small page
  * costs about 12 us on the benchmark VM, so the two must pay alike for memory for the ratio to
  * compare their code. */
 static void *table_alloc(size_t bytes)

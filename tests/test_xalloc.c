@@ -1,5 +1,6 @@
-/* Large-array allocation (sim/xalloc.h): zeroed blocks on both sides of the 1 MiB line, each a
- * 2 MiB-aligned mapping from 1 MiB on (but under AddressSanitizer, where all come from malloc),
+/* Large-array allocation (sim/xalloc.h): zeroed blocks on both sides of the XBIG_MAPPED_MIN
+ * line, each a 2 MiB-aligned mapping from there on (but under AddressSanitizer, where all come
+ * from malloc),
  * contents kept through growth across the line, by moving a mapping, and back. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,14 +40,15 @@ static int all_zero(const unsigned char *p, size_t n)
 static void check_placed(const void *p, size_t size)
 {
 	assert_int_equal((uintptr_t)p % 16, 0);
-	if (MAPPED && size >= MIB)
+	if (MAPPED && size >= XBIG_MAPPED_MIN)
 		assert_int_equal(((uintptr_t)p - 64) % (2 * MIB), 0);
 }
 
 static void test_zeroed_after_reuse(void **state)
 {
 	(void)state;
-	const size_t sizes[] = {1, 100, 256 * 1024, MIB - 1, MIB, 3 * MIB + 123, 8 * MIB};
+	const size_t sizes[] = {1,	    100, XBIG_MAPPED_MIN - 1, XBIG_MAPPED_MIN,
+				256 * 1024, MIB, 3 * MIB + 123,	      8 * MIB};
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		for (int round = 0; round < 3; round++) {
 			unsigned char *p = xbig_alloc(sizes[k]);
@@ -62,8 +64,9 @@ static void test_zeroed_after_reuse(void **state)
 static void test_realloc_keeps_contents(void **state)
 {
 	(void)state;
-	size_t sizes[] = {4096,	       512 * 1024, 3 * MIB, 9 * MIB,
-			  9 * MIB + 5, 20 * MIB,   4 * MIB, 700 * 1024};
+	size_t sizes[] = {4096,	     XBIG_MAPPED_MIN - 8, 512 * 1024, 3 * MIB,
+			  9 * MIB,   9 * MIB + 5,	  20 * MIB,   4 * MIB,
+			  700 * 1024};
 	uint32_t *p = NULL;
 	size_t have = 0; /* words written so far, all i -> i * 2654435761 */
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {

@@ -69,7 +69,6 @@ char *xstrndup(const char *s, size_t n)
 	return r;
 }
 
-#define BIG_MIN	  ((size_t)1 << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 #define BIG_HEAD  ((size_t)64) /* the block's header; keeps the data on a cache line */
 
@@ -142,7 +141,7 @@ static void *mapped(size_t size)
 void *xbig_alloc(size_t size)
 {
 #if BIG_MAPPED
-	if (size >= BIG_MIN)
+	if (size >= XBIG_MAPPED_MIN)
 		return mapped(size);
 #endif
 	return from_malloc(size);
@@ -166,7 +165,7 @@ void *xbig_realloc(void *p, size_t size)
 		((struct big_head *)n)->len = len;
 		return (char *)n + BIG_HEAD;
 	}
-	if (size >= BIG_MIN) { /* from malloc into a mapping */
+	if (size >= XBIG_MAPPED_MIN) { /* from malloc into a mapping */
 		void *n = mapped(size);
 		size_t old = malloc_usable_size(h) - BIG_HEAD;
 		memcpy(n, p, old < size ? old : size);

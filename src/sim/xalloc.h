@@ -18,15 +18,19 @@ void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
-/* Large arrays (the replay paths' maps, stacks and per-id tables). From 1 MiB on a block is its
- * own mapping, aligned to 2 MiB and a whole number of 2 MiB long, and the kernel is asked to
- * back it in 2 MiB units (madvise MADV_HUGEPAGE, THP; a no-op where THP is off): the first
+/* Large arrays (the replay paths' maps, stacks and per-id tables). From XBIG_MAPPED_MIN on a
+ * block is its own mapping, aligned to 2 MiB and a whole number of 2 MiB long, and the kernel is
+ * asked to back it in 2 MiB units (madvise MADV_HUGEPAGE, THP; a no-op where THP is off): the first
  * touch of each 4 KiB of fresh memory costs about 12 us of CPU on the 2-core VM the benchmarks
  * run on, against 0.3 us per 4 KiB in 2 MiB units (bench/README.md, "Page faults"). A block
  * grows by moving its mapping (mremap), not by copying, so old and new are never both
  * resident. Smaller blocks, and every block under AddressSanitizer, come from malloc. A block
  * is freed with xbig_free, never free(). */
 void *xbig_alloc(size_t size); /* zeroed */
+/* 128 KiB: a block this size costs 32 first touches of 4 KiB (about 0.45 ms here) against one
+ * 2 MiB unit cleared (about 0.15 ms); with the line at 1 MiB, OLTP's replay took 1.15 times the
+ * CPU (bench/README.md, "Page faults"). */
+#define XBIG_MAPPED_MIN ((size_t)128 << 10)
 /* As realloc: the first min(old, size) bytes kept, the rest unspecified. */
 void *xbig_realloc(void *p, size_t size);
 void xbig_free(void *p);
