@@ -21,7 +21,8 @@ static void run_usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: mmsim run SCENARIO.conf [--set key=value]... [--seed N] [--json FILE]\n"
-	    "                 [--quiet] [--check N] [--sample INTERVAL] [--dry-run]\n"
+	    "                 [--quiet] [--check N] [--sample INTERVAL [--sample-tasks]\n"
+	    "                 [--sample-disks]] [--dry-run]\n"
 	    "                 [--trace FILE [--trace-filter GLOB[,GLOB...]]]\n"
 	    "       mmsim run --keys      list every scenario key with its range\n\n"
 	    "Runs one scenario in system mode and prints a /usr/bin/time-style summary, the\n"
@@ -36,6 +37,11 @@ static void run_usage(FILE *out)
 	    "  --sample INTERVAL  record every vmstat counter, per-zone free/LRU sizes, the\n"
 	    "                   reclaimers running and the swap in use every INTERVAL of\n"
 	    "                   simulated time (100ms, 1s) into the JSON's \"samples\"\n"
+	    "  --sample-tasks   with --sample: also every live task's state, CPU time, resident\n"
+	    "                   pages and faults (as top) into \"task_samples\"\n"
+	    "  --sample-disks   with --sample: also every disk's requests, sectors, merges,\n"
+	    "                   busy time and requests in flight (as iostat) into\n"
+	    "                   \"disk_samples\"\n"
 	    "  --trace FILE     write the reclaim tracepoints (mm_vmscan_*, writeback_*, ...)\n"
 	    "                   in the kernel's trace_pipe text format; - for stdout\n"
 	    "  --trace-filter GLOBS  only the events whose names match one of the\n"
@@ -122,6 +128,8 @@ enum {
 	OPT_QUIET,
 	OPT_KEYS,
 	OPT_SAMPLE,
+	OPT_SAMPLE_TASKS,
+	OPT_SAMPLE_DISKS,
 	OPT_TRACE,
 	OPT_TRACE_FILTER,
 	OPT_DRY_RUN
@@ -131,6 +139,7 @@ struct run_args {
 	const char *file, *json, *trace, *trace_filter;
 	uint64_t seed, check_every;
 	sim_time_t sample_every;
+	unsigned sample_what; /* SAMPLE_TASKS | SAMPLE_DISKS */
 	bool quiet, dry_run;
 	const char **overrides; /* argc entries, nov used */
 	int nov;
@@ -149,6 +158,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	    {"json", required_argument, NULL, OPT_JSON},
 	    {"quiet", no_argument, NULL, OPT_QUIET},
 	    {"sample", required_argument, NULL, OPT_SAMPLE},
+	    {"sample-tasks", no_argument, NULL, OPT_SAMPLE_TASKS},
+	    {"sample-disks", no_argument, NULL, OPT_SAMPLE_DISKS},
 	    {"trace", required_argument, NULL, OPT_TRACE},
 	    {"trace-filter", required_argument, NULL, OPT_TRACE_FILTER},
 	    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
@@ -188,6 +199,12 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			if (parse_interval(optarg, &a->sample_every))
 				return 2;
 			break;
+		case OPT_SAMPLE_TASKS:
+			a->sample_what |= SAMPLE_TASKS;
+			break;
+		case OPT_SAMPLE_DISKS:
+			a->sample_what |= SAMPLE_DISKS;
+			break;
 		case OPT_TRACE:
 			a->trace = optarg;
 			break;
@@ -211,6 +228,11 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	}
 	if (!a->file) {
 		run_usage(stderr);
+		return 2;
+	}
+	if (a->sample_what && !a->sample_every) {
+		fprintf(stderr, "mmsim run: --sample-%s needs --sample INTERVAL\n",
+			a->sample_what & SAMPLE_TASKS ? "tasks" : "disks");
 		return 2;
 	}
 	return 0;
@@ -323,6 +345,7 @@ int cmd_run(int argc, char **argv)
 	if (a.check_every)
 		cfg.check_every = a.check_every;
 	cfg.sample_every = a.sample_every;
+	cfg.sample_what = a.sample_what;
 	FILE *tf;
 	if (start_trace(&a, &tf) != 0)
 		goto out;

@@ -103,10 +103,48 @@ static void add_u64(cJSON *o, const char *k, uint64_t v)
 	cJSON_AddNumberToObject(o, k, (double)v);
 }
 
+/* The top and iostat rows, each {"t": seconds, ...} in time order, one a line (written by
+ * hand for the same reason as the samples). */
+static void task_samples_json(FILE *f, const struct proc_series *p)
+{
+	fputs(",\n\t\"task_samples\":\t[", f);
+	for (size_t i = 0; i < p->ntasks; i++) {
+		const struct task_sample *r = &p->tasks[i];
+		fprintf(f, "%s\n\t\t{\"t\": %.9f, \"pid\": %d, \"comm\": \"", i ? "," : "",
+			secs(r->t), r->pid);
+		for (const char *c = r->comm; *c; c++) /* comm is the workload's, printable */
+			fputc(*c == '"' || *c == '\\' || (unsigned char)*c < 0x20 ? '_' : *c, f);
+		fprintf(f,
+			"\", \"state\": \"%c\", \"utime_s\": %.9f, \"stime_s\": %.9f, "
+			"\"rss_anon\": %lu, \"rss_file\": %lu, \"majflt\": %lu, \"minflt\": %lu}",
+			r->state, secs(r->utime), secs(r->stime), r->rss_anon, r->rss_file,
+			r->maj_flt, r->min_flt);
+	}
+	fputs("]", f);
+}
+
+static void disk_samples_json(FILE *f, const struct proc_series *p)
+{
+	fputs(",\n\t\"disk_samples\":\t[", f);
+	for (size_t i = 0; i < p->ndisks; i++) {
+		const struct disk_sample *r = &p->disks[i];
+		fprintf(
+		    f,
+		    "%s\n\t\t{\"t\": %.9f, \"dev\": \"%s\", \"reads\": %llu, \"writes\": %llu, "
+		    "\"sectors_read\": %llu, \"sectors_written\": %llu, \"reads_merged\": %llu, "
+		    "\"writes_merged\": %llu, \"busy_s\": %.9f, \"in_flight\": %u}",
+		    i ? "," : "", secs(r->t), r->name, (unsigned long long)r->ios[0],
+		    (unsigned long long)r->ios[1], (unsigned long long)r->sectors[0],
+		    (unsigned long long)r->sectors[1], (unsigned long long)r->merges[0],
+		    (unsigned long long)r->merges[1], secs(r->busy_ns), r->in_flight);
+	}
+	fputs("]", f);
+}
+
 /* Time-ordered rows, each {"t": seconds, counter: value, ...} (docs/run-json.md), one a
  * line. Written by hand, not through cJSON: a long run has ~10^5 values, and cJSON's
  * number printing (print, then parse back to check) would cost more than the run. */
-static char *samples_json(const struct sample_series *s)
+static char *samples_json(const struct sample_series *s, const struct proc_series *p, unsigned what)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -121,7 +159,12 @@ static char *samples_json(const struct sample_series *s)
 			fprintf(f, ", \"%s\": %llu", s->names[c], (unsigned long long)row[c]);
 		fputc('}', f);
 	}
-	fputs("]\n}", f);
+	fputs("]", f);
+	if (what & SAMPLE_TASKS)
+		task_samples_json(f, p);
+	if (what & SAMPLE_DISKS)
+		disk_samples_json(f, p);
+	fputs("\n}", f);
 	if (fclose(f) != 0)
 		abort();
 	return buf;
@@ -235,7 +278,7 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	char *extra = NULL;
 	size_t el = 0;
 	if (r->samples.n) { /* in place of the closing brace */
-		extra = samples_json(&r->samples);
+		extra = samples_json(&r->samples, &r->procs, cfg->sample_what);
 		el = strlen(extra);
 		l--;
 	}

@@ -527,6 +527,8 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 		 * holds the entry */
 		count_vm_event(PGMAJFAULT);
 		count_vm_event(MMSIM_MAJFAULT_ANON);
+		if (current)
+			current->maj_flt++;
 		policy_call_all(swapin_major, vma->mm);
 	}
 	struct page *p = pfn_to_page(pfn);
@@ -568,6 +570,8 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 		bool exec = vma->flags & VM_EXEC;
 		count_vm_event(PGMAJFAULT);
 		count_vm_event(exec ? MMSIM_MAJFAULT_EXEC : MMSIM_MAJFAULT_FILE);
+		if (current)
+			current->maj_flt++;
 		if (evicted)
 			count_vm_event(exec ? MMSIM_MAJFAULT_EXEC_REFAULT
 					    : MMSIM_MAJFAULT_FILE_REFAULT);
@@ -609,6 +613,8 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
 	count_vm_event(PGFAULT);
 	cpu_work_sys(MM->hw->fault_ns);
 	mm->in_fault = true;
+	struct task_struct *tsk = current;
+	unsigned long majors = tsk ? tsk->maj_flt : 0;
 	int ret = 0;
 	if (!pte_alloc(vma, off)) {
 		ret = -2;
@@ -629,6 +635,8 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
 	}
 out:
 	mm->in_fault = false;
+	if (tsk && tsk->maj_flt == majors)
+		tsk->min_flt++;
 	cond_resched();
 	return ret;
 }

@@ -39,6 +39,9 @@ struct task_struct {
 	void (*on_exit)(struct task_struct *p);
 	/* set while it reclaims: slab pages freed meanwhile count for it */
 	struct reclaim_state *reclaim_state;
+	/* its page faults, as do_page_fault counts them: maj_flt where PGMAJFAULT counts, min_flt
+	 * for every other fault (/proc/PID/stat's majflt and minflt); read by the monitors only */
+	unsigned long maj_flt, min_flt;
 };
 
 static inline struct task_struct *task_struct_of(struct task *t)

@@ -13,6 +13,8 @@
 
 static struct {
 	struct sample_series *out;
+	struct proc_series *procs;
+	unsigned what;
 	sim_time_t last;
 	bool any;
 } SM;
@@ -91,14 +93,23 @@ static void take(sim_time_t when)
 	fill(&r);
 	s->ncols = r.i;
 	s->t[s->n++] = when;
+	if (SM.what & SAMPLE_TASKS)
+		proc_sample_tasks(SM.procs, when);
+	if (SM.what & SAMPLE_DISKS)
+		proc_sample_disks(SM.procs, when);
 	SM.last = when;
 	SM.any = true;
 }
 
-void vmstat_sample_start(struct sample_series *out, sim_time_t every)
+void vmstat_sample_start(struct sample_series *out, sim_time_t every, struct proc_series *procs,
+			 unsigned what)
 {
 	sample_series_free(out);
+	if (procs)
+		proc_series_free(procs);
 	SM.out = out;
+	SM.procs = procs;
+	SM.what = procs ? what : 0;
 	SM.any = false;
 	sched_set_observer(take, every);
 }
@@ -111,6 +122,8 @@ void vmstat_sample_stop(sim_time_t end)
 		take(end);
 	sched_set_observer(NULL, 0);
 	SM.out = NULL;
+	SM.procs = NULL;
+	SM.what = 0;
 }
 
 void sample_series_free(struct sample_series *s)

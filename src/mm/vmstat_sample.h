@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mm/proc_sample.h"
 #include "sim/types.h"
 
 #define SAMPLE_NAME_MAX 40
@@ -19,9 +20,15 @@ struct sample_series {
 	uint64_t *v;   /* n rows of ncols values */
 };
 
-/* Starts filling out (emptied first) at every multiple of every from time 0; the values are
- * read through the scheduler's observer, so they change nothing in the run. */
-void vmstat_sample_start(struct sample_series *out, sim_time_t every);
+/* What is read at each instant beside the vmstat row. */
+#define SAMPLE_TASKS 1u /* a proc_series row per live task (top) */
+#define SAMPLE_DISKS 2u /* a proc_series row per disk (iostat) */
+
+/* Starts filling out (emptied first) at every multiple of every from time 0, and procs (also
+ * emptied) with what `what` asks for; the values are read through the scheduler's observer,
+ * so they change nothing in the run. */
+void vmstat_sample_start(struct sample_series *out, sim_time_t every, struct proc_series *procs,
+			 unsigned what);
 /* Stops sampling; a last row at the end of the run when it is not a multiple of every. */
 void vmstat_sample_stop(sim_time_t end);
 void sample_series_free(struct sample_series *s);

@@ -101,7 +101,8 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	if (check && cfg->check_every)
 		sched_set_check_hook(check_hook, cfg->check_every);
 	if (cfg->sample_every)
-		vmstat_sample_start(&res->samples, cfg->sample_every);
+		vmstat_sample_start(&res->samples, cfg->sample_every, &res->procs,
+				    cfg->sample_what);
 	sched_run(cfg->time_limit, keep_going);
 	if (cfg->sample_every)
 		vmstat_sample_stop(sim_clock);
@@ -171,4 +172,5 @@ void run_result_free(struct run_result *res)
 	free(res->vmstat);
 	res->vmstat = NULL;
 	sample_series_free(&res->samples);
+	proc_series_free(&res->procs);
 }

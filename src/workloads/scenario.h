@@ -57,6 +57,7 @@ struct scenario_config {
 	uint64_t host_memory_limit; /* run.host_memory_limit: refuse a run needing more */
 	/* not scenario keys (they change no result): set by the command line */
 	sim_time_t sample_every; /* --sample: vmstat monitor interval (0 = none) */
+	unsigned sample_what;	 /* --sample-tasks, --sample-disks: SAMPLE_TASKS | SAMPLE_DISKS */
 	struct vm_sysctl vm;
 	char workload[PARAM_STRING_MAX];
 	struct usemem_params usemem;
@@ -132,6 +133,7 @@ struct run_result {
 	} buddyinfo[MAX_NR_ZONES];
 	int nr_buddyinfo;
 	struct sample_series samples; /* --sample */
+	struct proc_series procs;     /* --sample-tasks, --sample-disks */
 	/* host-side figures for benchmarks */
 	uint64_t events, context_switches;
 	uint64_t touches;
