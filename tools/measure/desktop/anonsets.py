@@ -148,7 +148,8 @@ def summary(data):
     for r in rows:
         by[(r["step"], r["program"])].append(r)
     print("| step | program | anon MB | Referenced 1 / 2 / 4 / 8 switches (MB) | idle MB | "
-          "touched a switch MB (median) | in the previous switch | in an earlier one | "
+          "touched a switch MB (median) | in the previous switch | reuse distance 1 / 2 / 3+ / "
+          "none | "
           "union of 8 / median one | anon growth KB/switch | stuck MB | shared memory MB "
           "(maps) | Shmem +MB at launch |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -158,11 +159,20 @@ def summary(data):
         sets = [unranges(r["pages"]) for r in sw]
         sizes = [len(s) for s in sets]
         prev = [len(sets[k] & sets[k - 1]) / len(sets[k]) for k in range(1, len(sets)) if sets[k]]
-        seen, earlier = set(sets[0]) if sets else set(), []
+        # reuse distance of the pages of switches 2, 3, ...: how many switches back the
+        # latest one that touched the page was (1, 2, 3 or more), or none of them
+        seen = set(sets[0]) if sets else set()
+        last = {p: 0 for p in seen}
+        dist = [0, 0, 0, 0]
         for k in range(1, len(sets)):
-            if sets[k]:
-                earlier.append(len(sets[k] & seen) / len(sets[k]))
+            for p in sets[k]:
+                d = k - last[p] if p in last else 0
+                dist[min(d, 3) if d else 0] += 1
+            for p in sets[k]:
+                last[p] = k
             seen |= sets[k]
+        nd = max(1, sum(dist))
+        rd = "%.1f / %.1f / %.1f / %.1f %%" % tuple(100 * x / nd for x in dist[1:] + dist[:1])
         rf = ref.get((step, prog), {})
         mb = lambda p: p * 4 / 1024
         rstr = " / ".join("%.1f" % (int(rf["ref%d" % k]["anon_ref_kb"]) / 1024)
@@ -178,7 +188,7 @@ def summary(data):
             mb(statistics.median(sizes)) if sizes else 0,
             "%.1f %%" % (100 * sum(len(sets[k] & sets[k - 1]) for k in range(1, len(sets)))
                          / max(1, sum(len(x) for x in sets[1:]))) if len(sets) > 1 else "-",
-            "%.1f %%" % (100 * statistics.mean(earlier)) if earlier else "-",
+            rd if len(sets) > 1 else "-",
             "%.2f" % (len(seen) / statistics.median(sizes)) if sizes and statistics.median(sizes) else "-",
             grow, mb(statistics.median(int(r["stuck"]) for r in sw)) if sw else 0,
             shm if prog not in ("Xvfb", "openbox") else "-",
