@@ -401,6 +401,83 @@ static void desktop_heap_sets_drift_as_measured(void **state)
 	assert_true(shared_with_previous(ge) * 100 >= 95);
 }
 
+/* In a run, firefox's heap pages referenced after its start-up are those of its measured
+ * switches taken in turn: its heap's young bits are cleared once the heap is built (before
+ * its first switch, with memory to spare nothing else clears them), and at the end of a run
+ * with ten switches to it (a round and a new tab each step) the young pages are the union
+ * of all its measured sets. A model that replayed one set at every switch fails this. */
+static int ff_cleared;
+static uint64_t ff_young, ff_heap_pages;
+
+static struct vm_area_struct *firefox_heap(void)
+{
+	for_each_task(t) {
+		if (strcmp(t->task.comm, "firefox") || !t->mm || !t->proc || t->proc->exited)
+			continue;
+		struct vm_area_struct *big = NULL;
+		for (struct vm_area_struct *a = t->mm->mmap; a; a = a->next)
+			if (!a->file && !a->dead && (!big || a->npages > big->npages))
+				big = a;
+		return big;
+	}
+	return NULL;
+}
+
+static int check_firefox_heap(void)
+{
+	struct vm_area_struct *h = firefox_heap();
+	if (h && !ff_cleared) {
+		for (uint64_t i = 0; i < h->npages; i++)
+			if (!(h->pte[i] & PTE_PRESENT))
+				return mm_check_invariants(); /* still being built */
+		for (uint64_t i = 0; i < h->npages; i++)
+			h->pte[i] &= ~PTE_YOUNG;
+		ff_cleared = 1;
+	}
+	if (h && ff_cleared) {
+		ff_heap_pages = h->npages;
+		ff_young = 0;
+		for (uint64_t i = 0; i < h->npages; i++)
+			ff_young += !!(h->pte[i] & PTE_YOUNG);
+	}
+	return mm_check_invariants();
+}
+
+static void desktop_firefox_switches_replay_measured_sets_in_turn(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	struct run_result r;
+	test_scenario(&cfg, "machine.profile = x86_64-2009-nfsroot\n"
+			    "machine.ram = 2G\n"
+			    "workload = desktop\n"
+			    "run.check_every = 2000\n"
+			    "desktop.programs = 2\n"
+			    "desktop.noop_steps = 4\n");
+	ff_cleared = 0;
+	assert_int_equal(scenario_run(&cfg, 1, &r, check_firefox_heap), 0);
+	assert_true(r.completed);
+	assert_int_equal(test_vmstat(&r, "pgsteal_kswapd") + test_vmstat(&r, "pgsteal_direct"), 0);
+	assert_true(ff_cleared);
+	int ff = 1;
+	assert_string_equal(desktop_programs[ff].name, "firefox");
+	struct pageset uni = {calloc(ff_heap_pages, sizeof(bool)), ff_heap_pages, 0, 1, 0};
+	for (uint32_t k = 0; k < desktop_anon[ff].nr_switches; k++)
+		assert_true(desktop_anon_switch(ff, k, ff_heap_pages, add_page, &uni)),
+		    uni.count = 0, uni.order_ok = 1;
+	uint64_t want = 0, first = 0;
+	for (uint64_t i = 0; i < ff_heap_pages; i++)
+		want += uni.in[i];
+	struct pageset one = {calloc(ff_heap_pages, sizeof(bool)), ff_heap_pages, 0, 1, 0};
+	desktop_anon_switch(ff, 0, ff_heap_pages, add_page, &one);
+	first = one.count;
+	assert_true(want > first);
+	assert_int_equal(ff_young, want);
+	free(uni.in);
+	free(one.in);
+	run_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +490,7 @@ int main(void)
 	    cmocka_unit_test(desktop_touches_measured_pages),
 	    cmocka_unit_test(desktop_switches_touch_measured_heap_pages),
 	    cmocka_unit_test(desktop_heap_sets_drift_as_measured),
+	    cmocka_unit_test(desktop_firefox_switches_replay_measured_sets_in_turn),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
