@@ -4,11 +4,12 @@
  *                         private VMA of each PID that can hold anonymous pages: the
  *                         unnamed ones, [heap], [stack], and private file mappings with
  *                         copy-on-write pages (smaps Anonymous or Swap > 0)
- *   anonpage map PID      one line per such VMA: start end perms name states, where states
+ *   anonpage map [-w] PID one line per such VMA: start end perms name states, where states
  *                         is the state of each page run-length encoded ("12s3a1.", count
  *                         then state): a = present anonymous (pagemap bit 63, bit 61
  *                         clear), f = present file or shared (bits 63 and 61), s = swapped
- *                         (bit 62), . = neither
+ *                         (bit 62), . = neither; with -w, w = present anonymous and
+ *                         soft-dirty (bit 55: written since `echo 4 > clear_refs`)
  *
  * A page swapped out by `out` and present again at `map` was touched in between (a swap-in
  * or a swap-cache hit maps only the faulting page: anonymous memory has no fault-around).
@@ -132,7 +133,7 @@ static int cmd_out(int pid)
 	return 0;
 }
 
-static int cmd_map(int pid)
+static int cmd_map(int pid, int softdirty)
 {
 	struct vma *v;
 	int n = anon_vmas(pid, &v);
@@ -166,6 +167,8 @@ static int cmd_map(int pid)
 				c = (e >> 63) & 1   ? ((e >> 61) & 1 ? 'f' : 'a')
 				    : (e >> 62) & 1 ? 's'
 						    : '.';
+				if (c == 'a' && softdirty && (e >> 55) & 1)
+					c = 'w';
 			}
 			if (c == prev) {
 				run++;
@@ -187,11 +190,13 @@ static int cmd_map(int pid)
 int main(int argc, char **argv)
 {
 	if (argc < 3 || (strcmp(argv[1], "out") && strcmp(argv[1], "map"))) {
-		fprintf(stderr, "usage: anonpage out PID... | anonpage map PID\n");
+		fprintf(stderr, "usage: anonpage out PID... | anonpage map [-w] PID\n");
 		return 2;
 	}
-	if (!strcmp(argv[1], "map"))
-		return cmd_map(atoi(argv[2]));
+	if (!strcmp(argv[1], "map")) {
+		int w = !strcmp(argv[2], "-w");
+		return argc > 2 + w ? cmd_map(atoi(argv[2 + w]), w) : 2;
+	}
 	int rc = 0;
 	for (int i = 2; i < argc; i++)
 		rc |= cmd_out(atoi(argv[i]));

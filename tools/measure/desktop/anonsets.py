@@ -18,7 +18,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-RLE = re.compile(r"(\d+)([afs.])")
+RLE = re.compile(r"(\d+)([afsw.])")
 
 
 def states(rle, start):
@@ -81,31 +81,36 @@ def compact(raw, data):
             progs.append((step, prog))
     with open(os.path.join(data, "anonsets.csv"), "w") as f:
         w = csv.writer(f, lineterminator="\n")
+        # SOFTDIRTY=1 runs: how many of the touched pages were written (soft-dirty)
+        sd = any(c == "w" for v in snaps.values() for c in v.values())
         w.writerow(["step", "program", "switch", "anon_pages", "watched", "stuck", "touched",
-                    "new", "pages"])
+                    "new", "pages"] + (["written"] if sd else []))
         for step, prog in progs:
             # every anonymous page the program had in any reading: a switch's pages are
             # replayed by their rank among these (table.py)
             every = set()
             for (st, pr, ph), v in snaps.items():
                 if (st, pr) == (step, prog):
-                    every.update(p for p, c in v.items() if c in "as")
-            w.writerow([step, prog, "all", len(every), "", "", "", "", ranges(every)])
+                    every.update(p for p, c in v.items() if c in "asw")
+            w.writerow([step, prog, "all", len(every), "", "", "", "", ranges(every)]
+                       + ([""] if sd else []))
             idle = snaps.get((step, prog, "idle"))
             if idle is not None:
-                stuck = {p for p, c in snaps[(step, prog, "out1")].items() if c == "a"}
-                t = {p for p, c in idle.items() if c == "a"} - stuck
-                w.writerow([step, prog, "idle", sum(c in "as" for c in idle.values()),
-                            "", len(stuck), len(t), "", ranges(t)])
+                stuck = {p for p, c in snaps[(step, prog, "out1")].items() if c in "aw"}
+                t = {p for p, c in idle.items() if c in "aw"} - stuck
+                w.writerow([step, prog, "idle", sum(c in "asw" for c in idle.values()),
+                            "", len(stuck), len(t), "", ranges(t)] + ([""] if sd else []))
             k = 1
             while (step, prog, "sw%d" % k) in snaps:
                 o, s = snaps[(step, prog, "out%d" % k)], snaps[(step, prog, "sw%d" % k)]
                 watched = {p for p, c in o.items() if c == "s"}
-                stuck = {p for p, c in o.items() if c == "a"}
-                back = {p for p in watched if s.get(p) == "a"}
-                new = {p for p, c in s.items() if c == "a" and p not in o}
-                w.writerow([step, prog, k, sum(c in "as" for c in s.values()), len(watched),
-                            len(stuck), len(back), len(new), ranges(back | new)])
+                stuck = {p for p, c in o.items() if c in "aw"}
+                back = {p for p in watched if s.get(p) in ("a", "w")}
+                new = {p for p, c in s.items() if c in "aw" and p not in o}
+                wr = sum(s[p] == "w" for p in back | new)
+                w.writerow([step, prog, k, sum(c in "asw" for c in s.values()), len(watched),
+                            len(stuck), len(back), len(new), ranges(back | new)]
+                           + ([wr] if sd else []))
                 k += 1
     smaps = list(csv.DictReader(open(os.path.join(raw, "smaps.csv"))))
     mem = defaultdict(dict)
@@ -192,7 +197,11 @@ def summary(data):
             "%.2f" % (len(seen) / statistics.median(sizes)) if sizes and statistics.median(sizes) else "-",
             grow, mb(statistics.median(int(r["stuck"]) for r in sw)) if sw else 0,
             shm if prog not in ("Xvfb", "openbox") else "-",
-            dshm if prog not in ("Xvfb", "openbox") else "-"))
+            dshm if prog not in ("Xvfb", "openbox") else "-")
+            + (" written: %.1f %% |" % (100 * sum(int(r["written"]) for r in sw)
+                                       / max(1, sum(int(r["touched"]) + int(r["new"])
+                                                    for r in sw)))
+               if sw and sw[0].get("written") else ""))
 
 
 if __name__ == "__main__":

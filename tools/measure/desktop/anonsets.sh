@@ -2,7 +2,8 @@
 # Which anonymous pages a window switch touches, and whether the set drifts from switch to
 # switch (docs/desktop-measured.md, "Which anonymous pages").
 # usage: tools/measure/desktop/anonsets.sh OUTDIR   (inside dbus-run-session, as root, with
-#        swap on; PROGRAMS=file to measure another list than programs.txt; NSW switches)
+#        swap on; PROGRAMS=file to measure another list than programs.txt; NSW switches;
+#        SOFTDIRTY=1: in (b) also which touched pages were written, see below; NOREF=1: no (a))
 # run.sh's sequence: Xvfb, openbox, the programs one after another, nothing closed. After a
 # program's window appears and 3 s have passed:
 #  (a) its referenced bits are cleared once (clear_refs 1) and it gets NSW (8) window switches:
@@ -12,7 +13,9 @@
 #      no switch (idle); then NSW times: push its pages out, read them (outK), activate the
 #      previous window, 1 s, push Xvfb's and openbox's out and read them, activate its
 #      window, 1.5 s, read the three (swK). A page swapped at outK and present at swK was
-#      touched by the program between (one round: losing and regaining the focus).
+#      touched by the program between (one round: losing and regaining the focus). With
+#      SOFTDIRTY=1 the program's soft-dirty bits are cleared (clear_refs 4) after each
+#      push-out and its readings mark the present pages written since ("w").
 # Writes OUTDIR/programs.csv (as run.sh), OUTDIR/smaps.csv (smaps.py rows: start, refK, and
 # the shared-memory view), OUTDIR/meminfo.csv (Shmem, AnonPages, SwapCached before and after
 # each launch) and OUTDIR/pages.txt (anonpage map lines prefixed "step program phase pid").
@@ -46,9 +49,11 @@ now() { date +%s.%N; }
 windows() { wmctrl -lp 2>/dev/null | awk '{ print $1 ":" $3 }' | sort; }
 meminfo() { awk -v s="$1" -v p="$2" -v w="$3" '/^Shmem:/{a=$2} /^AnonPages:/{b=$2} /^SwapCached:/{c=$2}
 	END{print s "," p "," w "," a "," b "," c}' /proc/meminfo >>"$out/meminfo.csv"; }
-pmap() { # pid step program phase
-	"$ap" map "$1" | sed "s|^|$2 $3 $4 $1 |" >>"$out/pages.txt"
+pmap() { # pid step program phase [-w]
+	"$ap" map ${5:-} "$1" | sed "s|^|$2 $3 $4 $1 |" >>"$out/pages.txt"
 }
+sd=""
+[ "${SOFTDIRTY:-0}" = 1 ] && sd=-w
 away() { [ -n "$prev_win" ] && wmctrl -ia "$prev_win"; sleep 1; }
 step=0
 prev_win=""
@@ -82,7 +87,7 @@ grep -v '^#' "$list" | while IFS='|' read -r name cmd; do
 	python3 "$here/smaps.py" $xpid $step Xvfb start >>"$out/smaps.csv"
 	if [ -n "$win" ]; then
 		# (a) the referenced union over NSW switches
-		for k in $(seq 1 "$nsw"); do
+		[ "${NOREF:-0}" = 1 ] || for k in $(seq 1 "$nsw"); do
 			away
 			[ "$k" = 1 ] && echo 1 >"/proc/$wpid/clear_refs"
 			wmctrl -ia "$win"
@@ -95,14 +100,15 @@ grep -v '^#' "$list" | while IFS='|' read -r name cmd; do
 		pmap "$wpid" $step "$name" idle
 		for k in $(seq 1 "$nsw"); do
 			"$ap" out "$wpid"
-			pmap "$wpid" $step "$name" out$k
+			[ -n "$sd" ] && echo 4 >"/proc/$wpid/clear_refs"
+			pmap "$wpid" $step "$name" out$k $sd
 			away
 			"$ap" out $xpid $wmpid
 			pmap $xpid $step Xvfb out$k
 			pmap $wmpid $step openbox out$k
 			wmctrl -ia "$win"
 			sleep 1.5
-			pmap "$wpid" $step "$name" sw$k
+			pmap "$wpid" $step "$name" sw$k $sd
 			pmap $xpid $step Xvfb sw$k
 			pmap $wmpid $step openbox sw$k
 		done
