@@ -13,12 +13,16 @@
  * with the kernel's fault-around off). A program maps the files it mapped, references at
  * start-up the pages of each it touched, builds its measured anonymous memory and uses its
  * measured CPU; a switch references, in the X server, the window manager and the program,
- * the pages each touched in the measured switch. Where a file's pages were not measured
- * (files the second run did not map, a switch's part of a mapping that could not be
- * watched, and the heap) the part is a fixed spread pattern of the size
- * smaps gave, the same in every program mapping the file; a smaller part is a subset of a larger
- * one (touch_part). The script waits for each switch to be served before the next one,
- * standing in for the X server serialising all of it (docs/exec-protect.md).
+ * the pages each touched in the measured switch; in the program's heap, the anonymous pages
+ * its measured switches touched (tools/measure/desktop/anonsets.sh: eight switches, pages
+ * pushed to swap before each and read back after), the first switch to a window replaying
+ * the first measured one, the next the second, and so on in turn. Where pages were not
+ * measured (files the second run did not map, a switch's part of a mapping that could not
+ * be watched, the X server's and the window manager's heaps) the part is a fixed spread
+ * pattern of the size smaps gave, the same in every program mapping the file; a smaller part
+ * is a subset of a larger one (touch_part). The script waits for each switch to be served
+ * before the next one, standing in for the X server serialising all of it
+ * (docs/exec-protect.md).
  *
  * Deterministic: no RNG. */
 #include "workloads/desktop.h"
@@ -136,6 +140,7 @@ struct window {
 	struct dproc *owner;
 	uint64_t *map_start;
 	struct region heap; /* what this window added to the owner's heap */
+	uint32_t switches;  /* switches to it served so far */
 };
 
 static struct {
@@ -223,6 +228,46 @@ static void touch_pages(uint64_t start, uint64_t n, uint32_t at, int kind)
 	}
 }
 
+/* The heap pages (0 <= q < n) that measured switch k of program pi touched: the ranks of
+ * desktop_anon's set k among the program's measured anonymous pages, scaled to n pages.
+ * Calls fn for each; false if the program's switches were not measured. */
+bool desktop_anon_switch(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg)
+{
+	const struct desktop_anon *a = &desktop_anon[pi];
+	if (!a->nr_switches || !a->pages)
+		return false;
+	const char *p = desktop_anon_pages + desktop_anon_sets[a->first + k % a->nr_switches];
+	uint32_t runs = page_number(&p);
+	uint64_t page = 0, last = UINT64_MAX;
+	for (uint32_t r = 0; r < runs; r++) {
+		page += page_number(&p);
+		uint64_t len = (uint64_t)page_number(&p) + 1;
+		for (uint64_t i = page; i < page + len; i++) {
+			uint64_t q = i * n / a->pages;
+			if (q < n && q != last)
+				fn(arg, q);
+			last = q;
+		}
+		page += len;
+	}
+	return true;
+}
+
+/* The heap of a switch: one region, or a process's first region followed by a further
+ * window's (nautilus --browser: its measured pages are the whole process's). */
+struct heap_pair {
+	const struct region *a, *b;
+};
+
+static void touch_heap_page(void *arg, uint64_t q)
+{
+	const struct heap_pair *h = arg;
+	if (q < h->a->npages)
+		sys_touch(h->a->start + q, TOUCH_READ);
+	else
+		sys_touch(h->b->start + (q - h->a->npages), TOUCH_READ);
+}
+
 static uint64_t file_pages(int f)
 {
 	return D.file[f]->size_pages;
@@ -278,16 +323,27 @@ static void serve_switch(struct dproc *d, int w)
 	const struct desktop_program *prog = d->prog;
 	const uint64_t *starts = d->map_start;
 	const struct region *heap = &d->heap;
+	static const struct region none;
+	struct heap_pair pair = {&d->heap, &none};
+	uint32_t k = 0;
 	if (d != &D.xserver && d != &D.wm && w >= 0 && w < D.nwin) {
 		prog = D.win[w].prog;
 		starts = D.win[w].map_start;
-		if (prog->same_as >= 0)
+		k = D.win[w].switches++;
+		if (prog->same_as >= 0) {
 			heap = &D.win[w].heap;
+			pair.b = heap;
+		}
 	}
 	run_code(prog, starts, true);
-	/* the referenced heap: measured as referenced, so read (the measurement cannot tell
-	 * which of those pages were written) */
-	touch_part(heap->start, heap->npages, prog->anon_sw_kb, MAX(prog->anon_kb, 1), TOUCH_READ);
+	/* the heap: the pages the measured switches touched, switch after switch, in turn
+	 * (anonsets.sh); where not measured (the X server, the window manager) a fixed spread
+	 * part of the Referenced size. Read: the measurement cannot tell which were written. */
+	int pi = (int)(prog - desktop_programs);
+	if (d == &D.xserver || d == &D.wm ||
+	    !desktop_anon_switch(pi, k, pair.a->npages + pair.b->npages, touch_heap_page, &pair))
+		touch_part(heap->start, heap->npages, prog->anon_sw_kb, MAX(prog->anon_kb, 1),
+			   TOUCH_READ);
 	if (d == &D.xserver && w >= 0 && w < D.nwin)
 		touch_part(D.xwin[w].start, D.xwin[w].npages, 1, 1, TOUCH_WRITE);
 	sys_compute(cpu_of(prog->sw_cpu_ms));

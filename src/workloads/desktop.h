@@ -15,5 +15,9 @@ struct desktop_params {
 	int cpu_scale;	/* percent: measured CPU to the machine's (clock ratio) */
 };
 void desktop_defaults(struct desktop_params *p);
+/* The heap pages (0 <= q < n) that measured switch k (taken modulo the measured switches)
+ * to desktop_programs[pi] touched, scaled to a heap of n pages: fn(arg, q) for each, in
+ * increasing order; false if that program's switches were not measured (desktop.c). */
+bool desktop_anon_switch(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg);
 extern const struct workload desktop_workload;
 #endif

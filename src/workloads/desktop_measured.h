@@ -52,4 +52,17 @@ extern const struct desktop_program desktop_firefox_remote;
 extern const uint32_t desktop_firefox_tab_kb; /* firefox's anonymous growth per new tab */
 extern const uint32_t desktop_x_window_kb;    /* the X server's anonymous growth per window */
 
+/* The anonymous pages each measured switch to a program touched (tools/measure/desktop/
+ * anonsets.sh, data/measured/desktop/anonsets.csv), one entry per desktop_programs entry:
+ * the program had `pages` anonymous pages when measured; its switch k (k < nr_switches)
+ * touched the pages whose ranks among those (in address order) are the set at
+ * desktop_anon_pages + desktop_anon_sets[first + k], encoded as desktop_pages is.
+ * nr_switches = 0: not measured. */
+struct desktop_anon {
+	uint32_t pages, nr_switches, first;
+};
+extern const struct desktop_anon desktop_anon[];
+extern const uint32_t desktop_anon_sets[];
+extern const char desktop_anon_pages[];
+
 #endif

@@ -17,10 +17,12 @@ table.py pages RAWDIR OUTDIR [RAWDIR2...]   pages.sh's RAWDIR/pages.csv (present
     any program, whose order the model's page index follows. A summary goes to stderr.
 table.py verify DATADIR SRCDIR   decodes the page sets compiled into SRCDIR (src/workloads)
     and compares each measured program's with DATADIR/pages.csv
-table.py c DATADIR MAPS.c [PAGES.c] > src/workloads/desktop_measured.c   the model's tables
+table.py c DATADIR MAPS.c [PAGES.c [ANON.c]] > src/workloads/desktop_measured.c   the model's tables
     (docs/desktop-measured.md): files and programs on stdout, each program's rows in MAPS.c
     (src/workloads/desktop_measured_maps.c), the measured page sets (DATADIR/pages.csv, if
-    there) in PAGES.c (src/workloads/desktop_measured_pages.c)
+    there) in PAGES.c (src/workloads/desktop_measured_pages.c), the anonymous pages each
+    measured switch touched (DATADIR/anonsets.csv, anonsets.py) in ANON.c
+    (src/workloads/desktop_measured_anon.c)
 """
 import csv
 import os
@@ -288,7 +290,7 @@ def encode_pages(idx):
     return out
 
 
-def gen(data, maps_path, pages_path=None):
+def gen(data, maps_path, pages_path=None, anon_path=None):
     progs = {p["program"]: p for p in csv.DictReader(open(os.path.join(data, "programs.csv")))}
     rows = list(csv.DictReader(open(os.path.join(data, "mappings.csv"))))
     by = defaultdict(list)
@@ -395,12 +397,13 @@ def gen(data, maps_path, pages_path=None):
                 maps.append((fid(r), s_ref, w_ref, model(k, s_set), model(k, w_set)))
         return dict(anon=anon, anon_sw=anon_sw, maps=maps, cpu=0, sw_cpu=0, same_as=-1)
 
-    recs, cache = [], {}
+    recs, cache, srcs = [], {}, []
     for i, name in enumerate(THREAD):
         src, note = name, ""
         if name == "nautilus --browser":
             recs.append((name, record(name, same_as=THREAD.index("nautilus"), base="nautilus"),
                          "a second window of the running nautilus"))
+            srcs.append(name)
             continue
         if name not in progs or not by[(name, "switch")]:
             src = STAND_IN.get(name, CAPPLET)
@@ -408,6 +411,7 @@ def gen(data, maps_path, pages_path=None):
         if src not in cache:
             cache[src] = record(src)
         recs.append((name, cache[src], note))
+        srcs.append(src)
     recs.append(("Xorg", server("Xvfb"), "measured: Xvfb"))
     recs.append(("metacity", server("openbox"), "measured: openbox"))
     ff_remote = remote_record(data, fid, psets, prank, model)
@@ -495,6 +499,80 @@ def gen(data, maps_path, pages_path=None):
         % (statistics.median(tabs) if tabs else 0, len(tabs)))
     out("const uint32_t desktop_x_window_kb = %d; /* Xvfb anon %d -> %d KiB over %d windows */\n"
         % (max(0, xa["end"] - xa["start"]) // max(nwin, 1), xa["start"], xa["end"], nwin))
+    if anon_path:
+        with open(anon_path, "w") as f:
+            anon_tables(data, srcs, nprog, f.write)
+
+
+def load_anonsets(data):
+    """anonsets.csv (anonsets.py): {program: (its anonymous pages, [each switch's pages as
+    ranks among them])}, or None if absent"""
+    path = os.path.join(data, "anonsets.csv")
+    if not os.path.exists(path):
+        return None
+    every, sets = {}, defaultdict(list)
+    for r in csv.DictReader(open(path)):
+        if r["program"] in ("Xvfb", "openbox"):
+            continue
+        if r["switch"] == "all":
+            every[r["program"]] = sorted(parse_hex_ranges(r["pages"]))
+        elif r["switch"] != "idle":
+            sets[r["program"]].append(parse_hex_ranges(r["pages"]))
+    out = {}
+    for prog, pages in every.items():
+        rank = {p: i for i, p in enumerate(pages)}
+        out[prog] = (len(pages), [{rank[p] for p in s} for s in sets[prog]])
+    return out
+
+
+def parse_hex_ranges(text):
+    out = set()
+    for r in text.split():
+        a, _, b = r.partition("-")
+        out.update(range(int(a, 16), int(b or a, 16) + 1))
+    return out
+
+
+def anon_tables(data, srcs, nprog, out):
+    """desktop_anon, desktop_anon_sets and desktop_anon_pages (desktop_measured.h): per
+    program the anonymous pages each measured switch to it touched (anonsets.csv), as ranks
+    among the program's anonymous pages, encoded as desktop_pages is"""
+    sets = load_anonsets(data) or {}
+    chars, at, offs = [], {}, []
+    entries = []
+    for i in range(nprog):
+        src = srcs[i] if i < len(srcs) else None
+        if src not in sets:
+            entries.append((0, 0, 0, "not measured: the spread part of anon_sw_kb"))
+            continue
+        n, ss = sets[src]
+        first = len(offs)
+        for s in ss:
+            b = "".join(encode_pages(s))
+            if b not in at:
+                at[b] = len(chars)
+                chars.extend(b)
+            offs.append(at[b])
+        entries.append((n, len(ss), first, "measured" if src == THREAD[i] else
+                        "stand-in: %s's measurement" % src))
+    out("/* Generated by tools/measure/desktop/table.py from data/measured/desktop/anonsets.csv\n"
+        " * (docs/desktop-measured.md, \"Which anonymous pages\"); do not edit. Per program: its\n"
+        " * anonymous pages when measured, how many switches, the first one's entry in\n"
+        " * desktop_anon_sets (offsets into desktop_anon_pages: ranks among those pages). */\n"
+        "/* clang-format off */\n#include \"workloads/desktop_measured.h\"\n\n")
+    out("const struct desktop_anon desktop_anon[] = {\n")
+    for n, k, first, note in entries:
+        out("    {%d, %d, %d}, /* %s */\n" % (n, k, first, note))
+    out("};\nconst uint32_t desktop_anon_sets[] = {\n")
+    for i in range(0, len(offs), 16):
+        out("   " + "".join(" %d," % o for o in offs[i:i + 16]) + "\n")
+    if not offs:
+        out("    0,\n")
+    out("};\nconst char desktop_anon_pages[] =\n")
+    b = "".join(chars)
+    for i in range(0, len(b), 250):  # 250 a line: the file stays under 800 lines
+        out('    "%s"\n' % b[i:i + 250])
+    out('    "";\n')
 
 
 def verify(data, src):
@@ -565,7 +643,50 @@ def verify(data, src):
                 bad += got != want
     print("%d page sets of %d programs decoded, %d differ from pages.csv" % (
         checked, sum(1 for p in progs if p[4] == "measured" and p[0] in pstep) + bool(rep), bad))
-    return bad == 0 and checked > 0
+    # the anonymous pages of each measured switch (anonsets.csv), program by program
+    anon_c = os.path.join(src, "desktop_measured_anon.c")
+    src_c = open(anon_c).read() if os.path.exists(anon_c) else ""
+    anon = load_anonsets(data) if src_c else None
+    achecked = abad = 0
+    if anon is not None:
+        entries = re.findall(r"\{(\d+), (\d+), (\d+)\}, /\* ([^*]*) \*/",
+                             src_c.split("desktop_anon[] = {")[1].split("};")[0])
+        offs = [int(x) for x in re.findall(r"\d+", src_c.split("desktop_anon_sets[] = {")[1]
+                                            .split("};")[0])]
+        stream = [B64.index(c) for c in "".join(re.findall(r'"([^"]*)"', src_c.split(
+            "desktop_anon_pages[] =")[1]))]
+        for (name, *_), (n, k, first, note) in zip(progs, entries):
+            src_name = name if note == "measured" else note.split("stand-in: ")[-1].split("'s")[0]
+            want = anon.get(src_name)
+            if int(k) == 0:
+                abad += want is not None and note == "measured"
+                continue
+            if want is None or want[0] != int(n) or len(want[1]) != int(k):
+                abad += 1
+                continue
+            for j in range(int(k)):
+                pos = offs[int(first) + j]
+                got, page = set(), 0
+
+                def leb():
+                    nonlocal pos
+                    v, sh = 0, 0
+                    while True:
+                        b = stream[pos]
+                        pos += 1
+                        v |= (b & 0x1F) << sh
+                        sh += 5
+                        if not b & 0x20:
+                            return v
+                for _ in range(leb()):
+                    page += leb()
+                    m = leb() + 1
+                    got.update(range(page, page + m))
+                    page += m
+                achecked += 1
+                abad += got != want[1][j]
+        print("%d anonymous switch sets decoded, %d differ from anonsets.csv" % (achecked, abad))
+    return bad == 0 and checked > 0 and abad == 0
 
 
 if __name__ == "__main__":
@@ -578,4 +699,5 @@ if __name__ == "__main__":
     elif sys.argv[1] == "remote":
         remote(sys.argv[2], sys.argv[3])
     else:
-        gen(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+        gen(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None,
+            sys.argv[5] if len(sys.argv) > 5 else None)
