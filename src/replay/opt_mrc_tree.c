@@ -42,6 +42,7 @@
 #define CS_INF	     (1 << 30) /* least suffix of a range without page bits */
 #define CS_NONE	     UINT32_MAX
 #define CS_MAX_PAGES (1u << 28) /* keeps every sum far from CS_INF in 32 bits */
+#define CS_CB	     16u	/* cache indices to a leaf of their tree: one cache line */
 
 /* A range of slots: the sum of its (marker - page) bits, and the least sum of the bits after a
  * page slot within the range (CS_INF without page slots). */
@@ -55,7 +56,8 @@ struct opt_mrc_tree {
 	uint64_t *mark;	   /* per slot: a marker bit; W words */
 	uint64_t *page;	   /* per slot: a page bit */
 	struct cs_node *t; /* slot tree over the words, 2 * P nodes, leaf P + w */
-	uint32_t *ctree;   /* cache-index tree, 2 * CP nodes: least marker slot; leaf CP + c */
+	uint32_t *ctree;   /* over blocks of CS_CB cache indices, 2 * CP / CS_CB nodes: least
+			    * marker slot; leaf CP / CS_CB + b, theta[] itself below it */
 	uint64_t *hist;
 	uint32_t ncap, hcap, S, W, P, CP, now, top, pages;
 	uint64_t refs, cold;
@@ -67,9 +69,12 @@ static inline int32_t cs_min(int32_t a, int32_t b)
 }
 
 /* The same for the sixteen combinations of four marker bits and four page bits: nib[a << 4 | b]
- * = (sum, least), read from the top bit down. */
+ * = (sum, least), read from the top bit down, least NIB_NONE without a page bit. Sums inside a
+ * word stay within -64..64 and so does any suffix sum a search adds to them (beta >= 0 at page
+ * slots, and only marker bits lie between), so NIB_NONE plus any of them never qualifies. */
+#define NIB_NONE 200
 static struct {
-	int8_t sum, min;
+	int16_t sum, min;
 } nib[256];
 
 static void cs_init_nib(void)
@@ -78,7 +83,7 @@ static void cs_init_nib(void)
 		return;
 	for (unsigned i = 0; i < 256; i++) {
 		unsigned a = i >> 4, b = i & 15;
-		int run = 0, least = 127;
+		int run = 0, least = NIB_NONE;
 		for (int u = 3; u >= 0; u--) {
 			if (b >> u & 1) {
 				least = run < least ? run : least;
@@ -87,8 +92,8 @@ static void cs_init_nib(void)
 			if (a >> u & 1)
 				run++;
 		}
-		nib[i].sum = (int8_t)run;
-		nib[i].min = (int8_t)least;
+		nib[i].sum = (int16_t)run;
+		nib[i].min = (int16_t)least;
 	}
 }
 
@@ -97,19 +102,17 @@ static inline unsigned nib_at(uint64_t a, uint64_t b, unsigned k)
 	return (unsigned)((a >> (4 * k) & 15) << 4 | (b >> (4 * k) & 15));
 }
 
-/* The aggregates of one word (marker bits a, page bits b), from its sixteen nibbles. */
+/* The aggregates of one word (marker bits a, page bits b), from its sixteen nibbles, without
+ * branches. */
 static inline struct cs_node cs_bits(uint64_t a, uint64_t b)
 {
 	int32_t run = 0, least = CS_INF;
-	if (!(a | b))
-		return (struct cs_node){0, CS_INF};
 	for (int k = 15; k >= 0; k--) {
 		unsigned i = nib_at(a, b, (unsigned)k);
-		if (nib[i].min != 127)
-			least = cs_min(least, run + nib[i].min);
+		least = cs_min(least, run + nib[i].min);
 		run += nib[i].sum;
 	}
-	return (struct cs_node){run, least};
+	return (struct cs_node){run, b ? least : CS_INF};
 }
 
 static inline struct cs_node cs_join(struct cs_node l, struct cs_node r)
@@ -130,6 +133,22 @@ static void cs_fix(struct opt_mrc_tree *m, uint32_t w)
 	}
 }
 
+/* A page bit and a marker bit were set at slot t of word w, the newest slot: the sums after
+ * the word's other slots are as they were, the new page's is 0 within the word. */
+static void cs_push_top(struct opt_mrc_tree *m, uint32_t w)
+{
+	uint32_t i = m->P + w;
+	if (m->t[i].min <= 0)
+		return;
+	m->t[i].min = 0;
+	for (i >>= 1; i; i >>= 1) {
+		int32_t mn = cs_min(m->t[2 * i].min + m->t[2 * i + 1].sum, m->t[2 * i + 1].min);
+		if (m->t[i].min == mn)
+			break;
+		m->t[i].min = mn;
+	}
+}
+
 static void cs_build(struct opt_mrc_tree *m)
 {
 	for (uint32_t w = 0; w < m->P; w++)
@@ -146,10 +165,9 @@ static uint32_t cs_word_find(uint32_t w, uint64_t a, uint64_t b, int32_t r)
 	int32_t run = r, at = -1, before = 0;
 	for (int k = 15; k >= 0; k--) { /* the lowest nibble that qualifies */
 		unsigned i = nib_at(a, b, (unsigned)k);
-		if (nib[i].min != 127 && run + nib[i].min <= 0) {
-			at = k;
-			before = run;
-		}
+		int hit = run + nib[i].min <= 0;
+		at = hit ? k : at;
+		before = hit ? run : before;
 		run += nib[i].sum;
 	}
 	if (at < 0)
@@ -212,12 +230,25 @@ static uint32_t cs_find(const struct opt_mrc_tree *m, uint32_t l)
 	return CS_NONE;
 }
 
+static inline uint32_t cs_block_min(const struct opt_mrc_tree *m, uint32_t b)
+{
+	const uint32_t *v = m->theta + (size_t)b * CS_CB;
+	uint32_t mn = CS_NONE;
+	for (uint32_t j = 0; j < CS_CB; j++)
+		mn = v[j] < mn ? v[j] : mn;
+	return mn;
+}
+
 static void cs_cset(struct opt_mrc_tree *m, uint32_t c, uint32_t slot)
 {
-	uint32_t i = m->CP + c;
-	m->ctree[i] = slot;
+	m->theta[c] = slot;
+	uint32_t i = m->CP / CS_CB + c / CS_CB, v = cs_block_min(m, c / CS_CB);
+	if (m->ctree[i] == v)
+		return;
+	m->ctree[i] = v;
 	for (i >>= 1; i; i >>= 1) {
-		uint32_t l = m->ctree[2 * i], r = m->ctree[2 * i + 1], v = l < r ? l : r;
+		uint32_t l = m->ctree[2 * i], r = m->ctree[2 * i + 1];
+		v = l < r ? l : r;
 		if (m->ctree[i] == v)
 			break;
 		m->ctree[i] = v;
@@ -226,23 +257,29 @@ static void cs_cset(struct opt_mrc_tree *m, uint32_t c, uint32_t slot)
 
 static void cs_cbuild(struct opt_mrc_tree *m)
 {
-	for (uint32_t c = 0; c < m->CP; c++)
-		m->ctree[m->CP + c] = c >= 1 && c < m->pages ? m->theta[c] : CS_NONE;
-	for (uint32_t i = m->CP - 1; i; i--) {
+	uint32_t nb = m->CP / CS_CB;
+	for (uint32_t b = 0; b < nb; b++)
+		m->ctree[nb + b] = cs_block_min(m, b);
+	for (uint32_t i = nb - 1; i; i--) {
 		uint32_t l = m->ctree[2 * i], r = m->ctree[2 * i + 1];
 		m->ctree[i] = l < r ? l : r;
 	}
 }
 
-/* The smallest cache index whose marker slot is <= z (one exists: see the header). */
+/* The smallest cache index whose marker slot is <= z (one exists: see the header): down the
+ * tree to the first block that holds one, then along the block. */
 static uint32_t cs_cfind(const struct opt_mrc_tree *m, uint32_t z)
 {
+	uint32_t nb = m->CP / CS_CB, i = 1;
 	if (m->ctree[1] > z)
 		return CS_NONE;
-	uint32_t i = 1;
-	while (i < m->CP)
+	while (i < nb)
 		i = m->ctree[2 * i] <= z ? 2 * i : 2 * i + 1;
-	return i - m->CP;
+	const uint32_t *v = m->theta + (size_t)(i - nb) * CS_CB;
+	uint32_t j = 0;
+	while (v[j] > z)
+		j++;
+	return (i - nb) * CS_CB + j;
 }
 
 static inline void bit_set(uint64_t *v, uint32_t s)
@@ -315,8 +352,9 @@ static void cs_grow_caches(struct opt_mrc_tree *m, uint32_t c)
 	while (cp <= c)
 		cp *= 2;
 	m->theta = xbig_realloc(m->theta, (size_t)cp * sizeof(uint32_t));
+	memset(m->theta + m->CP, 0xff, (size_t)(cp - m->CP) * sizeof(uint32_t));
 	xbig_free(m->ctree);
-	m->ctree = xbig_alloc(2 * (size_t)cp * sizeof(uint32_t));
+	m->ctree = xbig_alloc(2 * (size_t)(cp / CS_CB) * sizeof(uint32_t));
 	m->CP = cp;
 	cs_cbuild(m);
 }
@@ -329,8 +367,8 @@ struct opt_mrc_tree *opt_mrc_tree_new(void)
 
 size_t opt_mrc_tree_bytes(const struct opt_mrc_tree *m)
 {
-	return (size_t)m->ncap * 4 + (size_t)m->hcap * 8 + (size_t)m->CP * 12 + (size_t)m->W * 16 +
-	       (size_t)m->P * 16;
+	return (size_t)m->ncap * 4 + (size_t)m->hcap * 8 + (size_t)m->CP * 4 +
+	       (size_t)m->CP / CS_CB * 8 + (size_t)m->W * 16 + (size_t)m->P * 16;
 }
 
 /* A slot for the reference being processed. */
@@ -370,7 +408,10 @@ int opt_mrc_tree_access(struct opt_mrc_tree *m, uint32_t id)
 			cs_cset(m, m->pages - 1, t);
 		m->last[id] = t;
 		m->top = t;
-		cs_fix(m, t >> 6);
+		if (m->pages > 1)
+			cs_push_top(m, t >> 6);
+		else
+			cs_fix(m, t >> 6);
 		return 0;
 	}
 	if (s == m->top) {
@@ -396,8 +437,28 @@ int opt_mrc_tree_access(struct opt_mrc_tree *m, uint32_t id)
 	cs_fix(m, s >> 6);
 	if (old >> 6 != s >> 6)
 		cs_fix(m, old >> 6);
-	cs_fix(m, t >> 6);
+	if (t >> 6 != s >> 6 && t >> 6 != old >> 6)
+		cs_push_top(m, t >> 6);
+	else
+		cs_fix(m, t >> 6);
 	cs_cset(m, c, t);
+	return 0;
+}
+
+int opt_mrc_tree_access_batch(struct opt_mrc_tree *m, const uint32_t *ids, size_t n)
+{
+	uint32_t max = 0;
+	for (size_t i = 0; i < n; i++)
+		max = ids[i] > max ? ids[i] : max;
+	if (n && max >= m->ncap)
+		grow_array((void **)&m->last, &m->ncap, max, sizeof(uint32_t), 0);
+	for (size_t i = 0; i < n; i++) {
+		if (i + 16 < n)
+			__builtin_prefetch(&m->last[ids[i + 16]]);
+		int r = opt_mrc_tree_access(m, ids[i]);
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
@@ -415,8 +476,6 @@ int opt_mrc_tree_check(const struct opt_mrc_tree *m)
 	for (uint32_t c = 1; c < m->pages; c++) {
 		nm++;
 		if (!(m->mark[m->theta[c] >> 6] >> (m->theta[c] & 63) & 1))
-			return -1;
-		if (m->ctree[m->CP + c] != m->theta[c])
 			return -1;
 	}
 	uint32_t bp = 0, bm = 0;
@@ -448,7 +507,19 @@ int opt_mrc_tree_check(const struct opt_mrc_tree *m)
 		if (m->t[i].sum != v.sum || m->t[i].min != v.min)
 			return -1;
 	}
-	for (uint32_t i = 1; i < m->CP; i++) {
+	if (m->CP && m->theta[0] != CS_NONE)
+		return -1;
+	for (uint32_t c = m->pages ? m->pages : 1; c < m->CP; c++)
+		if (m->theta[c] != CS_NONE)
+			return -1;
+	for (uint32_t b = 0; b < m->CP / CS_CB; b++) {
+		uint32_t mn = CS_NONE;
+		for (uint32_t c = b * CS_CB; c < (b + 1) * CS_CB; c++)
+			mn = m->theta[c] < mn ? m->theta[c] : mn;
+		if (m->ctree[m->CP / CS_CB + b] != mn)
+			return -1;
+	}
+	for (uint32_t i = 1; i < m->CP / CS_CB; i++) {
 		uint32_t l = m->ctree[2 * i], r = m->ctree[2 * i + 1];
 		if (m->ctree[i] != (l < r ? l : r))
 			return -1;

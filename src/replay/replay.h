@@ -128,6 +128,8 @@ struct opt_mrc_tree;
 struct opt_mrc_tree *opt_mrc_tree_new(void);
 /* 0, -1 out of memory (or more than 2^28 distinct pages) */
 int opt_mrc_tree_access(struct opt_mrc_tree *m, uint32_t id);
+/* n references in a row: the same as n calls of opt_mrc_tree_access, prefetching ahead. */
+int opt_mrc_tree_access_batch(struct opt_mrc_tree *m, const uint32_t *ids, size_t n);
 /* Moves the histogram into out and frees m. */
 int opt_mrc_tree_finish(struct opt_mrc_tree *m, struct mrc *out);
 void opt_mrc_tree_abort(struct opt_mrc_tree *m);

@@ -164,13 +164,12 @@ static int opt_stream(const char *path, const struct trace_opts *topts, uint64_t
 	uint32_t ids[B];
 	long k = 0;
 	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
-		for (long i = 0; i < k; i++)
-			if (opt_mrc_tree_access(m, ids[i])) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				opt_mrc_tree_abort(m);
-				trace_close(t);
-				return -1;
-			}
+		if (opt_mrc_tree_access_batch(m, ids, (size_t)k)) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			opt_mrc_tree_abort(m);
+			trace_close(t);
+			return -1;
+		}
 	if (k < 0) {
 		snprintf(err, errlen, "%s", trace_error(t));
 		opt_mrc_tree_abort(m);
