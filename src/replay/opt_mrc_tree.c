@@ -149,6 +149,26 @@ static void cs_push_top(struct opt_mrc_tree *m, uint32_t w)
 	}
 }
 
+/* Words v and w changed (v != w): both leaves, then both paths up together until they meet, and
+ * from there one walk that stops where nothing changes (above the meeting point the sums of a
+ * warm reference are as they were: one page bit and one marker bit went away below it). */
+static void cs_fix2(struct opt_mrc_tree *m, uint32_t v, uint32_t w)
+{
+	uint32_t i = m->P + v, j = m->P + w;
+	m->t[i] = cs_bits(m->mark[v], m->page[v]);
+	m->t[j] = cs_bits(m->mark[w], m->page[w]);
+	for (i >>= 1, j >>= 1; i != j; i >>= 1, j >>= 1) {
+		m->t[i] = cs_join(m->t[2 * i], m->t[2 * i + 1]);
+		m->t[j] = cs_join(m->t[2 * j], m->t[2 * j + 1]);
+	}
+	for (; i; i >>= 1) {
+		struct cs_node n = cs_join(m->t[2 * i], m->t[2 * i + 1]);
+		if (m->t[i].sum == n.sum && m->t[i].min == n.min)
+			break;
+		m->t[i] = n;
+	}
+}
+
 static void cs_build(struct opt_mrc_tree *m)
 {
 	for (uint32_t w = 0; w < m->P; w++)
@@ -434,9 +454,10 @@ int opt_mrc_tree_access(struct opt_mrc_tree *m, uint32_t id)
 	m->theta[c] = t;
 	m->last[id] = t;
 	m->top = t;
-	cs_fix(m, s >> 6);
 	if (old >> 6 != s >> 6)
-		cs_fix(m, old >> 6);
+		cs_fix2(m, s >> 6, old >> 6);
+	else
+		cs_fix(m, s >> 6);
 	if (t >> 6 != s >> 6 && t >> 6 != old >> 6)
 		cs_push_top(m, t >> 6);
 	else
