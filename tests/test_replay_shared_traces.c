@@ -3,7 +3,8 @@
  * are printed. Skipped, with a message, where the traces are absent (a fresh clone).
  *
  * To stay within a couple of minutes on two cores, OPT runs on the first OPT_PREFIX references
- * of the large ARC traces (the one-pass OPT stack costs far more per reference than LRU); LRU
+ * of the large ARC traces (the per-size OPT replays and the priority-stack curve compared with
+ * the one-pass curve cost far more per reference than LRU); LRU
  * runs on every reference of every trace, except in sanitizer builds, which see prefixes.
  * `mmsim mrc --policy opt` does the whole traces. The OPT curve of mrc_run (the on-line
  * critical-marker one) must also equal the priority stack's (opt_mrc) at every distance. */
