@@ -227,10 +227,12 @@ static uint32_t cs_find(const struct opt_mrc_tree *m, uint32_t l)
 		}
 	}
 	/* slots below l do not count in the sums after slots >= l */
-	uint64_t keep = ~0ull << (l % 64);
-	uint32_t f = cs_word_find(lw, m->mark[lw] & keep, m->page[lw] & keep, r);
-	if (f != CS_NONE)
-		return f;
+	if (m->t[node].min + r <= 0) { /* the whole word's least sum: none if it is above 0 */
+		uint64_t keep = ~0ull << (l % 64);
+		uint32_t f = cs_word_find(lw, m->mark[lw] & keep, m->page[lw] & keep, r);
+		if (f != CS_NONE)
+			return f;
+	}
 	while (nr--) {
 		node = rights[nr];
 		r = rr[nr];
