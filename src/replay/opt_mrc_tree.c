@@ -43,7 +43,8 @@
 #define CS_INF	     (1 << 30) /* least suffix of a range without page bits */
 #define CS_NONE	     UINT32_MAX
 #define CS_MAX_PAGES (1u << 28) /* keeps every sum far from CS_INF in 32 bits */
-#define CS_CB	     16u	/* cache indices to a leaf of their tree: one cache line */
+#define CS_CB	     16u	/* children of a node of the cache-index tree: one cache line */
+#define CS_LEVELS    8		/* its levels above theta[]: 16^8 indices */
 
 /* A range of slots: the sum of its (marker - page) bits, and the least sum of the bits after a
  * page slot within the range (CS_INF without page slots). */
@@ -57,8 +58,10 @@ struct opt_mrc_tree {
 	uint64_t *mark;	   /* per slot: a marker bit; W words */
 	uint64_t *page;	   /* per slot: a page bit */
 	struct cs_node *t; /* slot tree over the words, 2 * P nodes, leaf P + w */
-	uint32_t *ctree;   /* over blocks of CS_CB cache indices, 2 * CP / CS_CB nodes: least
-			    * marker slot; leaf CP / CS_CB + b, theta[] itself below it */
+	/* the cache-index tree, CS_CB children a node: lev[k][j] = the least marker slot of
+	 * lev[k - 1][CS_CB * j ...] (lev[0] = theta), each level padded to whole nodes with
+	 * CS_NONE; nlev levels above theta, the top one a single node */
+	uint32_t *lev[CS_LEVELS + 1], nlev;
 	uint64_t *hist;
 	uint32_t ncap, hcap, S, W, P, CP, now, top, pages;
 	uint64_t refs, cold;
@@ -253,56 +256,59 @@ static uint32_t cs_find(const struct opt_mrc_tree *m, uint32_t l)
 	return CS_NONE;
 }
 
-static inline uint32_t cs_block_min(const struct opt_mrc_tree *m, uint32_t b)
+/* The least of the CS_CB words at v (one node's children). */
+static inline uint32_t cs_min16(const uint32_t *v)
 {
-	const uint32_t *v = m->theta + (size_t)b * CS_CB;
 	uint32_t mn = CS_NONE;
 	for (uint32_t j = 0; j < CS_CB; j++)
 		mn = v[j] < mn ? v[j] : mn;
 	return mn;
 }
 
+/* The first of the CS_CB words at v that is <= z (one exists). */
+static inline uint32_t cs_first16(const uint32_t *v, uint32_t z)
+{
+	unsigned bits = 0;
+	for (uint32_t j = 0; j < CS_CB; j++)
+		bits |= (unsigned)(v[j] <= z) << j;
+	return (uint32_t)__builtin_ctz(bits);
+}
+
 static void cs_cset(struct opt_mrc_tree *m, uint32_t c, uint32_t slot)
 {
 	m->theta[c] = slot;
-	uint32_t i = m->CP / CS_CB + c / CS_CB, v = cs_block_min(m, c / CS_CB);
-	if (m->ctree[i] == v)
-		return;
-	m->ctree[i] = v;
-	for (i >>= 1; i; i >>= 1) {
-		uint32_t l = m->ctree[2 * i], r = m->ctree[2 * i + 1];
-		v = l < r ? l : r;
-		if (m->ctree[i] == v)
+	for (uint32_t k = 1; k <= m->nlev; k++) {
+		c /= CS_CB;
+		uint32_t v = cs_min16(m->lev[k - 1] + (size_t)c * CS_CB);
+		if (m->lev[k][c] == v)
 			break;
-		m->ctree[i] = v;
+		m->lev[k][c] = v;
 	}
 }
 
 static void cs_cbuild(struct opt_mrc_tree *m)
 {
-	uint32_t nb = m->CP / CS_CB;
-	for (uint32_t b = 0; b < nb; b++)
-		m->ctree[nb + b] = cs_block_min(m, b);
-	for (uint32_t i = nb - 1; i; i--) {
-		uint32_t l = m->ctree[2 * i], r = m->ctree[2 * i + 1];
-		m->ctree[i] = l < r ? l : r;
+	uint32_t n = m->CP;
+	for (uint32_t k = 1; k <= m->nlev; k++) {
+		uint32_t up = (n + CS_CB - 1) / CS_CB;
+		for (uint32_t j = 0; j < up; j++)
+			m->lev[k][j] = cs_min16(m->lev[k - 1] + (size_t)j * CS_CB);
+		for (uint32_t j = up; j < CS_CB; j++)
+			m->lev[k][j] = CS_NONE;
+		n = up;
 	}
 }
 
-/* The smallest cache index whose marker slot is <= z (one exists: see the header): down the
- * tree to the first block that holds one, then along the block. */
+/* The smallest cache index whose marker slot is <= z (one exists: see the header): from the
+ * top node down, the first child that holds one, one cache line a level. */
 static uint32_t cs_cfind(const struct opt_mrc_tree *m, uint32_t z)
 {
-	uint32_t nb = m->CP / CS_CB, i = 1;
-	if (m->ctree[1] > z)
-		return CS_NONE;
-	while (i < nb)
-		i = m->ctree[2 * i] <= z ? 2 * i : 2 * i + 1;
-	const uint32_t *v = m->theta + (size_t)(i - nb) * CS_CB;
 	uint32_t j = 0;
-	while (v[j] > z)
-		j++;
-	return (i - nb) * CS_CB + j;
+	if (cs_min16(m->lev[m->nlev]) > z)
+		return CS_NONE;
+	for (uint32_t k = m->nlev + 1; k--;)
+		j = j * CS_CB + cs_first16(m->lev[k] + (size_t)j * CS_CB, z);
+	return j;
 }
 
 static inline void bit_set(uint64_t *v, uint32_t s)
@@ -376,8 +382,15 @@ static void cs_grow_caches(struct opt_mrc_tree *m, uint32_t c)
 		cp *= 2;
 	m->theta = xbig_realloc(m->theta, (size_t)cp * sizeof(uint32_t));
 	memset(m->theta + m->CP, 0xff, (size_t)(cp - m->CP) * sizeof(uint32_t));
-	xbig_free(m->ctree);
-	m->ctree = xbig_alloc(2 * (size_t)(cp / CS_CB) * sizeof(uint32_t));
+	m->lev[0] = m->theta;
+	for (uint32_t k = 1; k <= m->nlev; k++)
+		xbig_free(m->lev[k]);
+	uint32_t n = cp, k = 0;
+	while (n > 1) { /* levels until one node holds them all */
+		n = (n + CS_CB - 1) / CS_CB;
+		m->lev[++k] = xbig_alloc((size_t)(n < CS_CB ? CS_CB : n) * sizeof(uint32_t));
+	}
+	m->nlev = k;
 	m->CP = cp;
 	cs_cbuild(m);
 }
@@ -536,18 +549,20 @@ int opt_mrc_tree_check(const struct opt_mrc_tree *m)
 	for (uint32_t c = m->pages ? m->pages : 1; c < m->CP; c++)
 		if (m->theta[c] != CS_NONE)
 			return -1;
-	for (uint32_t b = 0; b < m->CP / CS_CB; b++) {
-		uint32_t mn = CS_NONE;
-		for (uint32_t c = b * CS_CB; c < (b + 1) * CS_CB; c++)
-			mn = m->theta[c] < mn ? m->theta[c] : mn;
-		if (m->ctree[m->CP / CS_CB + b] != mn)
-			return -1;
+	uint32_t n = m->CP;
+	for (uint32_t k = 1; k <= m->nlev; k++) {
+		uint32_t up = (n + CS_CB - 1) / CS_CB;
+		for (uint32_t j = 0; j < (up < CS_CB ? CS_CB : up); j++) {
+			uint32_t mn = CS_NONE;
+			for (uint32_t i = j * CS_CB; j < up && i < (j + 1) * CS_CB; i++)
+				mn = m->lev[k - 1][i] < mn ? m->lev[k - 1][i] : mn;
+			if (m->lev[k][j] != mn)
+				return -1;
+		}
+		n = up;
 	}
-	for (uint32_t i = 1; i < m->CP / CS_CB; i++) {
-		uint32_t l = m->ctree[2 * i], r = m->ctree[2 * i + 1];
-		if (m->ctree[i] != (l < r ? l : r))
-			return -1;
-	}
+	if (m->CP && n != 1)
+		return -1;
 	return 0;
 }
 
@@ -563,7 +578,8 @@ int opt_mrc_tree_finish(struct opt_mrc_tree *m, struct mrc *out)
 	xbig_free(m->mark);
 	xbig_free(m->page);
 	xbig_free(m->t);
-	xbig_free(m->ctree);
+	for (uint32_t k = 1; k <= m->nlev; k++)
+		xbig_free(m->lev[k]);
 	free(m);
 	return 0;
 }
