@@ -29,8 +29,8 @@
  * sum (over its range, after a page slot) at its page slots: z is the leftmost page slot after
  * s whose suffix sum to the end is 0, found by one descent that carries the sum of what lies
  * to the right (O(log n)). A second tree over cache indices keeps the least marker slot, and c
- * is the leftmost index whose slot is <= z (O(log n); the tree is over blocks of 16 markers, the
- * markers' array its bottom level). An update clears two bits, whose words are recomputed and
+ * is the leftmost index whose slot is <= z (O(log n); 16 children a node, one cache line a level,
+ * the markers' array its bottom level). An update clears two bits, whose words are recomputed and
  * walked up together, and sets two at the newest slot, whose word needs no recount. When the slots
  * run out, the live ones (at most two per page) are renumbered in order and everything rebuilt,
  * which keeps the slots within about four per distinct page and costs O(1) amortised per reference.
