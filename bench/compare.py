@@ -6,7 +6,8 @@
 For each TRACE (default: the ARC P12 trace of /work/shared/traces, if present) it times
   - `mmsim replay --policy lru` against bench/yardstick (decode, parse and map, nothing else);
   - `mmsim replay` and `mmsim mrc --policy lru` against the same commands of mmsim built at git
-    revision REV (built into /tmp by this script; e.g. the previous release);
+    revision REV (built into /tmp by this script; e.g. the previous release), and with --opt
+    `mmsim mrc --policy opt` too;
   - with --libcachesim DIR (a libCacheSim source tree built in DIR/_build, see bench/README.md):
     `mmsim mrc --policy lru` against libCacheSim's one-pass LRU profiler and `mmsim replay`
     against its `cachesim ... lru`, both on the trace converted to its oracleGeneral format;
@@ -152,6 +153,9 @@ def main():
             opt = ["mrc", t, "--policy", "opt", "--sizes", "1000"]
             rows.append(("mrc opt", name, "mmsim mrc lru") +
                         pair([mmsim] + opt, [mmsim] + mrc, a.runs))
+        if old and a.opt:
+            rows.append(("mrc opt", name, "mmsim %s mrc opt" % old[1]) +
+                        pair([mmsim] + opt, [old[0]] + opt, a.runs))
         if old:
             rows.append(("replay lru %d" % a.cache, name, "mmsim " + old[1]) +
                         pair([mmsim] + rep, [old[0]] + rep, a.runs))

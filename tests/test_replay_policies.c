@@ -305,6 +305,20 @@ static void test_batch_same(void **state)
 	free(ids);
 }
 
+/* The OPT curve of opt_mrc_tree, checking its structure every check_every references. */
+static void tree_curve(const uint32_t *ids, size_t n, size_t check_every, struct mrc *out)
+{
+	struct opt_mrc_tree *t = opt_mrc_tree_new();
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(opt_mrc_tree_access(t, ids[i]), 0);
+		if ((i + 1) % check_every == 0)
+			assert_int_equal(opt_mrc_tree_check(t), 0);
+	}
+	assert_int_equal(opt_mrc_tree_check(t), 0);
+	assert_int_equal(opt_mrc_tree_finish(t, out), 0);
+	assert_int_equal(out->refs, n);
+}
+
 static void check_curves_with(size_t n, uint32_t universe,
 			      size_t (*g)(uint32_t *, size_t, uint32_t))
 {
@@ -332,6 +346,14 @@ static void check_curves_with(size_t n, uint32_t universe,
 			assert_int_equal(other.hist[d], opt.hist[d]);
 		mrc_free(&other);
 	}
+	/* the on-line critical-marker curve: the same histogram, its structure sound */
+	struct mrc tree;
+	tree_curve(ids, n, n < 6000 ? 1 : 97, &tree);
+	assert_int_equal(tree.maxd, opt.maxd);
+	assert_int_equal(tree.cold, opt.cold);
+	for (uint32_t d = 1; d <= opt.maxd; d++)
+		assert_int_equal(tree.hist[d], opt.hist[d]);
+	mrc_free(&tree);
 	assert_int_equal(lru.cold, nd);
 	assert_int_equal(opt.cold, nd);
 	for (uint32_t c = 1; c <= nd + 1; c++) {
@@ -374,6 +396,45 @@ static void test_curves_medium(void **state)
 	check_curves(20000, 700);
 	check_curves(5000, 3000);
 	check_curves_with(12000, 1100, gen_loop);
+}
+
+/* The on-line OPT curve against the priority stack over many slot compactions, on strings
+ * whose stack distances span the whole footprint (loops, scans, locality), and at a few sizes
+ * against single-size replays. */
+static void test_opt_tree_long(void **state)
+{
+	(void)state;
+	size_t n = 300000;
+	uint32_t *ids = malloc(n * sizeof(*ids));
+	for (int k = 0; k < 3; k++) {
+		uint32_t nd = (uint32_t)(k == 0	  ? gen(ids, n, 1500)
+					 : k == 1 ? gen_loop(ids, n, 5000)
+						  : gen(ids, n, 40000));
+		uint32_t *next = replay_next_use(ids, n, nd);
+		struct mrc opt, tree;
+		assert_int_equal(opt_mrc(ids, next, n, nd, &opt), 0);
+		tree_curve(ids, n, 49999, &tree);
+		assert_int_equal(tree.maxd, opt.maxd);
+		assert_int_equal(tree.cold, opt.cold);
+		for (uint32_t d = 1; d <= opt.maxd; d++)
+			assert_int_equal(tree.hist[d], opt.hist[d]);
+		uint32_t sizes[] = {1, 2, 7, 100, 1000, nd / 2, nd - 1};
+		for (size_t j = 0; j < sizeof(sizes) / sizeof(sizes[0]); j++) {
+			if (!sizes[j])
+				continue;
+			struct replay_sim *o = replay_sim_new(REPLAY_OPT, sizes[j], NULL);
+			for (size_t i = 0; i < n; i++)
+				replay_sim_access(o, ids[i], 0, next[i]);
+			struct replay_result r;
+			replay_sim_result(o, &r);
+			assert_int_equal(r.misses, mrc_misses(&tree, sizes[j]));
+			replay_sim_free(o);
+		}
+		mrc_free(&opt);
+		mrc_free(&tree);
+		xbig_free(next);
+	}
+	free(ids);
 }
 
 /* The LRU curve must survive the slot compaction of its tree many times over. */
@@ -461,6 +522,7 @@ int main(void)
 	    cmocka_unit_test(test_curves_small),
 	    cmocka_unit_test(test_curves_medium),
 	    cmocka_unit_test(test_lru_curve_long),
+	    cmocka_unit_test(test_opt_tree_long),
 	    cmocka_unit_test(test_policies_consistent),
 	    cmocka_unit_test(test_lru_queue),
 	    cmocka_unit_test(test_batch_same),

@@ -3,9 +3,11 @@
  * are printed. Skipped, with a message, where the traces are absent (a fresh clone).
  *
  * To stay within a couple of minutes on two cores, OPT runs on the first OPT_PREFIX references
- * of the large ARC traces (the one-pass OPT stack costs far more per reference than LRU); LRU
+ * of the large ARC traces (the per-size OPT replays and the priority-stack curve compared with
+ * the one-pass curve cost far more per reference than LRU); LRU
  * runs on every reference of every trace, except in sanitizer builds, which see prefixes.
- * `mmsim mrc --policy opt` does the whole traces. */
+ * `mmsim mrc --policy opt` does the whole traces. The OPT curve of mrc_run (the on-line
+ * critical-marker one) must also equal the priority stack's (opt_mrc) at every distance. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include <cmocka.h>
 
 #include "replay/replay.h"
+#include "sim/xalloc.h"
 
 #ifdef MMSIM_ASAN
 /* instrumented builds run several times slower: check prefixes of the large traces */
@@ -64,6 +67,40 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The priority-stack OPT curve (opt_mrc, from next uses) over the first `limit` references
+ * (0 = all) equals m, the on-line one of mrc_run, at every distance. */
+static void same_as_priority_stack(const char *path, uint64_t limit, const struct mrc *m)
+{
+	char err[1024];
+	struct trace *t = trace_open(path, NULL, err, sizeof(err));
+	if (!t)
+		fail_msg("%s", err);
+	size_t cap = 1 << 16, n = 0;
+	uint32_t *ids = malloc(cap * sizeof(*ids));
+	for (;;) {
+		if (n + 4096 > cap)
+			ids = realloc(ids, (cap *= 2) * sizeof(*ids));
+		size_t want = limit && limit - n < 4096 ? (size_t)(limit - n) : 4096;
+		long k = want ? trace_next_batch(t, ids + n, NULL, want) : 0;
+		if (k <= 0)
+			break;
+		n += (size_t)k;
+	}
+	uint32_t nd = trace_distinct(t);
+	trace_close(t);
+	uint32_t *next = replay_next_use(ids, n, nd);
+	struct mrc o;
+	assert_int_equal(opt_mrc(ids, next, n, nd, &o), 0);
+	assert_int_equal(o.refs, m->refs);
+	assert_int_equal(o.cold, m->cold);
+	assert_int_equal(o.maxd, m->maxd);
+	for (uint32_t d = 1; d <= o.maxd; d++)
+		assert_int_equal(o.hist[d], m->hist[d]);
+	mrc_free(&o);
+	xbig_free(next);
+	free(ids);
+}
+
 static void check_trace(const char *rel, const uint64_t *sizes, size_t ns, uint64_t lru_limit,
 			uint64_t opt_limit)
 {
@@ -104,6 +141,8 @@ static void check_trace(const char *rel, const uint64_t *sizes, size_t ns, uint6
 					assert_int_equal(jobs[i].res.misses, known[k].misses);
 		}
 		printf("\n");
+		if (pass)
+			same_as_priority_stack(path, limit, &m);
 		mrc_free(&m);
 	}
 }

@@ -1,4 +1,8 @@
-/* One-pass OPT (Belady MIN) miss-ratio curve: the stack distance of every reference, so every
+/* The priority-stack OPT curve: since `mmsim mrc --policy opt` uses the on-line critical
+ * markers of opt_mrc_tree.c (O(log n) per reference), this one is kept as the tests' cross-check
+ * (the two must agree at every distance).
+ *
+ * One-pass OPT (Belady MIN) miss-ratio curve: the stack distance of every reference, so every
  * cache size at once (Mattson, Gecsei, Slutz and Traiger, "Evaluation techniques for storage
  * hierarchies", IBM Systems Journal 9(2), 1970: priority stack processing, with next use as
  * the priority).

@@ -122,6 +122,21 @@ int opt_mrc_variant(const uint32_t *ids, const uint32_t *next, uint64_t n, uint3
 /* 1 when this build has AVX2 scans and this CPU can run them. */
 int opt_mrc_have_avx2(void);
 
+/* One-pass OPT stack distances on-line, in O(log n) per reference (Bilardi, Ekanadham and
+ * Pattnaik's critical markers, opt_mrc_tree.c): no next uses, the trace streams as for LRU. */
+struct opt_mrc_tree;
+struct opt_mrc_tree *opt_mrc_tree_new(void);
+/* 0, -1 out of memory (or more than 2^28 distinct pages) */
+int opt_mrc_tree_access(struct opt_mrc_tree *m, uint32_t id);
+/* n references in a row: the same as n calls of opt_mrc_tree_access, prefetching ahead. */
+int opt_mrc_tree_access_batch(struct opt_mrc_tree *m, const uint32_t *ids, size_t n);
+/* Moves the histogram into out and frees m. */
+int opt_mrc_tree_finish(struct opt_mrc_tree *m, struct mrc *out);
+void opt_mrc_tree_abort(struct opt_mrc_tree *m);
+size_t opt_mrc_tree_bytes(const struct opt_mrc_tree *m);
+/* The internal structure against a recount (O(n), for tests): 0 when sound. */
+int opt_mrc_tree_check(const struct opt_mrc_tree *m);
+
 /* Whole-trace drivers for the mrc command. limit as in replay_run. */
 int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy p, uint64_t limit,
 	    struct mrc *out, struct replay_info *info, char *err, size_t errlen);

@@ -151,6 +151,38 @@ out:
 	return rc;
 }
 
+/* The OPT curve streams like the LRU one: its stack distances depend on the past only
+ * (opt_mrc_tree.c), so neither the trace nor next uses are held in memory. */
+static int opt_stream(const char *path, const struct trace_opts *topts, uint64_t limit,
+		      struct mrc *out, struct replay_info *info, char *err, size_t errlen)
+{
+	struct trace *t = trace_open(path, topts, err, errlen);
+	if (!t)
+		return -1;
+	struct opt_mrc_tree *m = opt_mrc_tree_new();
+	enum { B = 4096 };
+	uint32_t ids[B];
+	long k = 0;
+	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
+		if (opt_mrc_tree_access_batch(m, ids, (size_t)k)) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			opt_mrc_tree_abort(m);
+			trace_close(t);
+			return -1;
+		}
+	if (k < 0) {
+		snprintf(err, errlen, "%s", trace_error(t));
+		opt_mrc_tree_abort(m);
+		trace_close(t);
+		return -1;
+	}
+	info->refs = trace_count(t);
+	info->distinct = trace_distinct(t);
+	info->format = trace_get_format(t);
+	trace_close(t);
+	return opt_mrc_tree_finish(m, out);
+}
+
 int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy p, uint64_t limit,
 	    struct mrc *out, struct replay_info *info, char *err, size_t errlen)
 {
@@ -159,19 +191,8 @@ int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
 	memset(out, 0, sizeof(*out));
-	if (p == REPLAY_OPT) {
-		uint32_t *ids, *next;
-		uint64_t n;
-		if (load(path, topts, limit, &ids, NULL, &n, info, err, errlen))
-			return -1;
-		next = replay_next_use(ids, n, info->distinct);
-		int r = next ? opt_mrc(ids, next, n, info->distinct, out) : -1;
-		xbig_free(ids);
-		xbig_free(next);
-		if (r)
-			snprintf(err, errlen, "%s: out of memory", path);
-		return r;
-	}
+	if (p == REPLAY_OPT)
+		return opt_stream(path, topts, limit, out, info, err, errlen);
 	if (p != REPLAY_LRU) {
 		snprintf(err, errlen, "one-pass curves exist for lru and opt only");
 		return -1;
