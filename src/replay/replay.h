@@ -126,7 +126,7 @@ int opt_mrc_have_avx2(void);
  * Pattnaik's critical markers, opt_mrc_tree.c): no next uses, the trace streams as for LRU. */
 struct opt_mrc_tree;
 struct opt_mrc_tree *opt_mrc_tree_new(void);
-/* 0, -1 out of memory (or more than 2^28 distinct pages) */
+/* 0, -1 more than 2^28 distinct pages (or slots past 2^31), -2 an internal inconsistency */
 int opt_mrc_tree_access(struct opt_mrc_tree *m, uint32_t id);
 /* n references in a row: the same as n calls of opt_mrc_tree_access, prefetching ahead. */
 int opt_mrc_tree_access_batch(struct opt_mrc_tree *m, const uint32_t *ids, size_t n);

@@ -163,9 +163,15 @@ static int opt_stream(const char *path, const struct trace_opts *topts, uint64_t
 	enum { B = 4096 };
 	uint32_t ids[B];
 	long k = 0;
+	int rc;
 	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
-		if (opt_mrc_tree_access_batch(m, ids, (size_t)k)) {
-			snprintf(err, errlen, "%s: out of memory", path);
+		if ((rc = opt_mrc_tree_access_batch(m, ids, (size_t)k))) {
+			if (rc == -2)
+				snprintf(err, errlen, "%s: internal error in the OPT curve", path);
+			else
+				snprintf(err, errlen,
+					 "%s: more distinct pages than the OPT curve holds (2^28)",
+					 path);
 			opt_mrc_tree_abort(m);
 			trace_close(t);
 			return -1;
