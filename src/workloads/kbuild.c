@@ -53,6 +53,8 @@ static const struct param_desc params[] = {
     {"kbuild.make_rss", P_SIZE, KP(make_rss), 4096, 1LL << 32, NULL,
      "make's own memory (measured peak RSS)"},
     {"kbuild.make_cpu", P_TIME, KP(make_cpu), 0, HOUR, NULL, "make's CPU per job [estimate]"},
+    {"kbuild.make_refs", P_INT, KP(make_refs), 0, 1 << 20, NULL,
+     "pages of make's memory read (random) per job it starts [estimate]"},
     {"kbuild.step", P_TIME, KP(step), 10000, 1000000000, NULL,
      "compiler CPU between reference bursts (model grain)"},
     {"kbuild.heap_refs", P_INT, KP(heap_refs), 0, 1 << 20, NULL,
@@ -91,7 +93,10 @@ void kbuild_defaults(struct kbuild_params *p)
 	    .headers = kbuild_measured_headers_bytes,
 	    .make_rss = kbuild_measured_make_kb << 10,
 	    .make_cpu = 5 * NSEC_PER_MSEC, /* [estimate] */
-	    .step = NSEC_PER_MSEC,	   /* model grain */
+	    /* [estimate]: not measured; it decides whether make keeps up under -j60
+	     * (docs/kbuild-measured.md, "make's own references") */
+	    .make_refs = 16,
+	    .step = NSEC_PER_MSEC, /* model grain */
 	    /* cc1 measured under Valgrind per step of its CPU (tools/measure/kbuild/cc1refs.sh,
 	     * data/measured/kbuild/cc1refs-2.6.24-i386-*.csv, docs/kbuild-measured.md
 	     * "References inside a compile job"); the rule is refs_rule.py's: the mean over the
@@ -352,7 +357,7 @@ static void make_main(void *arg)
 	jobs_alive(b, 0);
 	while (next < p->nr_jobs || running) {
 		while (running < p->parallel && next < p->nr_jobs) {
-			touch_random(&rng, mine, rss, 16, TOUCH_READ);
+			touch_random(&rng, mine, rss, p->make_refs, TOUCH_READ);
 			sys_compute(p->make_cpu);
 			struct process *c = sys_fork("cc", job_child, &K.jobs[next++]);
 			track(c);

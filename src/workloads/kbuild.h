@@ -26,6 +26,7 @@ struct kbuild_params {
 	uint64_t headers;  /* the hot include set: the measured jobs' distinct headers */
 	uint64_t make_rss; /* make's own memory (measured peak RSS) */
 	uint64_t make_cpu; /* make's CPU per job it starts (reading .cmd files, rules) [estimate] */
+	int make_refs;	   /* pages of make's memory it reads per job it starts [estimate] */
 	uint64_t step;	   /* compiler CPU between bursts of memory references (model grain) */
 	int heap_refs;	   /* grown heap pages re-referenced per step, by reuse gap (measured) */
 	int text_refs;	   /* text pages executed per step, uniformly (measured) */
