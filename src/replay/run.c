@@ -151,34 +151,103 @@ out:
 	return rc;
 }
 
+/* A one-pass curve as run_curve streams a trace through it. */
+struct curve_ops {
+	void *(*create)(void);
+	int (*access)(void *m, const uint32_t *ids, size_t n); /* 0, or a refusal */
+	int (*finish)(void *m, struct mrc *out);
+	void (*abort)(void *m);
+	const char *(*refusal)(int rc);
+};
+
+static void *lru_create(void)
+{
+	return lru_mrc_new();
+}
+
+static int lru_access(void *m, const uint32_t *ids, size_t n)
+{
+	return lru_mrc_access_batch(m, ids, n);
+}
+
+static int lru_finish(void *m, struct mrc *out)
+{
+	return lru_mrc_finish(m, out);
+}
+
+static void lru_abort(void *m)
+{
+	struct mrc dropped;
+	memset(&dropped, 0, sizeof(dropped));
+	lru_mrc_finish(m, &dropped);
+	mrc_free(&dropped);
+}
+
+static const char *lru_refusal(int rc)
+{
+	(void)rc;
+	return "out of memory";
+}
+
+static void *opt_create(void)
+{
+	return opt_mrc_tree_new();
+}
+
+static int opt_access(void *m, const uint32_t *ids, size_t n)
+{
+	return opt_mrc_tree_access_batch(m, ids, n);
+}
+
+static int opt_finish(void *m, struct mrc *out)
+{
+	return opt_mrc_tree_finish(m, out);
+}
+
+static void opt_abort(void *m)
+{
+	opt_mrc_tree_abort(m);
+}
+
+static const char *opt_refusal(int rc)
+{
+	return rc == -2 ? "internal error in the OPT curve"
+			: "more distinct pages than the OPT curve holds (2^28)";
+}
+
+static const struct curve_ops lru_curve = {lru_create, lru_access, lru_finish, lru_abort,
+					   lru_refusal};
 /* The OPT curve streams like the LRU one: its stack distances depend on the past only
  * (opt_mrc_tree.c), so neither the trace nor next uses are held in memory. */
-static int opt_stream(const char *path, const struct trace_opts *topts, uint64_t limit,
-		      struct mrc *out, struct replay_info *info, char *err, size_t errlen)
+static const struct curve_ops opt_curve = {opt_create, opt_access, opt_finish, opt_abort,
+					   opt_refusal};
+
+static int run_curve(const struct curve_ops *c, const char *path, const struct trace_opts *topts,
+		     uint64_t limit, struct mrc *out, struct replay_info *info, char *err,
+		     size_t errlen)
 {
 	struct trace *t = trace_open(path, topts, err, errlen);
 	if (!t)
 		return -1;
-	struct opt_mrc_tree *m = opt_mrc_tree_new();
+	void *m = c->create();
 	enum { B = 4096 };
 	uint32_t ids[B];
 	long k = 0;
-	int rc;
+	int rc = 0;
+	if (!m) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		trace_close(t);
+		return -1;
+	}
 	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
-		if ((rc = opt_mrc_tree_access_batch(m, ids, (size_t)k))) {
-			if (rc == -2)
-				snprintf(err, errlen, "%s: internal error in the OPT curve", path);
-			else
-				snprintf(err, errlen,
-					 "%s: more distinct pages than the OPT curve holds (2^28)",
-					 path);
-			opt_mrc_tree_abort(m);
-			trace_close(t);
-			return -1;
-		}
-	if (k < 0) {
-		snprintf(err, errlen, "%s", trace_error(t));
-		opt_mrc_tree_abort(m);
+		if ((rc = c->access(m, ids, (size_t)k)) != 0)
+			break;
+	if (rc != 0 || k < 0) {
+		if (rc != 0)
+			snprintf(err, errlen, "%s: %s", path, c->refusal(rc));
+		else
+			snprintf(err, errlen, "%s", trace_error(t));
+		c->abort(m);
 		trace_close(t);
 		return -1;
 	}
@@ -186,7 +255,7 @@ static int opt_stream(const char *path, const struct trace_opts *topts, uint64_t
 	info->distinct = trace_distinct(t);
 	info->format = trace_get_format(t);
 	trace_close(t);
-	return opt_mrc_tree_finish(m, out);
+	return c->finish(m, out);
 }
 
 int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy p, uint64_t limit,
@@ -197,42 +266,10 @@ int mrc_run(const char *path, const struct trace_opts *topts, enum replay_policy
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
 	memset(out, 0, sizeof(*out));
-	if (p == REPLAY_OPT)
-		return opt_stream(path, topts, limit, out, info, err, errlen);
-	if (p != REPLAY_LRU) {
+	if (p != REPLAY_LRU && p != REPLAY_OPT) {
 		snprintf(err, errlen, "one-pass curves exist for lru and opt only");
 		return -1;
 	}
-	struct trace *t = trace_open(path, topts, err, errlen);
-	if (!t)
-		return -1;
-	struct lru_mrc *m = lru_mrc_new();
-	enum { B = 4096 };
-	uint32_t ids[B];
-	long k = 0;
-	if (!m)
-		goto oom;
-	while ((k = trace_next_batch(t, ids, NULL, batch_size(t, limit, B))) > 0)
-		if (lru_mrc_access_batch(m, ids, (size_t)k))
-			goto oom;
-	if (k < 0) {
-		snprintf(err, errlen, "%s", trace_error(t));
-		lru_mrc_finish(m, out);
-		mrc_free(out);
-		trace_close(t);
-		return -1;
-	}
-	info->refs = trace_count(t);
-	info->distinct = trace_distinct(t);
-	info->format = trace_get_format(t);
-	trace_close(t);
-	return lru_mrc_finish(m, out);
-oom:
-	snprintf(err, errlen, "%s: out of memory", path);
-	if (m) {
-		lru_mrc_finish(m, out);
-		mrc_free(out);
-	}
-	trace_close(t);
-	return -1;
+	return run_curve(p == REPLAY_OPT ? &opt_curve : &lru_curve, path, topts, limit, out, info,
+			 err, errlen);
 }

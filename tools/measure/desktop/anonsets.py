@@ -18,6 +18,8 @@ import statistics
 import sys
 from collections import defaultdict
 
+import pageranges
+
 RLE = re.compile(r"(\d+)([afsw.])")
 
 
@@ -54,15 +56,9 @@ def load(raw):
 
 
 def ranges(pages):
-    pages = sorted(pages)
-    out, i = [], 0
-    while i < len(pages):
-        j = i
-        while j + 1 < len(pages) and pages[j + 1] == pages[j] + 1:
-            j += 1
-        out.append("%x" % pages[i] if i == j else "%x-%x" % (pages[i], pages[j]))
-        i = j + 1
-    return " ".join(out)
+    """pages as "a-b c ..." in hex (anonsets.csv's virtual page numbers)"""
+    return " ".join("%x" % a if n == 1 else "%x-%x" % (a, a + n - 1)
+                    for a, n in pageranges.runs(pages))
 
 
 def unranges(s):
