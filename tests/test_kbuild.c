@@ -5,6 +5,11 @@
 
 #include "sim/rng.h"
 #include "workloads/kbuild.h"
+#include "workloads/kbuild_measured.h"
+#include "kernel/process.h"
+#include "mm/task.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -21,7 +26,7 @@ static const char *small = "machine.profile = p3-2004\n"
 			   "kbuild.heap_scale = 15\n"
 			   "kbuild.text = 512k\n"
 			   "kbuild.headers = 1M\n"
-			   "kbuild.make_rss = 256k\n"
+			   "kbuild.make_anon = 256k\n"
 			   "kbuild.link_cpu = 20ms\n"
 			   "kbuild.link_heap = 1M\n";
 
@@ -126,6 +131,67 @@ static void make_keeps_its_slots_full(void **state)
 	run_result_free(&r);
 }
 
+/* make's references before each compile job it starts are the measured windows in turn
+ * (kbuild_measured_make_windows): its text is touched by nothing else (exec maps it; the jobs
+ * exec cc1), so with memory to spare the text pages make has mapped once it has started J
+ * jobs are the union of the first J windows' file pages, rank r of N at page r * M / N. A
+ * model that replayed one window, or drew pages at random, fails this. */
+static uint64_t make_text_present, make_text_pages;
+
+static int watch_make_text(void)
+{
+	for_each_task(t) {
+		if (strcmp(t->task.comm, "make") || !t->mm || !t->proc || t->proc->exited)
+			continue;
+		for (struct vm_area_struct *a = t->mm->mmap; a; a = a->next) {
+			if (!a->file || a->dead || strcmp(a->file->name, "make"))
+				continue;
+			make_text_pages = a->npages;
+			make_text_present = 0;
+			for (uint64_t i = 0; i < a->npages; i++)
+				make_text_present += !!(a->pte[i] & PTE_PRESENT);
+		}
+	}
+	return mm_check_invariants();
+}
+
+static uint64_t window_union(int nr, uint64_t m, bool *in)
+{
+	uint64_t n = 0;
+	memset(in, 0, m * sizeof(*in));
+	for (int k = 0; k < nr; k++) {
+		const struct kbuild_make_window *w = &kbuild_measured_make_windows[k];
+		const uint64_t *bits = &kbuild_measured_make_bits[w->word + (w->anon + 63) / 64];
+		for (uint64_t r = 0; r < w->file; r++)
+			if (bits[r / 64] >> (r % 64) & 1 && !in[r * m / w->file])
+				in[r * m / w->file] = true, n++;
+	}
+	return n;
+}
+
+static void make_replays_measured_windows(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	const char *text = "machine.profile = p3-2004\nmachine.ram = 768M\nmachine.swap = 64M\n"
+			   "machine.cpus = 2\nworkload = kbuild\nkbuild.parallel = 12\n"
+			   "kbuild.jobs = 12\nrun.check_every = 500\n";
+	test_scenario(&cfg, text);
+	struct run_result r;
+	make_text_present = make_text_pages = 0;
+	assert_int_equal(scenario_run(&cfg, 1, &r, watch_make_text), 0);
+	assert_true(r.completed);
+	assert_int_equal(test_vmstat(&r, "pswpout"), 0);
+	assert_int_equal(make_text_pages, kbuild_measured_make_file_pages);
+	bool *in = calloc(make_text_pages, sizeof(*in));
+	uint64_t one = window_union(1, make_text_pages, in);
+	uint64_t want = window_union(12, make_text_pages, in);
+	assert_true(want > one);
+	assert_int_equal(make_text_present, want);
+	free(in);
+	run_result_free(&r);
+}
+
 /* The heap's reuse-gap mechanism by hand. All weight on a gap of exactly 3 steps: 10 pages
  * grow at each of steps 1, 2, 3; from step 4 on every step re-references the 10 pages of the
  * step 3 before it, so the job cycles over 30 pages: step s references those grown at step
@@ -203,6 +269,7 @@ int main(void)
 	    cmocka_unit_test(contest_mem_load),
 	    cmocka_unit_test(contest_no_load_only),
 	    cmocka_unit_test(make_keeps_its_slots_full),
+	    cmocka_unit_test(make_replays_measured_windows),
 	    cmocka_unit_test(heap_refs_follow_the_gap),
 	    cmocka_unit_test(heap_refs_distinct_and_grown),
 	};

@@ -1,10 +1,14 @@
 /* `make -jN vmlinux` under memory pressure (benchmarks.md §4), and the background daemon of
  * Rik van Riel's runs. The pieces:
  *
- *  - make: its own anonymous memory (touched at start), CPU per job it starts; keeps
- *    `parallel` jobs running, reaping one before starting the next, then forks the link.
- *    *Simplification:* the job stream never runs dry before the last job (real Kbuild
- *    parallelism varies by directory), and one job is one exec (no sh -c / gcc driver / as).
+ *  - make: execs its text (a file shared by nothing else), touches its anonymous memory
+ *    at start; before each compile job it starts it references the pages a measured make
+ *    referenced before one (kbuild_measured_make_windows) and computes its measured CPU per
+ *    job; keeps `parallel` jobs running, reaping one before starting the next, then forks
+ *    the link. *Simplifications:* one make stands for Kbuild's tree of makes (the makes
+ *    waiting for their sub-makes, idle, are not modelled: docs/model.md); the job stream
+ *    never runs dry before the last job (real Kbuild parallelism varies by directory), and
+ *    one job is one exec (no sh -c / gcc driver / as).
  *  - a compile job: forked by make (a copy-on-write copy of make's mm), execs cc1, whose
  *    text is a private executable mapping of one file shared by every job; reads its .c and
  *    random 64 KiB pieces of the hot header set; then computes in `step`s, growing its heap
@@ -50,11 +54,12 @@ static const struct param_desc params[] = {
      "cc1 text + libraries the compile jobs reference (measured)"},
     {"kbuild.headers", P_SIZE, KP(headers), 65536, 1LL << 34, NULL,
      "hot include set: the distinct headers the measured jobs read"},
-    {"kbuild.make_rss", P_SIZE, KP(make_rss), 4096, 1LL << 32, NULL,
-     "make's own memory (measured peak RSS)"},
-    {"kbuild.make_cpu", P_TIME, KP(make_cpu), 0, HOUR, NULL, "make's CPU per job [estimate]"},
-    {"kbuild.make_refs", P_INT, KP(make_refs), 0, 1 << 20, NULL,
-     "pages of make's memory read (random) per job it starts [estimate]"},
+    {"kbuild.make_anon", P_SIZE, KP(make_anon), 4096, 1LL << 32, NULL,
+     "make's heap and stack (measured: a make that starts compile jobs)"},
+    {"kbuild.make_text", P_SIZE, KP(make_text), 4096, 1LL << 32, NULL,
+     "make's text and library pages it references (measured)"},
+    {"kbuild.make_cpu", P_TIME, KP(make_cpu), 0, HOUR, NULL,
+     "make's CPU per compile job it starts (measured instructions)"},
     {"kbuild.step", P_TIME, KP(step), 10000, 1000000000, NULL,
      "compiler CPU between reference bursts (model grain)"},
     {"kbuild.heap_refs", P_INT, KP(heap_refs), 0, 1 << 20, NULL,
@@ -91,11 +96,13 @@ void kbuild_defaults(struct kbuild_params *p)
 	     * (kbuild_measured_cc1_file_kb: fault-around maps pages no one references) */
 	    .text = kbuild_measured_text_kb << 10,
 	    .headers = kbuild_measured_headers_bytes,
-	    .make_rss = kbuild_measured_make_kb << 10,
-	    .make_cpu = 5 * NSEC_PER_MSEC, /* [estimate] */
-	    /* [estimate]: not measured; it decides whether make keeps up under -j60
-	     * (docs/kbuild-measured.md, "make's own references") */
-	    .make_refs = 16,
+	    /* make under Valgrind through a whole vmlinux build (tools/measure/kbuild/
+	     * makerefs.sh, data/measured/kbuild/makerefs-2.6.24-i386.csv, docs/kbuild-
+	     * measured.md "make's own references"): the pages of a make that starts compile
+	     * jobs, and all of make's instructions over the jobs at cc1's instructions a step */
+	    .make_anon = kbuild_measured_make_anon_pages * 4096,
+	    .make_text = kbuild_measured_make_file_pages * 4096,
+	    .make_cpu = kbuild_measured_make_cpu_us * 1000,
 	    .step = NSEC_PER_MSEC, /* model grain */
 	    /* cc1 measured under Valgrind per step of its CPU (tools/measure/kbuild/cc1refs.sh,
 	     * data/measured/kbuild/cc1refs-2.6.24-i386-*.csv, docs/kbuild-measured.md
@@ -133,7 +140,8 @@ static struct {
 	uint64_t seed;
 	uint64_t page;
 	struct job *jobs; /* nr_jobs compile jobs, then the link */
-	struct address_space *cc1, *ld, *src, *include, *objs;
+	struct address_space *cc1, *ld, *src, *include, *objs, *make;
+	uint64_t make_text_start;
 	struct kbuild_build *build;
 	struct process **procs; /* make and every process it forked, for CPU% */
 	size_t nr_procs, cap_procs;
@@ -342,14 +350,41 @@ static void job_child(void *arg)
 	sys_exec(j->link ? "ld" : "cc1", j->link ? K.ld : K.cc1, &j->text_start, compiler_main, j);
 }
 
+/* The pages make references before it starts its n-th compile job: the measured window n
+ * (cycling), each measured page of rank r among its make's N mapped to page r * M / N of the
+ * model's M (docs/kbuild-measured.md, "make's own references"). */
+static void make_window(int n, uint64_t anon, uint64_t anon_pages, uint64_t text,
+			uint64_t text_pages)
+{
+	const struct kbuild_make_window *w =
+	    &kbuild_measured_make_windows[n % kbuild_measured_make_nr_windows];
+	const uint64_t *bits = &kbuild_measured_make_bits[w->word];
+	for (int part = 0; part < 2; part++) {
+		uint64_t nbits = part ? w->file : w->anon, base = part ? text : anon;
+		uint64_t m = part ? text_pages : anon_pages;
+		for (uint64_t i = 0; i < (nbits + 63) / 64; i++) {
+			for (uint64_t b = bits[i]; b; b &= b - 1) {
+				uint64_t r = i * 64 + (uint64_t)__builtin_ctzll(b);
+				sys_touch(base + r * m / nbits, part ? TOUCH_EXEC : TOUCH_READ);
+			}
+		}
+		bits += (nbits + 63) / 64;
+	}
+}
+
+static void make_main(void *arg);
+
+static void make_exec(void *arg)
+{
+	sys_exec("make", K.make, &K.make_text_start, make_main, arg);
+}
+
 static void make_main(void *arg)
 {
 	struct kbuild_build *b = arg;
 	const struct kbuild_params *p = &K.p;
-	uint64_t rss = pages(p->make_rss);
+	uint64_t rss = pages(p->make_anon), text_pages = pages(p->make_text);
 	uint64_t mine = sys_mmap_anon(rss, VM_READ | VM_WRITE);
-	struct rng rng;
-	rng_seed(&rng, K.seed, 999);
 	for (uint64_t i = 0; i < rss; i++)
 		sys_touch(mine + i, TOUCH_WRITE); /* reads the Makefiles, builds the graph */
 	int next = 0, running = 0, code;
@@ -357,7 +392,7 @@ static void make_main(void *arg)
 	jobs_alive(b, 0);
 	while (next < p->nr_jobs || running) {
 		while (running < p->parallel && next < p->nr_jobs) {
-			touch_random(&rng, mine, rss, p->make_refs, TOUCH_READ);
+			make_window(next, mine, rss, K.make_text_start, text_pages);
 			sys_compute(p->make_cpu);
 			struct process *c = sys_fork("cc", job_child, &K.jobs[next++]);
 			track(c);
@@ -397,7 +432,7 @@ struct process *kbuild_fork_make(struct kbuild_build *b)
 	K.build = b;
 	K.nr_procs = 0;
 	b->start = local_now();
-	struct process *m = sys_fork("make", make_main, b);
+	struct process *m = sys_fork("make", make_exec, b);
 	track(m);
 	return m;
 }
@@ -438,6 +473,7 @@ void kbuild_setup(const struct kbuild_params *p, uint64_t seed)
 	l->cpu = p->link_cpu ? p->link_cpu * (uint64_t)p->cpu_scale / 100 : p->step;
 	K.cc1 = file_create("cc1", pages(p->text), 0, true);
 	K.ld = file_create("ld", pages(p->text / 4), 0, true);
+	K.make = file_create("make", pages(p->make_text), 0, true);
 	K.src = file_create("src", src_total, 0, false);
 	K.include = file_create("include", pages(p->headers), 0, false);
 	K.objs = file_create("objs", 0, obj_total, false);
@@ -459,6 +495,7 @@ void kbuild_drop_caches(void)
 	sys_fsync(K.objs);
 	file_truncate(K.cc1);
 	file_truncate(K.ld);
+	file_truncate(K.make);
 	file_truncate(K.src);
 	file_truncate(K.include);
 	file_truncate(K.objs);

@@ -102,7 +102,6 @@ const struct kbuild_job_record kbuild_measured_jobs[] = {
 const int kbuild_measured_nr_jobs = 94;
 const uint64_t kbuild_measured_cc1_file_kb = 24402; /* median */
 const uint64_t kbuild_measured_headers_bytes = 3148326;
-const uint64_t kbuild_measured_make_kb = 2848;
 const uint64_t kbuild_measured_link_kb = 11080;
 const uint64_t kbuild_measured_link_ms = 16;
 const uint64_t kbuild_measured_text_kb = 15280;

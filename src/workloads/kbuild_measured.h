@@ -25,8 +25,23 @@ extern const int kbuild_measured_gap_bins;
 extern const uint16_t kbuild_measured_gap_lo[];	     /* reuse-gap bins: smallest gap, steps */
 extern const uint32_t kbuild_measured_gap_cum[];     /* cumulative re-references of the bins */
 extern const uint64_t kbuild_measured_headers_bytes; /* distinct headers of the sample */
-extern const uint64_t kbuild_measured_make_kb;	     /* make's own peak RSS */
 extern const uint64_t kbuild_measured_link_kb;	     /* the link stand-in's peak RSS */
 extern const uint64_t kbuild_measured_link_ms;	     /* ... and its CPU */
+
+/* What make referenced before each compile job it started (tools/measure/kbuild/makerefs.sh,
+ * maketable.py): a window's pages are bits over the ranks (by address) of its make's anonymous
+ * pages (`anon` bits from kbuild_measured_make_bits[word]) and then of its file pages (`file`
+ * bits, from the next 64-bit word). */
+struct kbuild_make_window {
+	uint16_t anon, file; /* the pages of the make that started the job */
+	uint32_t word;	     /* its first word in kbuild_measured_make_bits */
+};
+
+extern const struct kbuild_make_window kbuild_measured_make_windows[];
+extern const int kbuild_measured_make_nr_windows;
+extern const uint64_t kbuild_measured_make_bits[];
+extern const uint64_t kbuild_measured_make_anon_pages; /* a job-starting make's, median */
+extern const uint64_t kbuild_measured_make_file_pages; /* ... its text and libraries */
+extern const uint64_t kbuild_measured_make_cpu_us;     /* make's CPU per compile job */
 
 #endif

@@ -10,6 +10,10 @@ python3 tools/measure/kbuild/table.py data/measured/kbuild/jobs-2.6.24-i386.csv 
 	data/measured/kbuild/jobs-2.6.24-i386-other.csv data/measured/kbuild/cc1refs-2.6.24-i386 >"$tmp/k.c"
 diff -q "$tmp/k.c" src/workloads/kbuild_measured.c ||
 	{ echo "FAIL: src/workloads/kbuild_measured.c is not what table.py makes of the data"; exit 1; }
+python3 tools/measure/kbuild/maketable.py data/measured/kbuild/makerefs-2.6.24-i386.csv \
+	data/measured/kbuild/cc1refs-2.6.24-i386-jobs.csv >"$tmp/km.c"
+diff -q "$tmp/km.c" src/workloads/kbuild_measured_make.c ||
+	{ echo "FAIL: src/workloads/kbuild_measured_make.c is not what maketable.py makes of the data"; exit 1; }
 python3 tools/measure/desktop/table.py c data/measured/desktop "$tmp/m.c" "$tmp/p.c" "$tmp/a.c" >"$tmp/d.c"
 diff -q "$tmp/a.c" src/workloads/desktop_measured_anon.c ||
 	{ echo "FAIL: src/workloads/desktop_measured_anon.c is not what table.py makes of the data"; exit 1; }

@@ -29,19 +29,9 @@ r = sorted(csv.DictReader(open('$data/jobs-2.6.24-i386.csv')),
            key=lambda x: (int(x['cc1_anon_peak_kb']), x['source']))
 print(' '.join(r[i]['source'] for i in range(3, len(r), 6)))")
 
-# the tool, against Debian's valgrind (headers and libcoregrind/libvex from the valgrind package)
+# the tool, against Debian's valgrind
 lib=$(mktemp -d)
-for f in /usr/libexec/valgrind/*; do ln -s "$f" "$lib/"; done
-vgdef="-DVGA_amd64=1 -DVGO_linux=1 -DVGP_amd64_linux=1 -DVGPV_amd64_linux_vanilla=1"
-vglib=/usr/lib/x86_64-linux-gnu/valgrind
-# shellcheck disable=SC2086
-gcc -m64 -O2 -g -Wall -fno-strict-aliasing -fno-builtin -fno-stack-protector \
-	-fomit-frame-pointer -fno-pie $vgdef -I/usr/include/valgrind -c "$here/pagerefs.c" \
-	-o "$lib/pagerefs.o"
-gcc -m64 -o "$lib/pagerefs-amd64-linux" -static -nodefaultlibs -nostartfiles -u _start \
-	-Wl,--build-id=none -Wl,-Ttext-segment=0x58000000 -no-pie "$lib/pagerefs.o" \
-	"$vglib/libcoregrind-amd64-linux.a" "$vglib/libvex-amd64-linux.a" \
-	"$vglib/libgcc-sup-amd64-linux.a" -lgcc
+"$here/pagerefs-build.sh" "$lib"
 
 mk="make -C $src ARCH=i386"
 kc="--param ggc-min-heapsize=4096 --param ggc-min-expand=30"

@@ -40,6 +40,9 @@
 #include "pub_tool_options.h"
 #include "pub_tool_machine.h"
 #include "pub_tool_aspacemgr.h"
+#include "pub_tool_clientstate.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_xarray.h"
 
 #define NW	25
 #define KBASE	8 /* W_8 = 2^20 */
@@ -63,9 +66,14 @@ struct pg {
 	ULong born_at;	   /* icount at its last birth */
 	UInt lastwin[NW];  /* window index + 1 that last referenced it */
 	UInt lastexec[NW];
+	UInt lastfork; /* fork window index + 1 that last referenced it (--forks=yes) */
 };
 
 static const HChar *clo_out = "pagerefs.out";
+static Bool clo_forks;
+static struct pg **fwin; /* the pages referenced since the previous fork (--forks=yes) */
+static ULong fwin_n, fwin_cap;
+static UInt forkidx;
 static Int out_fd = -1;
 static HChar obuf[1 << 16];
 static Int oused;
@@ -209,6 +217,14 @@ static void ref_page(Addr page, Bool exec)
 	}
 	if (exec && !e->exec)
 		e->exec = 1;
+	if (clo_forks && e->lastfork != forkidx + 1) {
+		e->lastfork = forkidx + 1;
+		if (fwin_n == fwin_cap) {
+			fwin_cap = fwin_cap ? 2 * fwin_cap : 4096;
+			fwin = VG_(realloc)("pagerefs.fwin", fwin, fwin_cap * sizeof(*fwin));
+		}
+		fwin[fwin_n++] = e;
+	}
 	for (Int k = 0; k < NW; k++) {
 		if (e->lastwin[k] != widx[k] + 1) {
 			cnt[k][e->cls]++;
@@ -281,10 +297,68 @@ static void release(Addr a, SizeT len)
 	}
 }
 
+static Bool forked_child;
+
+static void child_after_fork(ThreadId tid)
+{
+	(void)tid;
+	out_fd = -1;
+	oused = 0;
+	forked_child = True;
+}
+
+/* With --forks=yes a forked child that execs writes what it runs to OUT.x (OUT named for the
+ * child's pid): "P parent_pid fork_window program args", fork_window the number of the
+ * parent's K line that this fork closed (0 the first). */
+static void note_exec(UWord *args)
+{
+	HChar line[600];
+	Int n = VG_(snprintf)(line, sizeof(line), "P %d %u %s", VG_(getppid)(), forkidx - 1,
+			      (const HChar *)args[0]);
+	const HChar *const *argv = (const HChar *const *)args[1];
+	for (Int i = 1; argv && argv[i] && n < 500; i++)
+		n += VG_(snprintf)(line + n, sizeof(line) - n, " %s", argv[i]);
+	VG_(snprintf)(line + n, sizeof(line) - n, "\n");
+	HChar name[512];
+	VG_(snprintf)(name, sizeof(name), "%s.x", VG_(expand_file_name)("--out", clo_out));
+	Int fd = VG_(fd_open)(name, 0x241, 0644);
+	if (fd >= 0) {
+		VG_(write)(fd, line, VG_(strlen)(line));
+		VG_(close)(fd);
+	}
+}
+
+/* One fork window: "K icount n" and its n pages, "k class exec vpage" (vpage in hex). */
+static void close_fork_window(const HChar *tag)
+{
+	HChar line[96];
+	VG_(sprintf)(line, "%s %llu %llu\n", tag, icount, fwin_n);
+	emit(line);
+	for (ULong i = 0; i < fwin_n; i++) {
+		struct pg *e = fwin[i];
+		VG_(sprintf)(line, "k %s %d %llx\n", cls_name[e->cls], e->exec,
+			     (ULong)(e->page - 1));
+		emit(line);
+	}
+	fwin_n = 0;
+	forkidx++;
+}
+
 static void pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 {
 	(void)tid;
 	(void)nargs;
+	if (clo_forks && (no == 56 /* clone */ || no == 57 /* fork */ || no == 58 /* vfork */)) {
+		/* a thread's clone would count too (make has no threads); not clone3: Valgrind 3.19
+		 * refuses it (ENOSYS) and glibc falls back to clone, which is counted */
+		close_fork_window("K");
+		return;
+	}
+	if (clo_forks && forked_child && no == 59 /* execve */) {
+		note_exec(args);
+		forked_child = False;
+		return;
+	}
 	if (no == 1 /* write */ && args[0] == 2 && args[2] > 0) {
 		const HChar *buf = (const HChar *)args[1];
 		SizeT n = args[2];
@@ -421,6 +495,7 @@ static IRSB *pr_instrument(VgCallbackClosure *closure, IRSB *in, const VexGuestL
 static Bool pr_option(const HChar *arg)
 {
 	if (VG_STR_CLO(arg, "--out", clo_out)) {
+	} else if (VG_BOOL_CLO(arg, "--forks", clo_forks)) {
 	} else
 		return False;
 	return True;
@@ -428,16 +503,20 @@ static Bool pr_option(const HChar *arg)
 
 static void pr_usage(void)
 {
-	VG_(printf)("    --out=FILE   where the window counts go [pagerefs.out]\n");
+	VG_(printf)("    --out=FILE   where the window counts go, %%p the pid [pagerefs.out]\n");
+	VG_(printf)("    --forks=yes  also the pages referenced between forks [no]\n");
 }
 
 static void pr_debug_usage(void)
 {
 }
 
+/* A forked child writes nothing of the parent's: it execs (and a new instance opens its own
+ * file) or exits. */
 static void pr_post_clo_init(void)
 {
-	out_fd = VG_(fd_open)(clo_out, 0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
+	out_fd = VG_(fd_open)(VG_(expand_file_name)("--out", clo_out),
+			      0x241 /* O_WRONLY|O_CREAT|O_TRUNC */, 0644);
 	if (out_fd < 0)
 		VG_(tool_panic)("pagerefs: cannot open --out");
 	tab = VG_(calloc)("pagerefs.tab", 1ULL << HBITS, sizeof(*tab));
@@ -450,6 +529,16 @@ static void pr_post_clo_init(void)
 		wend[k] = wsize[k];
 	}
 	next_min = wsize[0];
+	VG_(atfork)(NULL, NULL, child_after_fork);
+	{
+		HChar line[600];
+		Int n = VG_(snprintf)(line, sizeof(line), "X %s", VG_(args_the_exename));
+		for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)) && n < 500; i++)
+			n += VG_(snprintf)(line + n, sizeof(line) - n, " %s",
+					   *(HChar **)VG_(indexXA)(VG_(args_for_client), i));
+		VG_(snprintf)(line + n, sizeof(line) - n, "\n");
+		emit(line);
+	}
 	emit("# pagerefs: W k idx icount_end file fileX brk mmap stack other born resident births "
 	     "gc h0..h15\n");
 	HChar line[64];
@@ -462,6 +551,8 @@ static void pr_post_clo_init(void)
 static void pr_fini(Int code)
 {
 	HChar line[600];
+	if (clo_forks)
+		close_fork_window("Z");
 	VG_(sprintf)(line, "E %llu %d\n", icount, code);
 	emit(line);
 	for (Int k = 0; k < NW; k++)

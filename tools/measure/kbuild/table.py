@@ -6,7 +6,7 @@ Per job: cc1's anonymous peak (KiB), the whole job's CPU (ms: gcc driver, cc1, a
 of its .c, of the headers it read and of its .o, and cc1's anonymous memory at 10 %..100 % of
 its life in percent of the peak (its RSS samples less the file-backed part at the peak). Then
 the sample's constants: cc1's file-backed resident at its peak (text and libraries, median),
-the distinct headers' bytes, make's own peak RSS, and the ld -r stand-in's peak RSS and CPU.
+the distinct headers' bytes, and the ld -r stand-in's peak RSS and CPU.
 From REFS (the prefix of cc1refs.py's CSVs), by refs_rule.py: the text the jobs referenced,
 the heap and text references per step and the reuse-gap bins."""
 import csv
@@ -39,12 +39,10 @@ for r in jobs:
         int(r["object_bytes"]), ", ".join(map(str, pct)), r["source"]))
 out("};\n")
 out("const int kbuild_measured_nr_jobs = %d;\n" % len(jobs))
-make = [r for r in other if r["step"] == "make"]
 link = [r for r in other if r["step"] == "link"]
 union = [r for r in other if r["step"] == "headers_union"]
 out("const uint64_t kbuild_measured_cc1_file_kb = %d; /* median */\n" % statistics.median(files))
 out("const uint64_t kbuild_measured_headers_bytes = %s;\n" % (union[0]["output_bytes"] if union else 0))
-out("const uint64_t kbuild_measured_make_kb = %s;\n" % (make[0]["own_hwm_kb"] if make else 0))
 out("const uint64_t kbuild_measured_link_kb = %s;\n" % (link[0]["maxrss_kb"] if link else 0))
 out("const uint64_t kbuild_measured_link_ms = %s;\n" % (link[0]["cpu_ms"] if link else 0))
 heap_refs, text_refs, text_kb, bins = derive(sys.argv[3])
