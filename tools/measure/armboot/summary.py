@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Summarise armboot console logs (tools/measure/armboot/run.sh output).
+
+    tools/measure/armboot/summary.py data/measured/armboot/*.log
+
+Prints, per log: the boot log's memory line, the reserved memory it implies,
+/proc/meminfo and /proc/zoneinfo figures after boot (and right before
+hackbench in the hb modes), the largest slab caches, and the hackbench
+outcome (time printed, exit status, OOM kills in the kernel log).
+Standard library only.
+"""
+import re
+import sys
+
+MEMINFO_KEYS = ["MemTotal", "MemFree", "Buffers", "Cached", "Active", "Inactive",
+                "AnonPages", "Mapped", "Slab", "SReclaimable", "SUnreclaim",
+                "PageTables", "KernelStack", "Dirty", "VmallocUsed", "Committed_AS"]
+ZONE_KEYS = ["pages free", "min", "low", "high", "spanned", "present",
+             "nr_free_pages", "nr_inactive", "nr_active", "nr_anon_pages",
+             "nr_mapped", "nr_file_pages", "nr_slab_reclaimable",
+             "nr_slab_unreclaimable", "nr_page_table_pages"]
+
+
+def sections(text):
+    """Split a console log into {name: [lines]} at '=== name' markers."""
+    out = {"console": []}
+    cur = "console"
+    for line in text.split("\n"):
+        line = line.replace("\0", "").rstrip("\r")
+        m = re.match(r"^\s*=== (.*)$", line)
+        if m:
+            cur = m.group(1).strip()
+            out.setdefault(cur, [])
+            continue
+        out[cur].append(line)
+    return out
+
+
+def memory_line(lines):
+    for line in lines:
+        m = re.search(r"Memory: (\d+)KB available \((\d+)K code, (\d+)K data, (\d+)K init\)", line)
+        if m:
+            return dict(zip(["available", "code", "data", "init"], map(int, m.groups())))
+    return None
+
+
+def memory_total(lines):
+    for line in lines:
+        m = re.search(r"Memory: (\d+)MB = (\d+)MB total", line)
+        if m:
+            return int(m.group(2)) * 1024
+    return None
+
+
+def meminfo(lines):
+    d = {}
+    for line in lines:
+        m = re.match(r"^(\w+):\s+(\d+) kB", line)
+        if m:
+            v = int(m.group(2))
+            if v >= 2**31:  # a negative counter printed as unsigned long
+                v -= 2**32
+            d[m.group(1)] = v
+    return d
+
+
+def zoneinfo(lines):
+    d = {}
+    for line in lines:
+        s = line.strip()
+        m = re.match(r"^(pages free|min|low|high|spanned|present)\s+(\d+)$", s)
+        if not m:
+            m = re.match(r"^(nr_\w+)\s+(\d+)$", s)
+        if m and m.group(1) not in d:
+            v = int(m.group(2))
+            if v >= 2**31:
+                v -= 2**32
+            d[m.group(1)] = v
+    return d
+
+
+def slabinfo(lines):
+    """[(pages, name, active_objs, num_objs, objsize)] largest first."""
+    out = []
+    for line in lines:
+        if line.startswith("#") or line.startswith("slabinfo") or ":" not in line:
+            continue
+        f = line.split()
+        try:
+            name, active, num, size, _perslab, pps = f[0], *map(int, f[1:6])
+            i = f.index("slabdata")
+            num_slabs = int(f[i + 2])
+        except (ValueError, IndexError):
+            continue
+        out.append((num_slabs * pps, name, active, num, size))
+    out.sort(key=lambda t: (-t[0], t[1]))
+    return out
+
+
+def hackbench(sec):
+    res = {}
+    for name, lines in sec.items():
+        if name.startswith("hackbench ") and not name.startswith("hackbench exit"):
+            res["cmd"] = name
+            for line in lines:
+                m = re.match(r"^Time: ([\d.]+)", line)
+                if m:
+                    res["time"] = float(m.group(1))
+        m = re.match(r"^hackbench exit (\d+)", name)
+        if m:
+            res["exit"] = int(m.group(1))
+    if "dmesg after" in sec:
+        d = sec["dmesg after"]
+        res["oom_invoked"] = sum("invoked oom-killer" in x for x in d)
+        res["oom_killed"] = sum("Out of memory: kill" in x or "Killed process" in x for x in d)
+    return res
+
+
+def summarise(path, nslab):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    sec = sections(text)
+    print(f"## {path}")
+    total = memory_total(sec["console"])
+    ml = memory_line(sec["console"])
+    if ml:
+        print(f"boot: Memory: {total}K total, {ml['available']}K available "
+              f"({ml['code']}K code, {ml['data']}K data, {ml['init']}K init); "
+              f"reserved at that point {total - ml['available']}K, "
+              f"after freeing init {total - ml['available'] - ml['init']}K")
+    for phase in ("boot", "pre-hackbench", "post-hackbench"):
+        if f"meminfo {phase}" not in sec:
+            continue
+        mi = meminfo(sec[f"meminfo {phase}"])
+        print(f"meminfo {phase}: " + ", ".join(f"{k} {mi[k]}" for k in MEMINFO_KEYS if k in mi)
+              + " (kB)")
+        if "MemTotal" in mi and total:
+            print(f"  not in MemTotal: {total - mi['MemTotal']}K")
+        zi = zoneinfo(sec.get(f"zoneinfo {phase}", []))
+        print(f"zoneinfo {phase}: " + ", ".join(f"{k} {zi[k]}" for k in ZONE_KEYS if k in zi)
+              + " (pages)")
+        sl = slabinfo(sec.get(f"slabinfo {phase}", []))
+        if sl:
+            print(f"slab {phase}: {sum(t[0] for t in sl)} pages in {len(sl)} caches; largest:")
+            for pages, name, active, num, size in sl[:nslab]:
+                print(f"  {name:22s} {pages:4d} pages  {active:5d}/{num:5d} objs x {size} B")
+    hb = hackbench(sec)
+    if hb:
+        print("hackbench: " + ", ".join(f"{k} {v}" for k, v in hb.items()))
+    print()
+
+
+def main(argv):
+    nslab = 8
+    paths = []
+    for a in argv[1:]:
+        if a.startswith("--slab="):
+            nslab = int(a.split("=", 1)[1])
+        else:
+            paths.append(a)
+    if not paths:
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    for p in paths:
+        summarise(p, nslab)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
