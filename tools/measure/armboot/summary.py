@@ -98,6 +98,9 @@ def slabinfo(lines):
 
 
 def hackbench(sec):
+    """The run's outcome. OOM reports are counted in the console output
+    between the hackbench markers (the kernel prints them there as they
+    happen); the 16 KiB log buffer dumped afterwards keeps only the last."""
     res = {}
     for name, lines in sec.items():
         if name.startswith("hackbench ") and not name.startswith("hackbench exit"):
@@ -106,13 +109,20 @@ def hackbench(sec):
                 m = re.match(r"^Time: ([\d.]+)", line)
                 if m:
                     res["time"] = float(m.group(1))
+            # the report's header is rate-limited; every kill prints its line
+            res["kills"] = sum(x.startswith("Killed process") for x in lines)
+            first = next((i for i, x in enumerate(lines) if "invoked oom-killer" in x), None)
+            if first is not None:
+                res["first_oom"] = lines[first].strip()
+                for x in lines[first:first + 60]:
+                    if x.startswith("Active:") or x.lstrip().startswith("free:") \
+                            or re.match(r"^\d+ (pages of RAM|free pages|reserved pages|slab pages)", x):
+                        res.setdefault("first_oom_meminfo", []).append(x.strip())
+                    if x.startswith("Out of memory"):
+                        break
         m = re.match(r"^hackbench exit (\d+)", name)
         if m:
             res["exit"] = int(m.group(1))
-    if "dmesg after" in sec:
-        d = sec["dmesg after"]
-        res["oom_invoked"] = sum("invoked oom-killer" in x for x in d)
-        res["oom_killed"] = sum("Out of memory: kill" in x or "Killed process" in x for x in d)
     return res
 
 
@@ -145,7 +155,10 @@ def summarise(path, nslab):
                 print(f"  {name:22s} {pages:4d} pages  {active:5d}/{num:5d} objs x {size} B")
     hb = hackbench(sec)
     if hb:
+        mem = hb.pop("first_oom_meminfo", [])
         print("hackbench: " + ", ".join(f"{k} {v}" for k, v in hb.items()))
+        for x in mem:
+            print(f"  at the first OOM: {x}")
     print()
 
 
