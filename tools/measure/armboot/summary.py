@@ -15,6 +15,9 @@ import sys
 MEMINFO_KEYS = ["MemTotal", "MemFree", "Buffers", "Cached", "Active", "Inactive",
                 "AnonPages", "Mapped", "Slab", "SReclaimable", "SUnreclaim",
                 "PageTables", "KernelStack", "Dirty", "VmallocUsed", "Committed_AS"]
+VMSTAT_KEYS = ["pgmajfault", "allocstall", "pgscan_direct_dma", "pgscan_kswapd_dma",
+               "pgsteal_dma", "kswapd_steal", "pageoutrun", "slabs_scanned",
+               "kswapd_inodesteal", "pginodesteal"]
 ZONE_KEYS = ["pages free", "min", "low", "high", "spanned", "present",
              "nr_free_pages", "nr_inactive", "nr_active", "nr_anon_pages",
              "nr_mapped", "nr_file_pages", "nr_slab_reclaimable",
@@ -22,17 +25,27 @@ ZONE_KEYS = ["pages free", "min", "low", "high", "spanned", "present",
 
 
 def sections(text):
-    """Split a console log into {name: [lines]} at '=== name' markers."""
+    """Split a console log into {name: [lines]} at '=== name' markers; the
+    lines from '=== hackbench G process L' to '=== hackbench exit' (the
+    start-signal dumps and the run's console) are also kept whole as 'run'."""
     out = {"console": []}
     cur = "console"
+    in_run = False
     for line in text.split("\n"):
         line = line.replace("\0", "").rstrip("\r")
         m = re.match(r"^\s*=== (.*)$", line)
         if m:
             cur = m.group(1).strip()
             out.setdefault(cur, [])
+            if re.match(r"^hackbench \d+ process", cur):
+                in_run = True
+                out["run"] = []
+            elif cur.startswith("hackbench exit"):
+                in_run = False
             continue
         out[cur].append(line)
+        if in_run:
+            out["run"].append(line)
     return out
 
 
@@ -102,9 +115,10 @@ def hackbench(sec):
     between the hackbench markers (the kernel prints them there as they
     happen); the 16 KiB log buffer dumped afterwards keeps only the last."""
     res = {}
-    for name, lines in sec.items():
-        if name.startswith("hackbench ") and not name.startswith("hackbench exit"):
+    for name in sec:
+        if re.match(r"^hackbench \d+ process", name):
             res["cmd"] = name
+            lines = sec["run"]
             for line in lines:
                 m = re.match(r"^Time: ([\d.]+)", line)
                 if m:
@@ -120,6 +134,7 @@ def hackbench(sec):
                         res.setdefault("first_oom_meminfo", []).append(x.strip())
                     if x.startswith("Out of memory"):
                         break
+    for name in sec:
         m = re.match(r"^hackbench exit (\d+)", name)
         if m:
             res["exit"] = int(m.group(1))
@@ -137,7 +152,7 @@ def summarise(path, nslab):
               f"({ml['code']}K code, {ml['data']}K data, {ml['init']}K init); "
               f"reserved at that point {total - ml['available']}K, "
               f"after freeing init {total - ml['available'] - ml['init']}K")
-    for phase in ("boot", "pre-hackbench", "post-hackbench"):
+    for phase in ("boot", "pre-hackbench", "start-signal", "post-hackbench"):
         if f"meminfo {phase}" not in sec:
             continue
         mi = meminfo(sec[f"meminfo {phase}"])
@@ -146,13 +161,36 @@ def summarise(path, nslab):
         if "MemTotal" in mi and total:
             print(f"  not in MemTotal: {total - mi['MemTotal']}K")
         zi = zoneinfo(sec.get(f"zoneinfo {phase}", []))
-        print(f"zoneinfo {phase}: " + ", ".join(f"{k} {zi[k]}" for k in ZONE_KEYS if k in zi)
-              + " (pages)")
+        if zi:
+            print(f"zoneinfo {phase}: " + ", ".join(f"{k} {zi[k]}" for k in ZONE_KEYS if k in zi)
+                  + " (pages)")
+        vm = {}
+        for x in sec.get(f"vmstat {phase}", []):
+            f = x.split()
+            if len(f) == 2 and f[1].isdigit():
+                vm[f[0]] = int(f[1])
+        if vm:
+            print(f"vmstat {phase}: " + ", ".join(f"{k} {vm[k]}" for k in VMSTAT_KEYS if k in vm))
         sl = slabinfo(sec.get(f"slabinfo {phase}", []))
         if sl:
             print(f"slab {phase}: {sum(t[0] for t in sl)} pages in {len(sl)} caches; largest:")
             for pages, name, active, num, size in sl[:nslab]:
                 print(f"  {name:22s} {pages:4d} pages  {active:5d}/{num:5d} objs x {size} B")
+    pre = meminfo(sec.get("meminfo pre-hackbench", []))
+    start = meminfo(sec.get("meminfo start-signal", []))
+    groups = re.search(r"armboot mode hb:(\d+)", text)
+    if pre and start and groups:
+        n = int(groups.group(1)) * 40
+        d = {k: (start[k] - pre[k]) / 4 for k in ("MemFree", "AnonPages", "PageTables",
+                                                  "Slab", "Cached", "Buffers")}
+        rest = -d["MemFree"] - d["AnonPages"] - d["PageTables"] - d["Slab"] - d["Cached"] \
+            - d["Buffers"]
+        print(f"forking {n} workers (pre-hackbench -> start-signal, pages): free "
+              f"{pre['MemFree'] // 4} -> {start['MemFree'] // 4} "
+              f"({-d['MemFree'] / n:.2f} per worker): anon {d['AnonPages'] / n:.2f}, "
+              f"PageTables counter {d['PageTables'] / n:.2f}, slab {d['Slab'] / n:.2f}, "
+              f"page cache {(d['Cached'] + d['Buffers']) / n:.2f}, "
+              f"no counter (stacks, pgds) {rest / n:.2f} per worker")
     hb = hackbench(sec)
     if hb:
         mem = hb.pop("first_oom_meminfo", [])

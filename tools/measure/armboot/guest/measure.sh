@@ -42,7 +42,7 @@ hb:*)
 	dmesg -c >/dev/null
 	dump pre-hackbench
 	echo "=== hackbench $g process 100"
-	/bin/hackbench "$g" process 100
+	HACKBENCH_PROC=1 /bin/hackbench "$g" process 100
 	echo "=== hackbench exit $?"
 	sleep 1
 	killall -9 hackbench 2>/dev/null
