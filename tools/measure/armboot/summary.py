@@ -130,7 +130,7 @@ def hackbench(sec):
                 res["first_oom"] = lines[first].strip()
                 for x in lines[first:first + 60]:
                     if x.startswith("Active:") or x.lstrip().startswith("free:") \
-                            or re.match(r"^\d+ (pages of RAM|free pages|reserved pages|slab pages)", x):
+                            or re.match(r"^\d+ (pages of RAM|free pages|reserved pages|slab pages|total pagecache pages)", x):
                         res.setdefault("first_oom_meminfo", []).append(x.strip())
                     if x.startswith("Out of memory"):
                         break
