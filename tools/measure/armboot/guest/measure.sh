@@ -1,0 +1,55 @@
+#!/bin/sh
+# Runs in the guest as the only job after init. Mode from the kernel command
+# line: armboot=boot (dump the state after boot) or armboot=hb:GROUPS (dump the
+# state, then run 'hackbench GROUPS process 100' once and report OOM kills).
+# Every section goes to the console between '=== name' markers; then reboot -f,
+# which QEMU (-no-reboot) turns into an exit.
+# No pipes and no $(...): the glibc of Debian's busybox-static makes pipe()
+# with pipe2, which 2.6.25 does not have (ENOSYS).
+mode=boot
+read -r cmdline </proc/cmdline
+for w in $cmdline; do
+	case $w in armboot=*) mode=${w#armboot=} ;; esac
+done
+
+# The processes, from /proc/PID/stat: busybox ps cannot list /proc here
+# (its glibc makes fstat with AT_EMPTY_PATH, which 2.6.25 refuses: EINVAL).
+procs() {
+	p=1
+	while [ $p -le 400 ]; do
+		if [ -r /proc/$p/stat ]; then read -r l </proc/$p/stat; echo "$l"; fi
+		p=$((p + 1))
+	done
+}
+
+dump() {
+	for f in meminfo zoneinfo vmstat buddyinfo slabinfo; do
+		echo "=== $f $1"; cat /proc/$f
+	done
+	echo "=== procs $1"; procs
+}
+
+echo "=== armboot mode $mode"
+echo "=== uname"; uname -a
+echo "=== cmdline"; cat /proc/cmdline
+echo "=== mounts"; cat /proc/mounts
+echo "=== dmesg"; dmesg
+dump boot
+
+case $mode in
+hb:*)
+	g=${mode#hb:}
+	dmesg -c >/dev/null
+	dump pre-hackbench
+	echo "=== hackbench $g process 100"
+	HACKBENCH_PROC=1 /bin/hackbench "$g" process 100
+	echo "=== hackbench exit $?"
+	sleep 1
+	killall -9 hackbench 2>/dev/null
+	echo "=== dmesg after"; dmesg
+	dump post-hackbench
+	;;
+esac
+echo "=== armboot end"
+sync
+reboot -f
