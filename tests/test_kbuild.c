@@ -111,6 +111,18 @@ static void contest_no_load_only(void **state)
 	run_result_free(&r);
 }
 
+/* make -jPARALLEL of JOBS measured jobs on 768 MB: memory to spare */
+static void roomy_build(struct scenario_config *cfg, int parallel, int jobs, const char *extra)
+{
+	char text[512];
+	snprintf(text, sizeof(text),
+		 "machine.profile = p3-2004\nmachine.ram = 768M\nmachine.swap = 64M\n"
+		 "machine.cpus = 2\nworkload = kbuild\nkbuild.parallel = %d\n"
+		 "kbuild.jobs = %d\n%s",
+		 parallel, jobs, extra);
+	test_scenario(cfg, text);
+}
+
 /* make -j20 with memory to spare: a job starts as soon as one ends, so about 20 are alive
  * all the time make still has jobs to start (a real make -j60 of 2.6.24 kept ~55 cc1 alive,
  * data/measured/kbuild/concurrency-2.6.24-i386-j60.csv) */
@@ -118,10 +130,7 @@ static void make_keeps_its_slots_full(void **state)
 {
 	(void)state;
 	struct scenario_config cfg;
-	const char *text = "machine.profile = p3-2004\nmachine.ram = 768M\nmachine.swap = 64M\n"
-			   "machine.cpus = 2\nworkload = kbuild\nkbuild.parallel = 20\n"
-			   "kbuild.jobs = 120\n";
-	test_scenario(&cfg, text);
+	roomy_build(&cfg, 20, 120, "");
 	struct run_result r;
 	test_run(&cfg, 1, &r);
 	assert_true(r.completed);
@@ -173,10 +182,7 @@ static void make_replays_measured_windows(void **state)
 {
 	(void)state;
 	struct scenario_config cfg;
-	const char *text = "machine.profile = p3-2004\nmachine.ram = 768M\nmachine.swap = 64M\n"
-			   "machine.cpus = 2\nworkload = kbuild\nkbuild.parallel = 12\n"
-			   "kbuild.jobs = 12\nrun.check_every = 500\n";
-	test_scenario(&cfg, text);
+	roomy_build(&cfg, 12, 12, "run.check_every = 500\n");
 	struct run_result r;
 	make_text_present = make_text_pages = 0;
 	assert_int_equal(scenario_run(&cfg, 1, &r, watch_make_text), 0);
