@@ -313,6 +313,55 @@ static void truncate_frees_pages_and_slots(void **state)
 	test_machine_shutdown();
 }
 
+/* usemem.shmem: four processes' shared anonymous regions at twice RAM, with swap: whole
+ * runs with the invariant checker on throughout. The regions' pages go to swap through
+ * shmem_writepage and come back through shmem_getpage; at exit each object goes with its
+ * mapping. Without swap nothing of theirs can be reclaimed: the OOM killer ends it. */
+static const char *usemem_shmem_2x = "machine.profile = x86_64-2008\n"
+				     "machine.ram = 32M\n"
+				     "machine.swap = 128M\n"
+				     "machine.cpus = 2\n"
+				     "workload = usemem\n"
+				     "usemem.processes = 4\n"
+				     "usemem.size = 16M\n"
+				     "usemem.pattern = cyclic\n"
+				     "usemem.loops = 2\n"
+				     "usemem.shmem = 1\n";
+
+static void usemem_shmem_swaps(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	struct run_result r;
+	test_scenario(&cfg, usemem_shmem_2x);
+	assert_true(cfg.usemem.shmem);
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	assert_int_equal(r.rstats.oom_kills, 0);
+	uint64_t out = test_vmstat(&r, "pswpout"), in = test_vmstat(&r, "pswpin");
+	assert_true(out > 0);
+	assert_true(in > 0);
+	assert_true(in <= out);
+	assert_true(test_vmstat(&r, "pgmajfault") > 0);
+	/* each object went with its last mapping: no page cache left, no slot held */
+	assert_int_equal(test_vmstat(&r, "nr_file_pages"), 0);
+	run_result_free(&r);
+}
+
+static void usemem_shmem_without_swap_oom_kills(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	struct run_result r;
+	test_scenario(&cfg, usemem_shmem_2x);
+	cfg.swap = 0;
+	test_run(&cfg, 1, &r);
+	assert_false(r.completed);
+	assert_true(r.rstats.oom_kills >= 1);
+	assert_int_equal(test_vmstat(&r, "pswpout"), 0);
+	run_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +372,8 @@ int main(void)
 	    cmocka_unit_test(full_swap_pages_stay),
 	    cmocka_unit_test(clean_page_is_dropped),
 	    cmocka_unit_test(truncate_frees_pages_and_slots),
+	    cmocka_unit_test(usemem_shmem_swaps),
+	    cmocka_unit_test(usemem_shmem_without_swap_oom_kills),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

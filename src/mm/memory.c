@@ -364,6 +364,8 @@ static void vma_free(struct vm_area_struct *vma)
 		MM->nr_locked_vmas--;
 	if (vma->file)
 		vma->file->nr_mapped_vmas--;
+	if (mapping_is_shmem(vma->file))
+		shmem_mapping_gone(vma->file);
 	file_ra_put(vma->ra);
 	vma->mm->total_vm -= vma->npages;
 	vma_id_free(vma->id);

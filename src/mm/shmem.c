@@ -37,6 +37,19 @@ struct address_space *shmem_file_setup(const char *name, uint64_t size_pages)
 	return f;
 }
 
+struct address_space *shmem_zero_setup(uint64_t npages)
+{
+	struct address_space *f = shmem_file_setup("dev/zero", npages);
+	f->shmem->unlinked = true;
+	return f;
+}
+
+void shmem_mapping_gone(struct address_space *f)
+{
+	if (f->shmem->unlinked && !f->nr_mapped_vmas)
+		shmem_truncate(f); /* shmem_delete_inode */
+}
+
 /* add_to_page_cache_locked: the page joins the object's radix tree (no LRU change). */
 static void shmem_add_to_page_cache(struct address_space *f, uint64_t idx, pfn_t pfn)
 {

@@ -12,6 +12,8 @@
 struct shmem_inode_info {
 	uint32_t *swp;	       /* per page index: its swap slot, 0 for none (shmem_swp_entry) */
 	unsigned long swapped; /* indices with a swap entry (info->swapped) */
+	/* nobody can open it again (shmem_zero_setup's object): it goes with its last mapping */
+	bool unlinked;
 };
 
 /* shmem_writepage's "keep the page locked and active" answer, as the kernel's */
@@ -31,6 +33,12 @@ static inline bool page_is_shmem(const struct page *p)
 /* shmem_file_setup: a new object of size_pages pages, empty. It has a dentry and an inode
  * (held while it exists) but no extent on the disk. */
 struct address_space *shmem_file_setup(const char *name, uint64_t size_pages);
+/* shmem_zero_setup: the object behind a MAP_SHARED | MAP_ANONYMOUS mapping of npages,
+ * truncated when its last mapping goes (the file's last fput). */
+struct address_space *shmem_zero_setup(uint64_t npages);
+/* A mapping of f went away (the VMA's fput): an unlinked object with no mapping left is
+ * truncated. */
+void shmem_mapping_gone(struct address_space *f);
 /* shmem_getpage (SGP_CACHE): the object's page at idx, from its cache, else read from the
  * swap slot its entry names, else a new zeroed page. *major (if given) is set when the
  * page had to be read from swap, and PGMAJFAULT counted then, as 2.6.28 counts it here for
