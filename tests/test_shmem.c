@@ -313,6 +313,40 @@ static void truncate_frees_pages_and_slots(void **state)
 	test_machine_shutdown();
 }
 
+/* A shared anonymous mapping's object goes with its last mapping: shmem_truncate frees
+ * what nobody holds; a page a reclaimer had isolated stays until shrink_page_list reaches
+ * it, and then it is freed without being written (no slot, no pswpout). */
+static void zero_setup_object_goes_with_its_mapping(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 64ULL << 20, 0);
+	T.mm = mm_alloc();
+	T.f = shmem_zero_setup(N);
+	T.start = do_mmap(T.mm, N, VM_READ | VM_WRITE | VM_SHARED, T.f, 0);
+	T.vma = find_vma(T.mm, T.start);
+	long file0 = gstat(NR_FILE_PAGES);
+	touch_all(TOUCH_WRITE);
+	assert_int_equal(gstat(NR_FILE_PAGES), file0 + N);
+	uint64_t free0 = MM->swap.nr_free, out0 = vm_events[PSWPOUT];
+	struct pagelist list;
+	isolate_first(&list, 1);
+	exit_mmap(T.mm);
+	assert_int_equal(T.f->nrpages, 1); /* the isolated page */
+	assert_int_equal(gstat(NR_FILE_PAGES), file0 + 1);
+	assert_int_equal(mm_check_invariants(), 0);
+	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
+	/* zap_pte_range left the young PTE's use as PG_referenced: dirty and referenced, it is
+	 * kept once; the next pass frees it */
+	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 0);
+	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 1);
+	assert_int_equal(T.f->nrpages, 0);
+	assert_int_equal(T.f->shmem->swapped, 0);
+	assert_int_equal(MM->swap.nr_free, free0);
+	assert_int_equal(vm_events[PSWPOUT], out0);
+	assert_int_equal(gstat(NR_FILE_PAGES), file0);
+	test_machine_shutdown();
+}
+
 /* usemem.shmem: four processes' shared anonymous regions at twice RAM, with swap: whole
  * runs with the invariant checker on throughout. The regions' pages go to swap through
  * shmem_writepage and come back through shmem_getpage; at exit each object goes with its
@@ -372,6 +406,7 @@ int main(void)
 	    cmocka_unit_test(full_swap_pages_stay),
 	    cmocka_unit_test(clean_page_is_dropped),
 	    cmocka_unit_test(truncate_frees_pages_and_slots),
+	    cmocka_unit_test(zero_setup_object_goes_with_its_mapping),
 	    cmocka_unit_test(usemem_shmem_swaps),
 	    cmocka_unit_test(usemem_shmem_without_swap_oom_kills),
 	};

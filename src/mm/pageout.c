@@ -76,7 +76,7 @@ enum pageout_t pageout(pfn_t pfn, int sync)
 	} else {
 		write_one_page_async(pfn, true);
 	}
-	if (!(p->flags & PG_swapcache))
+	if (page_is_file_cache(p))
 		count_vm_event(current && (current->flags & PF_KSWAPD) ? MMSIM_KSWAPD_FILE_WRITES
 								       : MMSIM_DIRECT_FILE_WRITES);
 	if (sync == PAGEOUT_IO_SYNC)

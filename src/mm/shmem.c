@@ -183,6 +183,13 @@ int shmem_writepage(pfn_t pfn)
 	struct address_space *f = page_mapping(p);
 	struct shmem_inode_info *info = f->shmem;
 	uint64_t idx = p->index;
+	if (info->unlinked && !f->nr_mapped_vmas) {
+		/* the object is gone, truncated while a reclaimer held this page (shmem_truncate
+		 * leaves it; truncate_inode_pages would have waited and freed it): nothing to
+		 * write, and clean, __remove_mapping frees it */
+		unlock_page(pfn);
+		return 0;
+	}
 	if (MM->swap.nr_slots) { /* total_swap_pages */
 		uint32_t slot = get_swap_page();
 		if (info->swp[idx]) { /* a stale entry (none in the model): drop it */
