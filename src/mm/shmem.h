@@ -54,7 +54,8 @@ pfn_t shmem_fault(struct vm_area_struct *vma, uint64_t pgoff, bool *major);
 int shmem_writepage(pfn_t pfn);
 /* shmem_truncate (shmem_delete_inode's truncate_inode_pages + shmem_truncate_range): frees
  * the object's pages and swap entries. Pages someone holds (mapped, locked, under
- * writeback, pinned, isolated by a reclaimer) stay in its cache. */
+ * writeback, pinned, isolated by a reclaimer) stay in its cache; once the object is
+ * unlinked and unmapped, reclaim frees them unwritten (shmem_writepage). */
 void shmem_truncate(struct address_space *f);
 
 #endif
