@@ -2,6 +2,7 @@
  * (kernel/fork.c, kernel/exit.c at the level the workloads need), mmap/munmap, touches,
  * file read/write/fsync, sleeps, and the fatal signal the OOM killer sends. */
 #include "kernel/process.h"
+#include "mm/shmem.h"
 #include "sim/xalloc.h"
 
 #include <errno.h>
@@ -378,6 +379,11 @@ uint64_t sys_mmap_anon(uint64_t npages, unsigned prot)
 uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot)
 {
 	return sys_map_area(MAP_AREA_MMAP, f, pgoff, npages, prot);
+}
+
+uint64_t sys_mmap_shared_anon(uint64_t npages, unsigned prot)
+{
+	return sys_map_area(MAP_AREA_MMAP, shmem_zero_setup(npages), 0, npages, prot | VM_SHARED);
 }
 
 int sys_munmap(uint64_t start)

@@ -76,6 +76,9 @@ uint64_t sys_map_area(enum map_area area, struct address_space *f, uint64_t pgof
 		      unsigned prot);
 uint64_t sys_mmap_anon(uint64_t npages, unsigned prot);
 uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot);
+/* mmap(MAP_SHARED | MAP_ANONYMOUS): a new shmem object (shmem_zero_setup) mapped VM_SHARED;
+ * its pages are swap-backed page cache, and go with the last mapping */
+uint64_t sys_mmap_shared_anon(uint64_t npages, unsigned prot);
 int sys_munmap(uint64_t start);
 
 /* A user-mode access to one page. Faults are handled; out of memory or a bad address

@@ -4,6 +4,7 @@
  * as the kernel's VM_BUG_ON sites are, and a violation prints that name first. */
 #include "mm/fs.h"
 #include "mm/mm.h"
+#include "mm/shmem.h"
 #include "mm/slab.h"
 #include "sim/xalloc.h"
 
@@ -169,6 +170,14 @@ static int check_rmap_chain(pfn_t pfn, const struct page *p)
 		  p->private);
 	MM_BUG_ON(p->mapping && page_mapping(p)->pages[p->index] != pfn, "pagecache_points_back",
 		  "pfn %u: page cache index %u does not point back", pfn, p->index);
+	/* page_is_file_cache: a page cache page is swap-backed exactly when its mapping is a
+	 * shmem object's; a shmem page is never in the swap cache and its object's cache */
+	MM_BUG_ON(p->mapping && !(p->flags & PG_swapbacked) != !page_mapping(p)->shmem,
+		  "swapbacked_iff_shmem", "pfn %u: flags %#x in %s mapping %u", pfn, p->flags,
+		  page_mapping(p)->shmem ? "shmem" : "file", p->mapping);
+	MM_BUG_ON(p->mapping && (p->flags & PG_swapcache), "shmem_cache_or_swap_cache",
+		  "pfn %u: in page cache %u and in the swap cache (slot %u)", pfn, p->mapping,
+		  p->private);
 	return 0;
 }
 
@@ -215,7 +224,7 @@ static int check_frames(struct check_state *cs)
 		struct zone_tally *t = &cs->tally[p->zone];
 		if (p->mapping || (p->flags & PG_swapcache))
 			t->file_pages++;
-		if (p->mapping && (p->flags & PG_dirty))
+		if (p->mapping && (p->flags & PG_dirty) && !page_is_shmem(p))
 			t->dirty++;
 		if (p->flags & PG_writeback)
 			t->writeback++;
@@ -311,8 +320,8 @@ static int check_ptes(uint32_t *refs)
 	return 0;
 }
 
-/* swap_map[slot] is the swap PTEs plus the swap cache's reference; nr_swap_pages the
- * slots at zero. */
+/* swap_map[slot] is the swap PTEs and shmem entries plus the swap cache's reference;
+ * nr_swap_pages the slots at zero. */
 static int check_swap_map(const uint32_t *refs)
 {
 	const struct swap_info *si = &MM->swap;
@@ -331,11 +340,50 @@ static int check_swap_map(const uint32_t *refs)
 	return 0;
 }
 
+/* ---- shmem: each page index is in the object's cache, or on swap under its entry ---- */
+
+/* Every shmem object: an index holds a page or a swap entry, never both; each entry is a
+ * reference to its slot (counted into refs); `swapped` counts the entries. */
+static int check_shmem_objects(uint32_t *refs)
+{
+	const struct swap_info *si = &MM->swap;
+	for (uint32_t id = 0; id < MM->nr_files; id++) {
+		const struct address_space *f = MM->files[id];
+		if (!f->shmem)
+			continue;
+		unsigned long swapped = 0, nrpages = 0;
+		for (uint64_t i = 0; i < f->cap_pages; i++) {
+			uint32_t slot = f->shmem->swp[i];
+			if (f->pages[i] != NO_PFN) {
+				const struct page *p = pfn_to_page(f->pages[i]);
+				nrpages++;
+				MM_BUG_ON(p->mapping != id + 1 || p->index != i,
+					  "shmem_page_points_back",
+					  "%s index %llu: pfn %u has mapping %u index %u", f->name,
+					  (unsigned long long)i, f->pages[i], p->mapping, p->index);
+			}
+			if (!slot)
+				continue;
+			swapped++;
+			MM_BUG_ON(f->pages[i] != NO_PFN || slot >= si->nr_slots, "shmem_swp_entry",
+				  "%s index %llu: swap entry %u with pfn %u in its cache", f->name,
+				  (unsigned long long)i, slot, f->pages[i]);
+			refs[slot]++;
+		}
+		MM_BUG_ON(swapped != f->shmem->swapped || nrpages != f->nrpages, "shmem_swapped",
+			  "%s: %lu swap entries, %lu pages; swapped %lu nrpages %lu", f->name,
+			  swapped, nrpages, f->shmem->swapped, f->nrpages);
+	}
+	return 0;
+}
+
 static int check_page_tables_and_swap(void)
 {
 	const struct swap_info *si = &MM->swap;
 	uint32_t *refs = si->nr_slots ? xcalloc(si->nr_slots, sizeof(uint32_t)) : NULL;
 	int ret = check_ptes(refs);
+	if (!ret)
+		ret = check_shmem_objects(refs);
 	if (!ret)
 		ret = check_swap_map(refs);
 	free(refs);

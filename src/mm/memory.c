@@ -10,6 +10,7 @@
  * pgd_alloc and the first pud/pmd allocations would be. */
 #include "mm/mm.h"
 #include "mm/policy/policy.h"
+#include "mm/shmem.h"
 #include "sim/xalloc.h"
 
 #include <stdio.h>
@@ -363,6 +364,8 @@ static void vma_free(struct vm_area_struct *vma)
 		MM->nr_locked_vmas--;
 	if (vma->file)
 		vma->file->nr_mapped_vmas--;
+	if (mapping_is_shmem(vma->file))
+		shmem_mapping_gone(vma->file);
 	file_ra_put(vma->ra);
 	vma->mm->total_vm -= vma->npages;
 	vma_id_free(vma->id);
@@ -557,8 +560,31 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	return 0;
 }
 
+static int map_file_page(struct vm_area_struct *vma, uint64_t off, int kind, pfn_t pfn);
+
+/* A fault on a shmem object's mapping (shmem_fault): shmem_getpage has counted PGMAJFAULT
+ * for a page it read from swap; the model counts that swap-in as an anonymous one. */
+static pfn_t do_shmem_fault(struct vm_area_struct *vma, uint64_t off)
+{
+	bool major = false;
+	pfn_t pfn = shmem_fault(vma, vma->pgoff + off, &major);
+	if (major) {
+		count_vm_event(MMSIM_MAJFAULT_ANON);
+		if (current)
+			current->maj_flt++;
+		/* no grab_swap_token: 2.6.28's shmem_getpage has none */
+	}
+	return pfn;
+}
+
 static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 {
+	if (mapping_is_shmem(vma->file)) {
+		pfn_t pfn = do_shmem_fault(vma, off);
+		if (pfn == NO_PFN)
+			return -2;
+		return map_file_page(vma, off, kind, pfn);
+	}
 	bool major = false;
 	uint8_t *shadow = &vma->file->shadow[vma->pgoff + off];
 	bool evicted = *shadow & FILE_SHADOW_EVICTED;
@@ -576,6 +602,13 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 			count_vm_event(exec ? MMSIM_MAJFAULT_EXEC_REFAULT
 					    : MMSIM_MAJFAULT_FILE_REFAULT);
 	}
+	return map_file_page(vma, off, kind, pfn);
+}
+
+/* __do_fault's end: a private mapping's write copies the page to an anonymous one; else the
+ * page is mapped (read-only in a private mapping until written). */
+static int map_file_page(struct vm_area_struct *vma, uint64_t off, int kind, pfn_t pfn)
+{
 	struct page *p = pfn_to_page(pfn);
 	if (kind == TOUCH_WRITE && !(vma->flags & VM_SHARED)) {
 		/* private file mapping written: copy to an anonymous page */

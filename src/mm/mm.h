@@ -554,6 +554,10 @@ static inline bool vm_swap_full(void)
 	return MM->swap.nr_free * 2 < MM->swap.nr_slots;
 }
 bool add_to_swap(pfn_t pfn);
+/* get_swap_page: a free slot with one reference, or UINT32_MAX when swap is full */
+uint32_t get_swap_page(void);
+/* add_to_swap_cache: the page holds the slot (its reference is the caller's) */
+void add_to_swap_cache(pfn_t pfn, uint32_t slot);
 void delete_from_swap_cache(pfn_t pfn);
 void swap_duplicate(uint32_t slot);
 /* Drops one reference to a swap slot; frees the swap-cache page if it was the last user. */

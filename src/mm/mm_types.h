@@ -260,6 +260,9 @@ struct address_space {
 		struct address_space *next, *prev;
 		bool on;
 	} d_lru, i_list;
+	/* a shmem object (tmpfs file, SysV segment, shared anonymous mapping): its
+	 * shmem_inode_info, NULL for a file on the disk (src/mm/shmem.c) */
+	struct shmem_inode_info *shmem;
 };
 #define FILE_SHADOW_LOADED  0x1u
 #define FILE_SHADOW_EVICTED 0x2u

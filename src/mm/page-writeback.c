@@ -76,7 +76,9 @@ void set_page_dirty(pfn_t pfn)
 		return;
 	p->flags |= PG_dirty;
 	struct address_space *f = page_mapping(p);
-	if (f) { /* swap cache pages are not accounted as dirty (BDI_CAP_NO_ACCT_DIRTY) */
+	/* swap cache pages are not accounted as dirty (BDI_CAP_NO_ACCT_DIRTY), nor are shmem
+	 * pages (shmem_aops' __set_page_dirty_no_writeback) */
+	if (f && !f->shmem) {
 		/* account_page_dirtied: NR_FILE_DIRTY (= BDI_RECLAIMABLE), task_dirty_inc */
 		inc_zone_page_state(p, NR_FILE_DIRTY);
 		prop_inc(&MM->vm_dirties,
@@ -102,7 +104,7 @@ bool clear_page_dirty_for_io(pfn_t pfn)
 		return false;
 	p->flags &= ~PG_dirty;
 	struct address_space *f = page_mapping(p);
-	if (f) {
+	if (f && !f->shmem) {
 		dec_zone_page_state(p, NR_FILE_DIRTY);
 		f->nr_dirty--;
 	}

@@ -3,6 +3,7 @@
  * stacks, the ARM pgd and slabs may be higher orders (docs/model.md). */
 #include "mm/fs.h"
 #include "mm/mm.h"
+#include "mm/shmem.h"
 #include "mm/slab.h"
 #include "mm/vmscan.h"
 #include "sim/int_sqrt.h"
@@ -695,6 +696,9 @@ void mm_destroy(void)
 	for (uint32_t i = 0; i < MM->nr_files; i++) {
 		free(MM->files[i]->pages);
 		free(MM->files[i]->shadow);
+		if (MM->files[i]->shmem)
+			free(MM->files[i]->shmem->swp);
+		free(MM->files[i]->shmem);
 		free(MM->files[i]);
 	}
 	free(MM->files);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static uint32_t get_swap_page(void)
+uint32_t get_swap_page(void)
 {
 	struct swap_info *si = &MM->swap;
 	if (!si->nr_free)
@@ -52,7 +52,7 @@ pfn_t lookup_swap_cache(uint32_t slot)
 	return MM->swap.cache[slot];
 }
 
-static void add_to_swap_cache(pfn_t pfn, uint32_t slot)
+void add_to_swap_cache(pfn_t pfn, uint32_t slot)
 {
 	struct page *p = pfn_to_page(pfn);
 	MM->swap.cache[slot] = pfn;

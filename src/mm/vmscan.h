@@ -42,6 +42,10 @@ enum { ISOLATE_INACTIVE, ISOLATE_ACTIVE, ISOLATE_BOTH };
 unsigned long isolate_lru_pages(unsigned long nr_to_scan, struct zone *z, enum lru_list lru,
 				struct pagelist *dst, unsigned long *scanned, int order, int mode);
 unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, int sync);
+/* pageout (§1.14): the locked dirty page to its mapping's writepage (src/mm/pageout.c) */
+enum pageout_t pageout(pfn_t pfn, int sync);
+/* __remove_mapping: detaches a clean, unmapped, unreferenced page from its cache */
+bool remove_mapping(pfn_t pfn);
 unsigned long shrink_inactive_list(unsigned long max_scan, struct zone *z, struct scan_control *sc,
 				   int priority, int file);
 void shrink_active_list(unsigned long nr_pages, struct zone *z, struct scan_control *sc,

@@ -1,6 +1,7 @@
-/* usemem (mmtests' usemem): N processes each map an anonymous region and touch every page,
- * sequentially once, cyclically `loops` times, or at random `loops` × pages times. The
- * figure of merit is the elapsed time until the last process is done. */
+/* usemem (mmtests' usemem): N processes each map an anonymous region (private, or with
+ * usemem.shmem a shared one, whose pages are shmem) and touch every page, sequentially
+ * once, cyclically `loops` times, or at random `loops` × pages times. The figure of merit
+ * is the elapsed time until the last process is done. */
 #include "workloads/usemem.h"
 
 #include "kernel/process.h"
@@ -24,6 +25,8 @@ static const struct param_desc params[] = {
     {"usemem.write", P_BOOL, UP(write), 0, 1, NULL, "write each page (else read)"},
     {"usemem.per_page", P_TIME, UP(per_page_ns), 0, 1000000000, NULL, "user work per page touched"},
     {"usemem.hold", P_TIME, UP(hold), 0, 3600LL * 1000000000, NULL, "sleep after the last pass"},
+    {"usemem.shmem", P_BOOL, UP(shmem), 0, 1, NULL,
+     "a MAP_SHARED anonymous region: shmem, swap-backed page cache"},
 };
 
 struct usemem_child {
@@ -47,7 +50,8 @@ static void usemem_child(void *arg)
 	const struct usemem_params *p = c->p;
 	uint64_t npages = p->size / MM->page_size;
 	int kind = p->write ? TOUCH_WRITE : TOUCH_READ;
-	uint64_t start = sys_mmap_anon(npages, VM_READ | VM_WRITE);
+	uint64_t start = p->shmem ? sys_mmap_shared_anon(npages, VM_READ | VM_WRITE)
+				  : sys_mmap_anon(npages, VM_READ | VM_WRITE);
 	if (p->pattern == USEMEM_RANDOM) {
 		struct rng rng;
 		rng_seed(&rng, c->seed, 100 + (uint64_t)c->index);
@@ -152,9 +156,13 @@ static void usemem_cleanup(void)
 /* Host memory: the tasks alive at once at most (the parent and its children). */
 static uint64_t usemem_host_bytes(const struct scenario_config *cfg)
 {
-	/* and each region's PTE array, one 32-bit entry per page as a file's index */
+	/* and each region's PTE array, one 32-bit entry per page as a file's index; a shmem
+	 * region adds its object's index, swap entries (as many again) and shadow bytes */
+	uint64_t region = scenario_file_host_bytes(cfg, cfg->usemem.size);
+	if (cfg->usemem.shmem)
+		region += 2 * region + region / sizeof(pfn_t);
 	return scenario_task_host_bytes((uint64_t)cfg->usemem.processes + 1) +
-	       (uint64_t)cfg->usemem.processes * scenario_file_host_bytes(cfg, cfg->usemem.size);
+	       (uint64_t)cfg->usemem.processes * region;
 }
 
 const struct workload usemem_workload = {

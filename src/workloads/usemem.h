@@ -14,6 +14,7 @@ struct usemem_params {
 	bool write;	      /* write (dirty) or only read each page */
 	uint64_t per_page_ns; /* user work per page touched besides the access */
 	uint64_t hold;	      /* sleep after the last pass before exiting */
+	bool shmem;	      /* the region is a shared anonymous mapping (shmem), not private */
 };
 
 extern const struct workload usemem_workload;

@@ -1,0 +1,235 @@
+/* shmem (2.6.28 mm/shmem.c): the page cache of tmpfs files, SysV segments and shared
+ * anonymous mappings, backed by swap instead of a disk extent. Its pages are
+ * PageSwapBacked and not PageAnon: they sit on the anon LRU lists (page_is_file_cache is
+ * false), count in NR_FILE_PAGES, in NR_FILE_MAPPED while mapped, and are dirtied without
+ * writeback accounting (shmem_aops' __set_page_dirty_no_writeback). Reclaim's pageout
+ * calls shmem_writepage, which moves the page from the object's cache to the swap cache and
+ * records the slot in the object; the swap cache's writepage (swap_writepage) writes it
+ * when reclaim meets it again. shmem_getpage brings it back from the slot. */
+#include "mm/shmem.h"
+#include "mm/filemap.h"
+#include "mm/fs.h"
+#include "sim/xalloc.h"
+
+#include <stdio.h>
+
+struct address_space *shmem_file_setup(const char *name, uint64_t size_pages)
+{
+	struct address_space *f = xcalloc(1, sizeof(*f));
+	uint64_t cap = size_pages ? size_pages : 1;
+	f->pages = xmalloc(cap * sizeof(pfn_t));
+	f->shadow = xcalloc(cap, 1);
+	for (uint64_t i = 0; i < cap; i++)
+		f->pages[i] = NO_PFN;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->size_pages = size_pages;
+	f->cap_pages = size_pages;
+	f->ra_prev_index = UINT64_MAX;
+	f->shmem = xcalloc(1, sizeof(*f->shmem));
+	f->shmem->swp = xcalloc(cap, sizeof(uint32_t));
+	if (MM->nr_files == MM->files_cap) {
+		MM->files_cap = MM->files_cap ? MM->files_cap * 2 : 64;
+		MM->files = xrealloc(MM->files, MM->files_cap * sizeof(*MM->files));
+	}
+	f->id = MM->nr_files;
+	MM->files[MM->nr_files++] = f;
+	d_alloc_file(f); /* shmem_get_inode + d_alloc on shm_mnt; held while the object lives */
+	return f;
+}
+
+struct address_space *shmem_zero_setup(uint64_t npages)
+{
+	struct address_space *f = shmem_file_setup("dev/zero", npages);
+	f->shmem->unlinked = true;
+	return f;
+}
+
+void shmem_mapping_gone(struct address_space *f)
+{
+	if (f->shmem->unlinked && !f->nr_mapped_vmas)
+		shmem_truncate(f); /* shmem_delete_inode */
+}
+
+/* add_to_page_cache_locked: the page joins the object's radix tree (no LRU change). */
+static void shmem_add_to_page_cache(struct address_space *f, uint64_t idx, pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	p->mapping = f->id + 1;
+	p->index = (uint32_t)idx;
+	f->pages[idx] = pfn;
+	f->nrpages++;
+	inc_zone_page_state(p, NR_FILE_PAGES);
+}
+
+static void shmem_swp_set(struct shmem_inode_info *info, uint64_t idx, uint32_t slot)
+{
+	if (!info->swp[idx] != !slot)
+		info->swapped += slot ? 1 : (unsigned long)-1;
+	info->swp[idx] = slot;
+}
+
+/* The swap-in half of shmem_getpage: the page of `slot` is in the swap cache (or being
+ * read into it). 1: the page moved to the object's cache at idx; 0: try again. */
+static int shmem_swapin_move(struct address_space *f, uint64_t idx, uint32_t slot, pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	if (!trylock_page(pfn)) { /* being read, or reclaim holds it: wait and repeat */
+		p->pins++;
+		wait_on_page_locked(pfn);
+		p->pins--;
+		release_user_page(pfn);
+		return 0;
+	}
+	if (p->flags & PG_writeback) {
+		p->pins++;
+		wait_on_page_writeback(pfn);
+		p->pins--;
+		unlock_page(pfn);
+		release_user_page(pfn);
+		return 0;
+	}
+	if (!(p->flags & PG_swapcache) || p->private != slot || f->shmem->swp[idx] != slot) {
+		unlock_page(pfn);
+		release_user_page(pfn);
+		return 0;
+	}
+	/* add_to_page_cache_locked, shmem_swp_set(0), delete_from_swap_cache: the page stays
+	 * on the LRU list it is on; it is dirty again, its slot freed */
+	shmem_add_to_page_cache(f, idx, pfn);
+	shmem_swp_set(f->shmem, idx, 0);
+	delete_from_swap_cache(pfn); /* the swap cache's reference */
+	set_page_dirty(pfn);
+	swap_free(slot); /* the object's entry's reference */
+	unlock_page(pfn);
+	return 1;
+}
+
+int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *major)
+{
+	struct shmem_inode_info *info = f->shmem;
+	if (idx >= f->size_pages)
+		return -1;
+	for (int tries = 0;; tries++) { /* repeat */
+		pfn_t pfn = find_lock_page(f, idx);
+		if (pfn != NO_PFN) {
+			*pagep = pfn;
+			return 0;
+		}
+		uint32_t slot = info->swp[idx];
+		if (slot) {
+			pfn = lookup_swap_cache(slot);
+			if (pfn == NO_PFN) {
+				/* here we actually do the io: a fault counts as major */
+				if (major && !*major) {
+					count_vm_event(PGMAJFAULT);
+					*major = true;
+				}
+				bool readahead_major;
+				pfn = swapin_readahead(slot, &readahead_major); /* shmem_swapin */
+				if (pfn == NO_PFN) {
+					if (info->swp[idx] == slot || tries > 2)
+						return -2;
+					continue;
+				}
+				/* wait_on_page_locked + page_cache_release, then repeat */
+				struct page *p = pfn_to_page(pfn);
+				p->pins++;
+				wait_on_page_locked(pfn);
+				p->pins--;
+				release_user_page(pfn);
+				continue;
+			}
+			if (shmem_swapin_move(f, idx, slot, pfn)) {
+				*pagep = pfn;
+				return 0;
+			}
+			continue;
+		}
+		/* shmem_alloc_page: a new page, zeroed (clear_highpage), swap-backed */
+		pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
+		if (pfn == NO_PFN)
+			return -2;
+		struct page *p = pfn_to_page(pfn);
+		p->owner = OWNER_USER_NEW;
+		MM->nr_user_new++;
+		cpu_work_sys(MM->hw->page_zero_ns);
+		if (f->pages[idx] != NO_PFN || info->swp[idx]) { /* raced while we reclaimed */
+			release_user_page(pfn);
+			continue;
+		}
+		p->flags |= PG_swapbacked; /* SetPageSwapBacked */
+		shmem_add_to_page_cache(f, idx, pfn);
+		/* add_to_page_cache_lru: 2.6.28 puts a swap-backed page on the active anon list
+		 * (lru_cache_add_active_anon); 2.6.25 puts every page cache page on the one
+		 * inactive list (lru_cache_add) */
+		lru_cache_add_lru(pfn, MM->rules->split_lru ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON);
+		*pagep = pfn;
+		return 0;
+	}
+}
+
+pfn_t shmem_fault(struct vm_area_struct *vma, uint64_t pgoff, bool *major)
+{
+	pfn_t pfn = NO_PFN;
+	if (shmem_getpage(vma->file, pgoff, &pfn, major))
+		return NO_PFN;
+	mark_page_accessed(pfn);
+	return pfn;
+}
+
+int shmem_writepage(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	struct address_space *f = page_mapping(p);
+	struct shmem_inode_info *info = f->shmem;
+	uint64_t idx = p->index;
+	if (info->unlinked && !f->nr_mapped_vmas) {
+		/* the object is gone, truncated while a reclaimer held this page (shmem_truncate
+		 * leaves it; truncate_inode_pages would have waited and freed it): nothing to
+		 * write, and clean, __remove_mapping frees it */
+		unlock_page(pfn);
+		return 0;
+	}
+	if (MM->swap.nr_slots) { /* total_swap_pages */
+		uint32_t slot = get_swap_page();
+		if (info->swp[idx]) { /* a stale entry (none in the model): drop it */
+			free_swap_and_cache(info->swp[idx]);
+			shmem_swp_set(info, idx, 0);
+		}
+		if (slot != UINT32_MAX) {
+			cpu_work_sys(MM->hw->swap_alloc_ns);
+			add_to_swap_cache(pfn, slot); /* get_swap_page's reference is the cache's */
+			remove_from_page_cache(pfn);
+			shmem_swp_set(info, idx, slot);
+			swap_duplicate(slot); /* the object's entry's reference */
+			set_page_dirty(pfn);  /* a swap cache page now: no accounting */
+			unlock_page(pfn);
+			return 0;
+		}
+	}
+	/* redirty: for reclaim, back with the page locked, to be activated */
+	set_page_dirty(pfn);
+	return AOP_WRITEPAGE_ACTIVATE;
+}
+
+void shmem_truncate(struct address_space *f)
+{
+	struct shmem_inode_info *info = f->shmem;
+	for (uint64_t i = 0; i < f->cap_pages; i++) {
+		pfn_t pfn = f->pages[i];
+		if (pfn != NO_PFN) {
+			struct page *p = pfn_to_page(pfn);
+			if (!page_mapped(p) && !(p->flags & (PG_locked | PG_writeback)) &&
+			    (p->flags & PG_lru) && !p->pins) {
+				remove_from_page_cache(pfn);
+				p->flags &= ~PG_dirty; /* cancel_dirty_page: never accounted */
+				release_user_page(pfn);
+			}
+		}
+		if (info->swp[i]) {
+			uint32_t slot = info->swp[i];
+			shmem_swp_set(info, i, 0);
+			free_swap_and_cache(slot);
+		}
+	}
+}
