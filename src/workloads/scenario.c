@@ -436,7 +436,7 @@ static int validate_machine(const struct scenario_config *c, const struct hw_pro
 		    "machine.ram %llu is too small for profile %s: its kernel and mem_map take "
 		    "%llu bytes, and at least 1024 pages must be left",
 		    (unsigned long long)c->ram, c->profile, (unsigned long long)reserved);
-		*key = "machine.ram";
+		*key = c->hw.kernel_reserved_kb ? "hw.kernel_reserved_kb" : "machine.ram";
 		return -1;
 	}
 	/* Every zone's pages_min is its share of min_free_kbytes: at or above what the boot
@@ -515,5 +515,8 @@ int scenario_validate_key(const struct scenario_config *c, char *err, size_t err
 	const struct workload *w = workload_find(c->workload);
 	if (w->validate && w->validate(c, err, errlen, key) != 0)
 		return -1;
-	return validate_machine(c, hw_profile_find(c->profile), err, errlen, key);
+	/* with the hw.* overrides: a reserved memory set larger than the RAM is refused too */
+	struct hw_profile hw;
+	scenario_profile(c, &hw);
+	return validate_machine(c, &hw, err, errlen, key);
 }

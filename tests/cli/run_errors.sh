@@ -67,6 +67,8 @@ expect fsmark-threads-dirs 2 "fsdirs.conf:3: fsmark.threads \(3\) must be a mult
 expect fsmark-threads-set 2 "\-\-set fsmark.threads: fsmark.threads \(3\) must be a multiple" -- run "$tmp/ok.conf" --set workload=fsmark --set fsmark.threads=3 --set fsmark.dirs=2
 printf 'machine.ram = 512G\n' >"$tmp/ram.conf"
 expect ram-model-limit 2 "ram.conf:1: machine.ram .* more than the model supports .* below 2\^27" -- run "$tmp/ram.conf"
+# an hw.* override counts: a reserved memory above the RAM is refused, not run on no memory
+expect reserved-above-ram 2 "machine.ram .* too small for profile .* its kernel and mem_map take" -- run "$tmp/ram.conf" --set machine.ram=64M --set hw.kernel_reserved_kb=1000000000
 printf 'machine.ram = 128M\nvm.min_free_kbytes = 200000\n' >"$tmp/minfree.conf"
 expect min-free-above-ram 2 "minfree.conf:2: vm.min_free_kbytes 200000 is not below the memory" -- run "$tmp/minfree.conf"
 printf 'machine.ram = 256G\n' >"$tmp/host.conf"
