@@ -150,17 +150,17 @@ static const struct hw_profile profiles[] = {
 		       "Kim's board class)",
 	.page_size = 4096,
 	.cpu_mhz = 200,
-	.l1_cache_bytes = 32,	    /* ARM926EJ-S */
+	.l1_cache_bytes = 32, /* ARM926EJ-S */
 	/* measured: v2.6.25-rc1 versatile_defconfig booted on an emulated ARM926EJ-S with 32 MiB
 	 * keeps 733 pages, the 64-page mem_map (counted apart here) and 2,676 KiB of kernel image
-	 * and boot allocations (docs/armboot-measured.md); a board of the class, not the thread's */
+	 * and boot allocations (docs/armboot-measured.md): a board of the class, not the thread */
 	.kernel_reserved_kb = 2676,
-	.struct_page_bytes = 32,    /* sizeof(struct page), 32-bit */
-	.thread_size = 8192,	    /* THREAD_SIZE, ARM: order-1 */
-	.dentry_bytes = 128,	    /* struct dentry, 2.6.28 32-bit UP (docs/model.md) */
-	.inode_bytes = 340,	    /* struct inode, 2.6.28 32-bit SMP [estimate for UP] */
-	.pt_upper_pages = 4,	    /* the 16 KiB first-level table, benchmarks.md §1 */
-	.pgd_order = 2,		    /* pgd_alloc: __get_free_pages(GFP_KERNEL, 2) */
+	.struct_page_bytes = 32, /* sizeof(struct page), 32-bit */
+	.thread_size = 8192,	 /* THREAD_SIZE, ARM: order-1 */
+	.dentry_bytes = 128,	 /* struct dentry, 2.6.28 32-bit UP (docs/model.md) */
+	.inode_bytes = 340,	 /* struct inode, 2.6.28 32-bit SMP [estimate for UP] */
+	.pt_upper_pages = 4,	 /* the 16 KiB first-level table, benchmarks.md §1 */
+	.pgd_order = 2,		 /* pgd_alloc: __get_free_pages(GFP_KERNEL, 2) */
 	/* ARM, 2.6.25: Linux and hardware PTEs side by side, 512 per page-table page
 	 * (2 MiB); mmaps bottom-up from TASK_UNMAPPED_BASE 0x40000000 (asm-arm/memory.h,
 	 * arch/arm/mm/mmap.c); the stack below TASK_SIZE 0xbf000000; binaries at 0x8000 */

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #define PER_GROUP 20
-#define MSG_SIZE 100
+#define MSG_SIZE  100
 
 static int use_pipes;
 

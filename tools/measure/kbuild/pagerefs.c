@@ -336,8 +336,8 @@ static void close_fork_window(const HChar *tag)
 	emit(line);
 	for (ULong i = 0; i < fwin_n; i++) {
 		struct pg *e = fwin[i];
-		VG_(sprintf)(line, "k %s %d %llx\n", cls_name[e->cls], e->exec,
-			     (ULong)(e->page - 1));
+		VG_(sprintf)
+		(line, "k %s %d %llx\n", cls_name[e->cls], e->exec, (ULong)(e->page - 1));
 		emit(line);
 	}
 	fwin_n = 0;
