@@ -14,8 +14,7 @@
 
 #define RA_INIT_PAGES 4
 
-struct address_space *file_create(const char *name, uint64_t size_pages, uint64_t cap_pages,
-				  bool exec)
+struct address_space *mapping_create(const char *name, uint64_t size_pages, uint64_t cap_pages)
 {
 	if (cap_pages < size_pages)
 		cap_pages = size_pages;
@@ -27,11 +26,7 @@ struct address_space *file_create(const char *name, uint64_t size_pages, uint64_
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->size_pages = size_pages;
 	f->cap_pages = cap_pages;
-	f->exec = exec;
 	f->ra_prev_index = UINT64_MAX;
-	f->disk_sector = MM->fs_next_sector;
-	MM->fs_next_sector += cap_pages << (MM->page_shift - SECTOR_SHIFT);
-	MM->fs_next_sector += 2048; /* a gap between files, as a filesystem leaves */
 	if (MM->nr_files == MM->files_cap) {
 		MM->files_cap = MM->files_cap ? MM->files_cap * 2 : 64;
 		MM->files = xrealloc(MM->files, MM->files_cap * sizeof(*MM->files));
@@ -39,6 +34,17 @@ struct address_space *file_create(const char *name, uint64_t size_pages, uint64_
 	f->id = MM->nr_files;
 	MM->files[MM->nr_files++] = f;
 	d_alloc_file(f);
+	return f;
+}
+
+struct address_space *file_create(const char *name, uint64_t size_pages, uint64_t cap_pages,
+				  bool exec)
+{
+	struct address_space *f = mapping_create(name, size_pages, cap_pages);
+	f->exec = exec;
+	f->disk_sector = MM->fs_next_sector;
+	MM->fs_next_sector += f->cap_pages << (MM->page_shift - SECTOR_SHIFT);
+	MM->fs_next_sector += 2048; /* a gap between files, as a filesystem leaves */
 	return f;
 }
 

@@ -509,6 +509,9 @@ static inline int touch_page(struct mm_struct *mm, uint64_t vpn, int kind)
 }
 
 /* ---- filemap.c ---- */
+/* An address_space of size_pages (room for cap_pages), registered with its dentry and inode;
+ * file_create gives it a disk extent, shmem_file_setup swap entries. */
+struct address_space *mapping_create(const char *name, uint64_t size_pages, uint64_t cap_pages);
 struct address_space *file_create(const char *name, uint64_t size_pages, uint64_t cap_pages,
 				  bool exec);
 /* Buffered read/write of whole pages; return 0, or -2 when memory could not be had. */

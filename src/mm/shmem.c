@@ -11,29 +11,12 @@
 #include "mm/fs.h"
 #include "sim/xalloc.h"
 
-#include <stdio.h>
-
 struct address_space *shmem_file_setup(const char *name, uint64_t size_pages)
 {
-	struct address_space *f = xcalloc(1, sizeof(*f));
-	uint64_t cap = size_pages ? size_pages : 1;
-	f->pages = xmalloc(cap * sizeof(pfn_t));
-	f->shadow = xcalloc(cap, 1);
-	for (uint64_t i = 0; i < cap; i++)
-		f->pages[i] = NO_PFN;
-	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->size_pages = size_pages;
-	f->cap_pages = size_pages;
-	f->ra_prev_index = UINT64_MAX;
+	/* shmem_get_inode + d_alloc on shm_mnt (held while the object lives); no disk extent */
+	struct address_space *f = mapping_create(name, size_pages, size_pages);
 	f->shmem = xcalloc(1, sizeof(*f->shmem));
-	f->shmem->swp = xcalloc(cap, sizeof(uint32_t));
-	if (MM->nr_files == MM->files_cap) {
-		MM->files_cap = MM->files_cap ? MM->files_cap * 2 : 64;
-		MM->files = xrealloc(MM->files, MM->files_cap * sizeof(*MM->files));
-	}
-	f->id = MM->nr_files;
-	MM->files[MM->nr_files++] = f;
-	d_alloc_file(f); /* shmem_get_inode + d_alloc on shm_mnt; held while the object lives */
+	f->shmem->swp = xcalloc(size_pages ? size_pages : 1, sizeof(uint32_t));
 	return f;
 }
 
