@@ -5,6 +5,9 @@
  * small active file list alone (kernel-reclaim.md §3, §1.21). */
 #include "util/testutil.h"
 
+#include "cli/scenario_file.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,6 +266,72 @@ static void desktop_touches_measured_pages(void **state)
 	run_result_free(&r);
 }
 
+/* 2009's x86-64 objects (hw elf_max_page_size 2 MiB): below every executable mapping of the
+ * mmap area (top-down) lies a PROT_NONE hole of 2 MiB less a page and then the next mapping,
+ * and no other mapping has one; the hole costs page-table pages, not memory. */
+static int hole_execs, hole_ok, hole_bad;
+static uint64_t xeyes_ptpages;
+
+static int check_xeyes_holes(void)
+{
+	hole_execs = hole_ok = hole_bad = 0;
+	for_each_task(t) {
+		if (strcmp(t->task.comm, "xeyes") || !t->mm || !t->proc || t->proc->exited)
+			continue;
+		uint64_t want = MM->hw->elf_max_page_size / MM->page_size - 1;
+		for (struct vm_area_struct *a = t->mm->mmap; a; a = a->next) {
+			if (a->dead || !a->next)
+				continue;
+			struct vm_area_struct *b = a->next; /* above a: mapped just before it */
+			bool hole = !a->file && !(a->flags & (VM_READ | VM_WRITE | VM_EXEC));
+			if (b->file && (b->flags & VM_EXEC) &&
+			    b->start > MM->hw->mmap_base / 2 / MM->page_size) {
+				hole_execs++;
+				if (hole && a->npages == want && a->start + a->npages == b->start)
+					hole_ok++;
+			} else if (hole) {
+				hole_bad++;
+			}
+		}
+		xeyes_ptpages = t->mm->nr_ptes;
+		break;
+	}
+	return mm_check_invariants();
+}
+
+static uint64_t xeyes_holes_run(uint64_t max_page_size)
+{
+	struct scenario_config cfg;
+	struct run_result r;
+	char set[64], err[256];
+	test_scenario(&cfg, "machine.profile = x86_64-2009-nfsroot\n"
+			    "machine.ram = 2G\n"
+			    "workload = desktop\n"
+			    "desktop.programs = 1\n"
+			    "desktop.noop_steps = 0\n");
+	snprintf(set, sizeof(set), "hw.elf_max_page_size=%llu", (unsigned long long)max_page_size);
+	assert_int_equal(scenario_apply_override(&cfg, set, "--set", err, sizeof(err)), 0);
+	assert_int_equal(scenario_run(&cfg, 1, &r, check_xeyes_holes), 0);
+	assert_true(r.completed);
+	run_result_free(&r);
+	return xeyes_ptpages;
+}
+
+static void desktop_objects_have_the_era_text_data_hole(void **state)
+{
+	(void)state;
+	uint64_t with = xeyes_holes_run(0x200000);
+	/* xeyes maps its binary and 20-odd libraries executable */
+	assert_true(hole_execs >= 10);
+	assert_int_equal(hole_ok, hole_execs);
+	assert_int_equal(hole_bad, 0);
+	uint64_t without = xeyes_holes_run(4096); /* today's objects */
+	assert_int_equal(hole_ok, 0);
+	assert_int_equal(hole_bad, 0);
+	/* each object's text now reaches a page-table page of its own */
+	assert_true(with >= without + (uint64_t)hole_execs / 2);
+}
+
 /* The heap pages a switch touches are the measured ones (anonsets.sh), switch after switch:
  * desktop_anon_switch gives, for every measured program and switch, the set decoded here
  * independently, scaled 1:1, and the measured switches in turn again after the last one. */
@@ -488,6 +557,7 @@ int main(void)
 	    cmocka_unit_test(vm_exec_rule_on),
 	    cmocka_unit_test(inactive_file_is_low_on),
 	    cmocka_unit_test(desktop_touches_measured_pages),
+	    cmocka_unit_test(desktop_objects_have_the_era_text_data_hole),
 	    cmocka_unit_test(desktop_switches_touch_measured_heap_pages),
 	    cmocka_unit_test(desktop_heap_sets_drift_as_measured),
 	    cmocka_unit_test(desktop_firefox_switches_replay_measured_sets_in_turn),

@@ -51,6 +51,11 @@ struct hw_profile {
 	uint64_t mmap_base;
 	bool mmap_topdown;
 	uint64_t stack_top;
+	/* The era's toolchain's MAXPAGESIZE: GNU ld puts an object's data segment this far
+	 * past its text and ld.so reserves the hole PROT_NONE, so an object's text and data
+	 * reach different page-table pages. Used where a workload maps shared objects one by
+	 * one (the desktop); 0: text and data adjacent. */
+	uint64_t elf_max_page_size;
 	bool task_struct_in_stack;   /* task_struct shares the THREAD_SIZE block (IA64) */
 	bool register_backing_store; /* every process writes a second, upward stack (IA64) */
 	/* scheduler */
@@ -93,10 +98,12 @@ struct hw_profile {
 	bool swap_own_disk;
 };
 
-/* The fields a run may override (hw.<field> keys, for sensitivity studies): the CPU costs
- * and the memory the kernel keeps from boot. */
+/* The fields a run may override (hw.<field> keys, for sensitivity studies): the CPU costs,
+ * the memory the kernel keeps from boot and the toolchain's MAXPAGESIZE (4096: today's
+ * objects, no hole). */
 #define HW_PROFILE_COSTS(X)                                                                        \
 	X(kernel_reserved_kb)                                                                      \
+	X(elf_max_page_size)                                                                       \
 	X(ctxsw_ns)                                                                                \
 	X(switch_mm_ns)                                                                            \
 	X(tick_ns)                                                                                 \

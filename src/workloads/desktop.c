@@ -276,7 +276,14 @@ static uint64_t file_pages(int f)
 static uint64_t map_file(int f)
 {
 	unsigned prot = VM_READ | (desktop_files[f].exec ? VM_EXEC : 0);
-	return sys_mmap_file(D.file[f], 0, file_pages(f), prot);
+	uint64_t start = sys_mmap_file(D.file[f], 0, file_pages(f), prot);
+	/* the era's hole between an object's text and its data (hw elf_max_page_size): ld.so
+	 * maps MAXPAGESIZE less a page PROT_NONE; nothing touches it, but what follows it is
+	 * 2 MiB further on and so in other page-table pages */
+	uint64_t hole = MM->hw->elf_max_page_size / MM->page_size;
+	if (desktop_files[f].exec && hole > 1)
+		sys_mmap_anon(hole - 1, 0);
+	return start;
 }
 
 /* Maps every file of prog into the calling process (starts[k] for prog's map k). */
