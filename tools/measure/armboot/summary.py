@@ -13,11 +13,13 @@ one row per log (kernel, groups, run, OOM kills, Time, exit status, free
 pages and page cache right before hackbench, direct reclaim counters after
 it), and per kernel and group count the runs, how many had an OOM kill, and
 the Time median/min/max (all runs that printed one, and those without a
-kill). The kernel is the log's name before '-hbG-N.log'.
+kill). The kernel is the log's name before '-hbG-N.log'. Logs may be
+compressed with zstd (NAME.log.zst; needs the zstd program).
 Standard library only.
 """
 import re
 import statistics
+import subprocess
 import sys
 
 MEMINFO_KEYS = ["MemTotal", "MemFree", "Buffers", "Cached", "Active", "Inactive",
@@ -30,6 +32,17 @@ ZONE_KEYS = ["pages free", "min", "low", "high", "spanned", "present",
              "nr_free_pages", "nr_inactive", "nr_active", "nr_anon_pages",
              "nr_mapped", "nr_file_pages", "nr_slab_reclaimable",
              "nr_slab_unreclaimable", "nr_page_table_pages"]
+
+
+def read_log(path):
+    """A console log; one compressed with zstd (NAME.log.zst) through 'zstd -dc'."""
+    if path.endswith(".zst"):
+        raw = subprocess.run(["zstd", "-dc", path], check=True, capture_output=True).stdout
+    else:
+        with open(path, "rb") as f:
+            raw = f.read()
+    # as open() in text mode: universal newlines
+    return raw.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def sections(text):
@@ -150,7 +163,7 @@ def hackbench(sec):
 
 
 def summarise(path, nslab):
-    text = open(path, encoding="utf-8", errors="replace").read()
+    text = read_log(path)
     sec = sections(text)
     print(f"## {path}")
     total = memory_total(sec["console"])
@@ -219,13 +232,13 @@ def vmstat(lines):
 
 def run_row(path):
     """One hackbench log as a dict, or None if it is not a hackbench run."""
-    text = open(path, encoding="utf-8", errors="replace").read()
+    text = read_log(path)
     sec = sections(text)
     groups = re.search(r"armboot mode hb:(\d+)", text)
     if not groups:
         return None
     base = path.rsplit("/", 1)[-1]
-    m = re.match(r"^(.*)-hb\d+-(\d+)\.log$", base)
+    m = re.match(r"^(.*)-hb\d+-(\d+)\.log(\.zst)?$", base)
     kernel, run = (m.group(1), int(m.group(2))) if m else (base, 0)
     hb = hackbench(sec)
     zi = zoneinfo(sec.get("zoneinfo pre-hackbench", []))
