@@ -11,7 +11,7 @@ outcome (time printed, exit status, OOM kills in the kernel log).
 With --table, prints instead two Markdown tables of the hackbench runs:
 one row per log (kernel, groups, run, OOM kills, Time, exit status, free
 pages and page cache right before hackbench, direct reclaim counters after
-it), and per kernel and group count the runs, how many had an OOM kill, and
+it, with patches/debug the most tasks in shrink_zone at once), and per kernel and group count the runs, how many had an OOM kill, and
 the Time median/min/max (all runs that printed one, and those without a
 kill). The kernel is the log's name before '-hbG-N.log'. Logs may be
 compressed with zstd (NAME.log.zst; needs the zstd program).
@@ -250,7 +250,10 @@ def run_row(path):
     return {"kernel": kernel, "groups": int(groups.group(1)), "run": run,
             "kills": hb.get("kills"), "time": hb.get("time"), "exit": hb.get("exit"),
             "free": zi.get("nr_free_pages"), "file": zi.get("nr_file_pages"),
-            "ended": "=== armboot end" in text, **delta}
+            "ended": "=== armboot end" in text, **delta,
+            # patches/debug: the kernel prints each new high of tasks in shrink_zone
+            "in_shrink_zone": max(map(int, re.findall(r"armboot: (\d+) tasks in shrink_zone",
+                                                      text)), default=None)}
 
 
 def fmt(v, spec=""):
@@ -261,14 +264,15 @@ def table(paths):
     rows = [r for r in map(run_row, paths) if r]
     rows.sort(key=lambda r: (r["kernel"], r["groups"], r["run"]))
     print("| kernel | groups | run | OOM kills | Time (s) | exit | free pages before "
-          "| file pages before | allocstall | pgscan_direct | pgsteal | pgscan_kswapd |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| file pages before | allocstall | pgscan_direct | pgsteal | pgscan_kswapd "
+          "| most in shrink_zone |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['kernel']} | {r['groups']} | {r['run']} | {fmt(r['kills'])} "
               f"| {fmt(r['time'], '.3f')} | {fmt(r['exit'])} | {fmt(r['free'])} "
               f"| {fmt(r['file'])} | {fmt(r.get('allocstall'))} "
               f"| {fmt(r.get('pgscan_direct_dma'))} | {fmt(r.get('pgsteal_dma'))} "
-              f"| {fmt(r.get('pgscan_kswapd_dma'))} |")
+              f"| {fmt(r.get('pgscan_kswapd_dma'))} | {fmt(r['in_shrink_zone'])} |")
     print()
 
     def mmm(ts):
@@ -276,8 +280,8 @@ def table(paths):
             return "—"
         return f"{statistics.median(ts):.2f} ({min(ts):.2f}–{max(ts):.2f})"
     print("| kernel | groups | runs | OOM-killed | kills per killed run | Time median (min–max), "
-          "all runs with a Time | the same, runs without a kill |")
-    print("|---|---|---|---|---|---|---|")
+          "all runs with a Time | the same, runs without a kill | most in shrink_zone |")
+    print("|---|---|---|---|---|---|---|---|")
     keys = sorted({(r["kernel"], r["groups"]) for r in rows})
     for k, g in keys:
         rs = [r for r in rows if r["kernel"] == k and r["groups"] == g]
@@ -285,8 +289,10 @@ def table(paths):
         ts = [r["time"] for r in rs if r["time"] is not None]
         ok = [r["time"] for r in rs if r["time"] is not None and not r["kills"]]
         kills = ", ".join(str(r["kills"]) for r in killed) or "—"
+        ins = [r["in_shrink_zone"] for r in rs if r["in_shrink_zone"] is not None]
+        inz = (f"{min(ins)}–{max(ins)}" if min(ins) != max(ins) else f"{ins[0]}") if ins else "—"
         print(f"| {k} | {g} | {len(rs)} | {len(killed)} of {len(rs)} | {kills} "
-              f"| {mmm(ts)} | {mmm(ok)} |")
+              f"| {mmm(ts)} | {mmm(ok)} | {inz} |")
 
 
 def main(argv):
