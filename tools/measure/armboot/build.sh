@@ -10,6 +10,12 @@
 # VARIANT: empty (versatile_defconfig with the two changes below), 'nofb'
 # (also no CLCD frame buffer, which takes 1 MiB of the 32), or 'slub-nofb'
 # (that, with SLUB instead of versatile_defconfig's SLAB).
+# EXTRA_PATCHES: directories (separated by spaces) whose *.patch are applied,
+# in that order, after patches/*.patch, e.g.
+# EXTRA_PATCHES=tools/measure/armboot/patches/throttle (KOSAKI Motohiro's page
+# reclaim throttle RFC) or ".../patches/throttle .../patches/debug"; use a
+# WORKDIR of its own. The tree's .armboot-patched records the extra patches;
+# a tree patched otherwise is extracted afresh.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
@@ -19,6 +25,12 @@ jobs=${JOBS:-2}
 cross=arm-linux-gnueabi-
 variant=${VARIANT:-}
 case $variant in ""|nofb|slub-nofb) ;; *) echo "build.sh: unknown VARIANT '$variant'" >&2; exit 1 ;; esac
+extra=
+for d in ${EXTRA_PATCHES:-}; do
+	a=$(cd "$d" 2>/dev/null && pwd) || { echo "build.sh: no directory '$d' (EXTRA_PATCHES)" >&2; exit 1; }
+	ls "$a"/*.patch >/dev/null 2>&1 || { echo "build.sh: no *.patch in $a" >&2; exit 1; }
+	extra="$extra $a"
+done
 
 need() {
 	command -v "$1" >/dev/null 2>&1 || {
@@ -35,15 +47,30 @@ git --git-dir="$mirror" rev-parse -q --verify v2.6.25-rc1 >/dev/null || {
 
 mkdir -p "$work"
 src=$work/linux
-if [ ! -f "$src/.armboot-patched" ]; then
+# The marker holds the names and checksums of the extra patches (empty: none).
+want=$work/.armboot-patched.want
+: >"$want"
+for d in $extra; do
+	for p in "$d"/*.patch; do
+		echo "$(basename "$p") $(cksum <"$p")" >>"$want"
+	done
+done
+if [ ! -f "$src/.armboot-patched" ] || ! cmp -s "$want" "$src/.armboot-patched"; then
 	rm -rf "$src"; mkdir -p "$src"
 	git --git-dir="$mirror" archive v2.6.25-rc1 | tar -x -C "$src"
 	for p in "$here"/patches/*.patch; do
 		echo "build.sh: applying $(basename "$p")"
 		patch -d "$src" -p1 --no-backup-if-mismatch < "$p"
 	done
-	touch "$src/.armboot-patched"
+	for d in $extra; do
+		for p in "$d"/*.patch; do
+			echo "build.sh: applying $(basename "$d")/$(basename "$p")"
+			patch -d "$src" -p1 --no-backup-if-mismatch < "$p"
+		done
+	done
+	cp "$want" "$src/.armboot-patched"
 fi
+rm -f "$want"
 
 # Build-only flags for gcc 12 / binutils 2.40 (none changes what the kernel does):
 #  -std=gnu89       the 2008 tree relies on gnu89 'extern inline' semantics

@@ -11,13 +11,19 @@
 #     WORKDIR  default /tmp/armboot (holds linux/ from build.sh)
 # Environment: BUSYBOX_DEB (an armel busybox-static .deb; default: the one in
 # WORKDIR, else fetched with 'apt-get download busybox-static:armel'),
-# TIMEOUT (seconds, default 900).
+# TIMEOUT (seconds, default 900), ICOUNT (empty: the guest's clock is the
+# host's, as QEMU has it by default; N: '-icount shift=N,sleep=off', a
+# virtual clock that advances 2^N ns per guest instruction, so the guest
+# runs at 1000/2^N million instructions per second of its own time whatever
+# the host's load; 3 = 125 MIPS).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:?usage: run.sh boot|hb:5|hb:6 OUTFILE [WORKDIR]}
 out=${2:?usage: run.sh boot|hb:5|hb:6 OUTFILE [WORKDIR]}
 work=${3:-/tmp/armboot}
 tmo=${TIMEOUT:-900}
+icount=${ICOUNT:-}
+case $icount in "") ;; [0-9]|10) ;; *) echo "run.sh: bad ICOUNT '$icount'" >&2; exit 1 ;; esac
 case $mode in boot|hb:[0-9]*) ;; *) echo "run.sh: bad MODE '$mode'" >&2; exit 1 ;; esac
 
 need() {
@@ -72,6 +78,7 @@ timeout "$tmo" qemu-system-arm -M versatilepb -cpu arm926 -m 32 \
 	-append "console=ttyAMA0 root=/dev/mmcblk0 rootfstype=ext2 rw rootwait armboot=$mode" \
 	-drive if=sd,format=raw,file="$img" \
 	-nographic -no-reboot -audiodev none,id=snd -net none \
+	${icount:+-icount shift=$icount,sleep=off} \
 	</dev/null >"$out.tmp" 2>&1
 rc=$?
 set -e

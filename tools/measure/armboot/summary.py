@@ -2,14 +2,24 @@
 """Summarise armboot console logs (tools/measure/armboot/run.sh output).
 
     tools/measure/armboot/summary.py data/measured/armboot/*.log
+    tools/measure/armboot/summary.py --table data/measured/armboot/throttle/*.log
 
 Prints, per log: the boot log's memory line, the reserved memory it implies,
 /proc/meminfo and /proc/zoneinfo figures after boot (and right before
 hackbench in the hb modes), the largest slab caches, and the hackbench
 outcome (time printed, exit status, OOM kills in the kernel log).
+With --table, prints instead two Markdown tables of the hackbench runs:
+one row per log (kernel, groups, run, OOM kills, Time, exit status, free
+pages and page cache right before hackbench, direct reclaim counters after
+it, with patches/debug the most tasks in shrink_zone at once), and per kernel and group count the runs, how many had an OOM kill, and
+the Time median/min/max (all runs that printed one, and those without a
+kill). The kernel is the log's name before '-hbG-N.log'. Logs may be
+compressed with zstd (NAME.log.zst; needs the zstd program).
 Standard library only.
 """
 import re
+import statistics
+import subprocess
 import sys
 
 MEMINFO_KEYS = ["MemTotal", "MemFree", "Buffers", "Cached", "Active", "Inactive",
@@ -22,6 +32,17 @@ ZONE_KEYS = ["pages free", "min", "low", "high", "spanned", "present",
              "nr_free_pages", "nr_inactive", "nr_active", "nr_anon_pages",
              "nr_mapped", "nr_file_pages", "nr_slab_reclaimable",
              "nr_slab_unreclaimable", "nr_page_table_pages"]
+
+
+def read_log(path):
+    """A console log; one compressed with zstd (NAME.log.zst) through 'zstd -dc'."""
+    if path.endswith(".zst"):
+        raw = subprocess.run(["zstd", "-dc", path], check=True, capture_output=True).stdout
+    else:
+        with open(path, "rb") as f:
+            raw = f.read()
+    # as open() in text mode: universal newlines
+    return raw.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def sections(text):
@@ -142,7 +163,7 @@ def hackbench(sec):
 
 
 def summarise(path, nslab):
-    text = open(path, encoding="utf-8", errors="replace").read()
+    text = read_log(path)
     sec = sections(text)
     print(f"## {path}")
     total = memory_total(sec["console"])
@@ -200,17 +221,97 @@ def summarise(path, nslab):
     print()
 
 
+def vmstat(lines):
+    d = {}
+    for x in lines:
+        f = x.split()
+        if len(f) == 2 and f[1].isdigit():
+            d[f[0]] = int(f[1])
+    return d
+
+
+def run_row(path):
+    """One hackbench log as a dict, or None if it is not a hackbench run."""
+    text = read_log(path)
+    sec = sections(text)
+    groups = re.search(r"armboot mode hb:(\d+)", text)
+    if not groups:
+        return None
+    base = path.rsplit("/", 1)[-1]
+    m = re.match(r"^(.*)-hb\d+-(\d+)\.log(\.zst)?$", base)
+    kernel, run = (m.group(1), int(m.group(2))) if m else (base, 0)
+    hb = hackbench(sec)
+    zi = zoneinfo(sec.get("zoneinfo pre-hackbench", []))
+    pre = vmstat(sec.get("vmstat pre-hackbench", []))
+    post = vmstat(sec.get("vmstat post-hackbench", []))
+    delta = {k: post[k] - pre.get(k, 0) for k in ("allocstall", "pgscan_direct_dma",
+                                                   "pgsteal_dma", "pgscan_kswapd_dma")
+             if k in post}
+    return {"kernel": kernel, "groups": int(groups.group(1)), "run": run,
+            "kills": hb.get("kills"), "time": hb.get("time"), "exit": hb.get("exit"),
+            "free": zi.get("nr_free_pages"), "file": zi.get("nr_file_pages"),
+            "ended": "=== armboot end" in text, **delta,
+            # patches/debug: the kernel prints each new high of tasks in shrink_zone
+            "in_shrink_zone": max(map(int, re.findall(r"armboot: (\d+) tasks in shrink_zone",
+                                                      text)), default=None)}
+
+
+def fmt(v, spec=""):
+    return "—" if v is None else format(v, spec)
+
+
+def table(paths):
+    rows = [r for r in map(run_row, paths) if r]
+    rows.sort(key=lambda r: (r["kernel"], r["groups"], r["run"]))
+    print("| kernel | groups | run | OOM kills | Time (s) | exit | free pages before "
+          "| file pages before | allocstall | pgscan_direct | pgsteal | pgscan_kswapd "
+          "| most in shrink_zone |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['kernel']} | {r['groups']} | {r['run']} | {fmt(r['kills'])} "
+              f"| {fmt(r['time'], '.3f')} | {fmt(r['exit'])} | {fmt(r['free'])} "
+              f"| {fmt(r['file'])} | {fmt(r.get('allocstall'))} "
+              f"| {fmt(r.get('pgscan_direct_dma'))} | {fmt(r.get('pgsteal_dma'))} "
+              f"| {fmt(r.get('pgscan_kswapd_dma'))} | {fmt(r['in_shrink_zone'])} |")
+    print()
+
+    def mmm(ts):
+        if not ts:
+            return "—"
+        return f"{statistics.median(ts):.2f} ({min(ts):.2f}–{max(ts):.2f})"
+    print("| kernel | groups | runs | OOM-killed | kills per killed run | Time median (min–max), "
+          "all runs with a Time | the same, runs without a kill | most in shrink_zone |")
+    print("|---|---|---|---|---|---|---|---|")
+    keys = sorted({(r["kernel"], r["groups"]) for r in rows})
+    for k, g in keys:
+        rs = [r for r in rows if r["kernel"] == k and r["groups"] == g]
+        killed = [r for r in rs if r["kills"]]
+        ts = [r["time"] for r in rs if r["time"] is not None]
+        ok = [r["time"] for r in rs if r["time"] is not None and not r["kills"]]
+        kills = ", ".join(str(r["kills"]) for r in killed) or "—"
+        ins = [r["in_shrink_zone"] for r in rs if r["in_shrink_zone"] is not None]
+        inz = (f"{min(ins)}–{max(ins)}" if min(ins) != max(ins) else f"{ins[0]}") if ins else "—"
+        print(f"| {k} | {g} | {len(rs)} | {len(killed)} of {len(rs)} | {kills} "
+              f"| {mmm(ts)} | {mmm(ok)} | {inz} |")
+
+
 def main(argv):
     nslab = 8
     paths = []
+    as_table = False
     for a in argv[1:]:
         if a.startswith("--slab="):
             nslab = int(a.split("=", 1)[1])
+        elif a == "--table":
+            as_table = True
         else:
             paths.append(a)
     if not paths:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
+    if as_table:
+        table(paths)
+        return 0
     for p in paths:
         summarise(p, nslab)
     return 0
