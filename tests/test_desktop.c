@@ -254,7 +254,9 @@ static void desktop_touches_measured_pages(void **state)
 			    "workload = desktop\n"
 			    "run.check_every = 1000000\n"
 			    "desktop.programs = 1\n"
-			    "desktop.noop_steps = 0\n");
+			    "desktop.noop_steps = 0\n"
+			    /* the start-up and switch pages alone, not the idle periods' */
+			    "desktop.background = 0\n");
 	assert_int_equal(scenario_run(&cfg, 1, &r, check_xeyes), 0);
 	assert_true(r.completed);
 	assert_int_equal(test_vmstat(&r, "pgsteal_kswapd") + test_vmstat(&r, "pgsteal_direct"), 0);
@@ -522,7 +524,9 @@ static void desktop_firefox_switches_replay_measured_sets_in_turn(void **state)
 			    "workload = desktop\n"
 			    "run.check_every = 2000\n"
 			    "desktop.programs = 2\n"
-			    "desktop.noop_steps = 4\n");
+			    "desktop.noop_steps = 4\n"
+			    /* the switches' pages alone, not the idle periods' */
+			    "desktop.background = 0\n");
 	ff_cleared = 0;
 	assert_int_equal(scenario_run(&cfg, 1, &r, check_firefox_heap), 0);
 	assert_true(r.completed);
@@ -547,6 +551,88 @@ static void desktop_firefox_switches_replay_measured_sets_in_turn(void **state)
 	run_result_free(&r);
 }
 
+/* Background activity (idle.sh): a program left alone references its measured idle sets,
+ * period after period, in turn. A run with one program and memory to spare (nothing but
+ * this test clears a young bit) whose script, done with its one step in a few seconds,
+ * then waits (desktop.idle_end) long enough for every measured period to come round twice
+ * more: the test clears the young bits of the X server's (or, if it has no measured
+ * background activity, the window manager's) heap once, at the first check after 100 s,
+ * and at the end its young heap pages are the union of its measured idle sets
+ * (desktop_anon_idle, scaled to the heap). With desktop.background = 0 none is young. */
+static const char *bg_comm;
+static uint64_t bg_heap_npages, bg_young, bg_cleared;
+
+static int check_background_heap(void)
+{
+	for_each_task(t) {
+		if (strcmp(t->task.comm, bg_comm) || !t->mm || !t->proc || t->proc->exited)
+			continue;
+		for (struct vm_area_struct *a = t->mm->mmap; a; a = a->next) {
+			if (a->file || a->dead || a->npages != bg_heap_npages)
+				continue;
+			if (!bg_cleared && sim_clock >= 100 * NSEC_PER_SEC) {
+				for (uint64_t i = 0; i < a->npages; i++)
+					a->pte[i] &= ~PTE_YOUNG;
+				bg_cleared = 1;
+			}
+			bg_young = 0;
+			for (uint64_t i = 0; i < a->npages; i++)
+				bg_young += !!(a->pte[i] & PTE_YOUNG);
+		}
+	}
+	return mm_check_invariants();
+}
+
+static uint64_t background_young(int pi, int background, uint32_t idle_end)
+{
+	struct scenario_config cfg;
+	struct run_result r;
+	char text[512];
+	snprintf(text, sizeof(text),
+		 "machine.profile = x86_64-2009-nfsroot\n"
+		 "machine.ram = 2G\n"
+		 "workload = desktop\n"
+		 "run.check_every = 100\n"
+		 "desktop.programs = 1\n"
+		 "desktop.noop_steps = 0\n"
+		 "desktop.background = %d\n"
+		 "desktop.idle_end = %u\n",
+		 background, idle_end);
+	test_scenario(&cfg, text);
+	bg_comm = pi == desktop_nr_programs - 2 ? "Xorg" : "metacity";
+	/* x86_64: 4 KiB pages; the heap is new_heap(anon_kb) */
+	bg_heap_npages = (desktop_programs[pi].anon_kb * 1024ULL + 4096 - 1) / 4096;
+	bg_young = bg_cleared = 0;
+	assert_int_equal(scenario_run(&cfg, 1, &r, check_background_heap), 0);
+	assert_true(r.completed);
+	assert_int_equal(test_vmstat(&r, "pgsteal_kswapd") + test_vmstat(&r, "pgsteal_direct"), 0);
+	assert_true(bg_cleared);
+	run_result_free(&r);
+	return bg_young;
+}
+
+static void desktop_background_replays_measured_idle_sets(void **state)
+{
+	(void)state;
+	int pi = desktop_nr_programs - 2; /* the X server, else the window manager */
+	if (!desktop_idle[pi].nr_periods)
+		pi++;
+	const struct desktop_idle *a = &desktop_idle[pi];
+	assert_true(a->nr_periods > 0);
+	uint32_t max_ms = 0;
+	for (uint32_t k = 0; k < a->nr_periods; k++)
+		max_ms = MAX(max_ms, desktop_idle_periods[a->first + k].ms);
+	uint32_t idle_end = 100 + 2 * (a->nr_periods + 1) * (max_ms / 1000 + 1);
+	uint64_t n = (desktop_programs[pi].anon_kb * 1024ULL + 4096 - 1) / 4096;
+	struct pageset uni = {calloc(n, sizeof(bool)), n, 0, 1, 0};
+	for (uint32_t k = 0; k < a->nr_periods; k++)
+		assert_true(desktop_anon_idle(pi, k, n, add_page, &uni)), uni.order_ok = 1;
+	assert_true(uni.count > 0);
+	assert_int_equal(background_young(pi, 1, idle_end), uni.count);
+	assert_int_equal(background_young(pi, 0, idle_end), 0);
+	free(uni.in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +647,7 @@ int main(void)
 	    cmocka_unit_test(desktop_switches_touch_measured_heap_pages),
 	    cmocka_unit_test(desktop_heap_sets_drift_as_measured),
 	    cmocka_unit_test(desktop_firefox_switches_replay_measured_sets_in_turn),
+	    cmocka_unit_test(desktop_background_replays_measured_idle_sets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,14 @@
  * before the next one, standing in for the X server serialising all of it
  * (docs/exec-protect.md).
  *
+ * Background activity (desktop.background): while up and waiting for requests, a program
+ * (and the X server, the window manager) wakes at the end of each measured idle period
+ * (tools/measure/desktop/idle.sh: today's programs left alone under Xvfb, the last one
+ * focused) and does what it was measured doing in it: references the anonymous pages the
+ * period touched (their ranks, as a switch's), the measured kB of each file mapping (a
+ * spread part, as touch_part), and uses the period's CPU; the measured periods in turn.
+ * A request is served as soon as the period's work is done.
+ *
  * Deterministic: no RNG. */
 #include "workloads/desktop.h"
 
@@ -47,6 +55,10 @@ static const struct param_desc params[] = {
      "percent: measured sizes to the model's (100 = as measured)"},
     {"desktop.cpu_scale", P_INT, DP(cpu_scale), 1, 100000, NULL,
      "percent: measured CPU to the machine's (host MHz / machine MHz)"},
+    {"desktop.background", P_INT, DP(background), 0, 1, NULL,
+     "1: programs replay their measured idle periods while waiting (0: purely reactive)"},
+    {"desktop.idle_end", P_INT, DP(idle_end), 0, 3600, NULL,
+     "seconds the script waits after its last step before it ends, everything open"},
 };
 
 void desktop_defaults(struct desktop_params *p)
@@ -57,6 +69,7 @@ void desktop_defaults(struct desktop_params *p)
 	    .size_scale = 100, /* today's sizes kept (docs/desktop-measured.md) */
 	    /* measured on a 2596 MHz host; x86_64-2009-nfsroot is 2500 MHz: clock ratio */
 	    .cpu_scale = 104,
+	    .background = 1, /* as measured (docs/desktop-measured.md, "Background activity") */
 	};
 }
 
@@ -128,9 +141,12 @@ struct dproc {
 	struct process *proc;
 	uint64_t *map_start; /* where each of prog's maps (and its windows' maps) is mapped */
 	struct region heap;
-	bool up;	   /* launched and waiting for requests */
-	enum dreq pending; /* set by the script, cleared when served */
-	int window;	   /* which window the request is about */
+	struct region heap2;   /* a further window's heap (nautilus --browser), or none */
+	sim_time_t next_idle;  /* when its current idle period ends (background activity) */
+	uint32_t idle_periods; /* idle periods replayed so far */
+	bool up;	       /* launched and waiting for requests */
+	enum dreq pending;     /* set by the script, cleared when served */
+	int window;	       /* which window the request is about */
 	struct waitqueue wq, done_wq;
 };
 
@@ -228,6 +244,25 @@ static void touch_pages(uint64_t start, uint64_t n, uint32_t at, int kind)
 	}
 }
 
+/* Calls fn for each rank in the run-encoded set at p, scaled from m measured pages to n. */
+static void for_ranks(const char *p, uint32_t m, uint64_t n, void (*fn)(void *, uint64_t),
+		      void *arg)
+{
+	uint32_t runs = page_number(&p);
+	uint64_t page = 0, last = UINT64_MAX;
+	for (uint32_t r = 0; r < runs; r++) {
+		page += page_number(&p);
+		uint64_t len = (uint64_t)page_number(&p) + 1;
+		for (uint64_t i = page; i < page + len; i++) {
+			uint64_t q = i * n / m;
+			if (q < n && q != last)
+				fn(arg, q);
+			last = q;
+		}
+		page += len;
+	}
+}
+
 /* The heap pages (0 <= q < n) that measured switch k of program pi touched: the ranks of
  * desktop_anon's set k among the program's measured anonymous pages, scaled to n pages.
  * Calls fn for each; false if the program's switches were not measured. */
@@ -236,20 +271,18 @@ bool desktop_anon_switch(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint
 	const struct desktop_anon *a = &desktop_anon[pi];
 	if (!a->nr_switches || !a->pages)
 		return false;
-	const char *p = desktop_anon_pages + desktop_anon_sets[a->first + k % a->nr_switches];
-	uint32_t runs = page_number(&p);
-	uint64_t page = 0, last = UINT64_MAX;
-	for (uint32_t r = 0; r < runs; r++) {
-		page += page_number(&p);
-		uint64_t len = (uint64_t)page_number(&p) + 1;
-		for (uint64_t i = page; i < page + len; i++) {
-			uint64_t q = i * n / a->pages;
-			if (q < n && q != last)
-				fn(arg, q);
-			last = q;
-		}
-		page += len;
-	}
+	for_ranks(desktop_anon_pages + desktop_anon_sets[a->first + k % a->nr_switches], a->pages,
+		  n, fn, arg);
+	return true;
+}
+
+bool desktop_anon_idle(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg)
+{
+	const struct desktop_idle *a = &desktop_idle[pi];
+	if (!a->nr_periods || !a->pages)
+		return false;
+	const struct desktop_idle_period *per = &desktop_idle_periods[a->first + k % a->nr_periods];
+	for_ranks(desktop_idle_pages + per->anon, a->pages, n, fn, arg);
 	return true;
 }
 
@@ -364,8 +397,62 @@ static void serve_window(struct dproc *d, int w)
 	map_all(win->prog, win->map_start);
 	run_code(win->prog, win->map_start, false);
 	win->heap = new_heap(win->prog->anon_kb);
+	d->heap2 = win->heap;
 	sys_compute(cpu_of(win->prog->cpu_ms));
-	(void)d;
+}
+
+/* The measured idle period of d's program that is due: NULL if it has none (or background
+ * activity is off). */
+static const struct desktop_idle_period *idle_period(const struct dproc *d)
+{
+	const struct desktop_idle *a = &desktop_idle[d->prog - desktop_programs];
+	if (!D.p.background || !a->nr_periods)
+		return NULL;
+	return &desktop_idle_periods[a->first + d->idle_periods % a->nr_periods];
+}
+
+/* The end of an idle period: what the program did in it (idle.sh), in the process's heap
+ * (a further window's after its first one: the measured pages are the whole process's) and
+ * its start-up mappings. */
+static void serve_idle(struct dproc *d, const struct desktop_idle_period *per)
+{
+	const struct desktop_program *prog = d->prog;
+	struct heap_pair pair = {&d->heap, &d->heap2};
+	desktop_anon_idle((int)(prog - desktop_programs), d->idle_periods,
+			  d->heap.npages + d->heap2.npages, touch_heap_page, &pair);
+	for (uint32_t i = 0; i < per->nr_maps; i++) {
+		const struct desktop_idle_map *im = &desktop_idle_maps[per->first_map + i];
+		const struct desktop_map *m = &desktop_maps[prog->first_map + im->map];
+		int kind = desktop_files[m->file].exec ? TOUCH_EXEC : TOUCH_READ;
+		touch_part(d->map_start[im->map], file_pages(m->file), im->kb,
+			   desktop_files[m->file].size_kb, kind);
+	}
+	sys_compute(cpu_of(per->cpu_ms));
+	d->idle_periods++;
+}
+
+/* Waits for a request; with background activity, ends each idle period on time meanwhile. */
+static void wait_request(struct dproc *d)
+{
+	const struct desktop_idle_period *per = idle_period(d);
+	if (per && !d->next_idle)
+		d->next_idle = local_now() + (sim_time_t)per->ms * NSEC_PER_MSEC;
+	while (d->pending == REQ_NONE) {
+		per = idle_period(d);
+		if (!per) {
+			sleep_on(&d->wq, 0, true), check_fatal_signal();
+			continue;
+		}
+		sim_time_t now = local_now();
+		if (now < d->next_idle) {
+			sleep_on(&d->wq, d->next_idle - now, true), check_fatal_signal();
+			continue;
+		}
+		serve_idle(d, per);
+		/* the next period starts when this one's work is done */
+		per = idle_period(d);
+		d->next_idle = local_now() + (sim_time_t)per->ms * NSEC_PER_MSEC;
+	}
 }
 
 /* The event loop of a long-lived program. */
@@ -374,8 +461,7 @@ static void dproc_loop(struct dproc *d)
 	d->up = true;
 	served(d);
 	for (;;) {
-		while (d->pending == REQ_NONE)
-			sleep_on(&d->wq, 0, true), check_fatal_signal();
+		wait_request(d);
 		if (d->pending == REQ_WINDOW) {
 			serve_window(d, d->window);
 		} else if (d->pending == REQ_NEWTAB) {
@@ -544,6 +630,9 @@ static void desktop_script(void *arg)
 		}
 	}
 	D.end = local_now();
+	/* the desktop left alone (idle.sh's idle periods): only background activity runs */
+	if (p->idle_end)
+		schedule_timeout((sim_time_t)p->idle_end * NSEC_PER_SEC);
 	D.done = true;
 	sys_exit(0);
 }

@@ -3,7 +3,8 @@
  * launch switches to every open window in turn (one wmctrl per window) and makes the running
  * firefox open one more tab. Every program replays a measured one (desktop_measured.c,
  * docs/desktop-measured.md): the files it maps and the part of each it references at
- * start-up and per window switch, its anonymous memory, its CPU. The figure of merit is the
+ * start-up and per window switch, its anonymous memory, its CPU, and what it does in the
+ * background while idle (desktop.background). The figure of merit is the
  * "progress timing": the time at which each step of the script starts. */
 #ifndef MMSIM_WORKLOADS_DESKTOP_H
 #define MMSIM_WORKLOADS_DESKTOP_H
@@ -13,11 +14,17 @@ struct desktop_params {
 	int noop_steps; /* the commented-out ": oocalc" ... lines: a step without a launch (6) */
 	int size_scale; /* percent: every measured size to the model's (100 = as measured) */
 	int cpu_scale;	/* percent: measured CPU to the machine's (clock ratio) */
+	int background; /* 1: programs replay their measured idle periods while waiting (1) */
+	int idle_end;	/* seconds the script waits after its last step, everything open (0) */
 };
 void desktop_defaults(struct desktop_params *p);
 /* The heap pages (0 <= q < n) that measured switch k (taken modulo the measured switches)
  * to desktop_programs[pi] touched, scaled to a heap of n pages: fn(arg, q) for each, in
  * increasing order; false if that program's switches were not measured (desktop.c). */
 bool desktop_anon_switch(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg);
+/* The heap pages (0 <= q < n) that measured idle period k (modulo the measured periods) of
+ * desktop_programs[pi] touched, scaled to a heap of n pages, as desktop_anon_switch; false
+ * if it has no measured background activity. */
+bool desktop_anon_idle(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg);
 extern const struct workload desktop_workload;
 #endif

@@ -65,4 +65,26 @@ extern const struct desktop_anon desktop_anon[];
 extern const uint32_t desktop_anon_sets[];
 extern const char desktop_anon_pages[];
 
+/* What each program did in the background, idle (tools/measure/desktop/idle.sh,
+ * data/measured/desktop/idle.csv), one entry per desktop_programs entry: it had `pages`
+ * anonymous pages when measured and nr_periods measured idle periods from
+ * desktop_idle_periods[first]; nr_periods = 0: no background activity measured. A period
+ * lasted ms milliseconds, used cpu_ms of CPU, touched the anonymous pages whose ranks among
+ * those pages are the set at desktop_idle_pages + anon (encoded as desktop_pages is) and
+ * referenced kb KiB of the file of each of its desktop_idle_maps[first_map ..] rows (map:
+ * an index among the program's desktop_maps rows). */
+struct desktop_idle {
+	uint32_t pages, nr_periods, first;
+};
+struct desktop_idle_period {
+	uint32_t ms, cpu_ms, anon, first_map, nr_maps;
+};
+struct desktop_idle_map {
+	uint32_t map, kb;
+};
+extern const struct desktop_idle desktop_idle[];
+extern const struct desktop_idle_period desktop_idle_periods[];
+extern const struct desktop_idle_map desktop_idle_maps[];
+extern const char desktop_idle_pages[];
+
 #endif

@@ -14,7 +14,10 @@ python3 tools/measure/kbuild/maketable.py data/measured/kbuild/makerefs-2.6.24-i
 	data/measured/kbuild/cc1refs-2.6.24-i386-jobs.csv >"$tmp/km.c"
 diff -q "$tmp/km.c" src/workloads/kbuild_measured_make.c ||
 	{ echo "FAIL: src/workloads/kbuild_measured_make.c is not what maketable.py makes of the data"; exit 1; }
-python3 tools/measure/desktop/table.py c data/measured/desktop "$tmp/m.c" "$tmp/p.c" "$tmp/a.c" >"$tmp/d.c"
+python3 tools/measure/desktop/table.py c data/measured/desktop "$tmp/m.c" "$tmp/p.c" "$tmp/a.c" \
+	"$tmp/i.c" >"$tmp/d.c"
+diff -q "$tmp/i.c" src/workloads/desktop_measured_idle.c ||
+	{ echo "FAIL: src/workloads/desktop_measured_idle.c is not what table.py makes of the data"; exit 1; }
 diff -q "$tmp/a.c" src/workloads/desktop_measured_anon.c ||
 	{ echo "FAIL: src/workloads/desktop_measured_anon.c is not what table.py makes of the data"; exit 1; }
 diff -q "$tmp/m.c" src/workloads/desktop_measured_maps.c ||
