@@ -549,8 +549,12 @@ static uint64_t hackbench_host_bytes(const struct scenario_config *cfg)
 	uint64_t sndbuf = p->sndbuf ? p->sndbuf : (232 + 256) * 256;
 	uint64_t ring =
 	    MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * sizeof(struct skb_slabs);
+	/* hackbench_start allocates every worker's and every connection's record up front,
+	 * whatever the forks reach */
+	uint64_t all = (uint64_t)p->groups * (uint64_t)p->fds;
 	return scenario_task_host_bytes(tasks) +
-	       groups * (uint64_t)p->fds * (sizeof(struct kpipe) + ring);
+	       all * (2 * sizeof(struct worker) + sizeof(struct kpipe)) +
+	       groups * (uint64_t)p->fds * ring;
 }
 
 const struct workload hackbench_workload = {

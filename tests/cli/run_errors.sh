@@ -73,6 +73,9 @@ printf 'machine.ram = 128M\nvm.min_free_kbytes = 200000\n' >"$tmp/minfree.conf"
 expect min-free-above-ram 2 "minfree.conf:2: vm.min_free_kbytes 200000 is not below the memory" -- run "$tmp/minfree.conf"
 printf 'machine.ram = 256G\n' >"$tmp/host.conf"
 expect host-memory 2 "host.conf:1: this run would need about 4.5. GiB of host memory .* run.host_memory_limit" -- run "$tmp/host.conf"
+# hackbench's worker and connection records are allocated for every group up front (run fuzzer seed 50962)
+printf 'workload = hackbench\nmachine.ram = 200M\nhackbench.groups = 100000\nhackbench.fds = 842\n' >"$tmp/hbhost.conf"
+expect hackbench-host-memory 2 "hbhost.conf:[0-9]: this run would need about .* GiB of host memory .* run.host_memory_limit" -- run "$tmp/hbhost.conf"
 # Silently wrong before: CR-only lines, a key set twice.
 printf 'machine.ram = 64M\rvm.swappiness = 101\r' >"$tmp/cr.conf"
 expect cr-line-ends 2 "cr.conf:2: bad value '101' for vm.swappiness" -- run "$tmp/cr.conf"
