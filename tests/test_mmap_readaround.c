@@ -17,9 +17,9 @@ static struct {
 	uint64_t majflt[256]; /* PGMAJFAULT after each fault */
 } T;
 
-static void boot(int sync_readahead)
+static void boot_on(const char *profile, uint64_t ram, int sync_readahead)
 {
-	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	test_machine_boot(profile, ram, 0, 0);
 	MM->sysctl.mmap_sync_readahead = sync_readahead;
 	MM->sysctl.unmap_mark_accessed = sync_readahead; /* 2.6.31 has both */
 	mm_sysctl_apply();
@@ -27,6 +27,11 @@ static void boot(int sync_readahead)
 	T.mm = mm_alloc();
 	T.start = do_mmap(T.mm, 256, VM_READ | VM_EXEC, T.f, 0);
 	T.vma = find_vma(T.mm, T.start);
+}
+
+static void boot(int sync_readahead)
+{
+	boot_on("x86_64-2008", 64ULL << 20, sync_readahead);
 }
 
 static void faulter(void *arg)
@@ -218,6 +223,40 @@ static void sequential_2631(void **state)
 	shutdown();
 }
 
+/* The window is the files' backing_dev_info.ra_pages: an NFS root's rpages * 15 with
+ * nfsroot's 4 KiB rsize (nfs_server_set_fsinfo), so a fault at 128 reads 121..135 in both
+ * eras, and counts nothing in pgpgin (an RPC, not a bio); a block device's 128 KiB, which
+ * is 2 pages of 64 KiB (ia64): 127..128. */
+static void window_is_the_devices_ra_pages(void **state)
+{
+	(void)state;
+	for (int sync = 0; sync <= 1; sync++) {
+		boot_on("x86_64-2009-nfsroot", 64ULL << 20, sync);
+		assert_int_equal(MM->ra_pages, 15);
+		static const uint64_t pg[] = {128};
+		fault(pg, 1);
+		assert_cached(121, 136, 128, UINT64_MAX);
+		assert_int_equal(T.majflt[0], 1);
+		/* an NFS READ is an RPC, not a bio: submit_bio's pgpgin never sees it */
+		assert_int_equal(vm_events[PGPGIN], 0);
+		shutdown();
+
+		boot_on("ia64-2008", 512ULL << 20, sync);
+		assert_int_equal(MM->ra_pages, 2);
+		fault(pg, 1);
+		assert_cached(127, 129, 128, UINT64_MAX);
+		assert_int_equal(vm_events[PGPGIN], 2 * 64); /* KiB */
+		shutdown();
+	}
+	/* read()'s and a sequential fault's on-demand window ramps up to it and no further */
+	boot_on("x86_64-2009-nfsroot", 64ULL << 20, 1);
+	static const uint64_t seq[] = {0};
+	fault(seq, 1);
+	for (uint64_t i = 0; i < 256; i++)
+		assert_int_equal(cached(i), i < 30);
+	shutdown();
+}
+
 /* kernel.version chooses the rule: 2.6.30 reads around in filemap_fault, 2.6.31 through
  * do_sync_mmap_readahead. */
 static void follows_kernel_version(void **state)
@@ -239,10 +278,14 @@ static void follows_kernel_version(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(readaround_2628),	      cmocka_unit_test(readaround_clipped_2628),
-	    cmocka_unit_test(lotsamiss_2628),	      cmocka_unit_test(readaround_2631),
-	    cmocka_unit_test(lotsamiss_2631),	      cmocka_unit_test(sequential_2631),
+	    cmocka_unit_test(readaround_2628),
+	    cmocka_unit_test(readaround_clipped_2628),
+	    cmocka_unit_test(lotsamiss_2628),
+	    cmocka_unit_test(readaround_2631),
+	    cmocka_unit_test(lotsamiss_2631),
+	    cmocka_unit_test(sequential_2631),
 	    cmocka_unit_test(follows_kernel_version),
+	    cmocka_unit_test(window_is_the_devices_ra_pages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,14 +96,21 @@ struct hw_profile {
 	uint32_t fs_disks;
 	uint32_t raid_chunk_bytes;
 	bool swap_own_disk;
+	/* The filesystem's backing_dev_info.ra_pages, the readahead and mmap read-around
+	 * window of its files; 0: a block device's, VM_MAX_READAHEAD (128 KiB) in pages. */
+	uint32_t fs_ra_pages;
+	/* The filesystem is an NFS mount: its reads and writes are RPCs, not bios, so they
+	 * count in neither pgpgin nor pgpgout (submit_bio); swap still does. */
+	bool fs_nfs;
 };
 
 /* The fields a run may override (hw.<field> keys, for sensitivity studies): the CPU costs,
- * the memory the kernel keeps from boot and the toolchain's MAXPAGESIZE (4096: today's
- * objects, no hole). */
+ * the memory the kernel keeps from boot, the toolchain's MAXPAGESIZE (4096: today's
+ * objects, no hole) and the files' readahead window (32: a block device's at 4 KiB). */
 #define HW_PROFILE_COSTS(X)                                                                        \
 	X(kernel_reserved_kb)                                                                      \
 	X(elf_max_page_size)                                                                       \
+	X(fs_ra_pages)                                                                             \
 	X(ctxsw_ns)                                                                                \
 	X(switch_mm_ns)                                                                            \
 	X(tick_ns)                                                                                 \

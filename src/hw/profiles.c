@@ -366,6 +366,13 @@ static const struct hw_profile profiles[] = {
 		.max_request_bytes = 32 * 1024, /* NFS rsize/wsize 32 KiB [estimate] */
 		.nr_requests = 128,		/* block layer default BLKDEV_MAX_RQ */
 	    },
+	/* The NFS root's readahead window. nfsroot mounts with rsize NFS_DEF_FILE_IO_SIZE,
+	 * 4096, unless nfsroot=...,rsize= says otherwise (fs/nfs/nfsroot.c, root_nfs_name, and
+	 * Documentation/filesystems/nfsroot.txt at v2.6.30; the thread states no option), and
+	 * nfs_server_set_fsinfo sets ra_pages = rpages * NFS_MAX_READAHEAD, where rpages is 1
+	 * and NFS_MAX_READAHEAD is RPC_DEF_SLOT_TABLE - 1 = 15 (fs/nfs/client.c, internal.h) */
+	.fs_ra_pages = 15,
+	.fs_nfs = true,
     },
 /* The machine of Mel Gorman's 2011 writeback series (kernel-reclaim.md §5.3): v2 names
  * "an older 4-core AMD" with 4 disks in RAID-0 and swap on a separate disk; v1 names no

@@ -115,7 +115,8 @@ unsigned long __do_page_cache_readahead(struct address_space *f, uint64_t start,
 		MM->nr_user_new++;
 		p->flags |= PG_locked | (i == mark && lookahead_size ? PG_readahead : 0);
 		add_to_page_cache_lru(f, i, pfn);
-		count_vm_events(PGPGIN, MM->page_size / 1024);
+		if (!MM->hw->fs_nfs) /* submit_bio counts it; an NFS READ is an RPC */
+			count_vm_events(PGPGIN, MM->page_size / 1024);
 		submit_page_bio(&MM->disk, pfn, file_sector(f, i), READ, read_end);
 		started++;
 	}
@@ -147,9 +148,10 @@ static void ondemand_readahead(struct address_space *f, uint64_t index, bool hit
 {
 	unsigned size;
 	if (hit_marker || index == f->ra_prev_index + 1)
-		size = f->ra_size ? MIN(f->ra_size * 2, VM_MAX_READAHEAD_PAGES) : RA_INIT_PAGES;
+		size = f->ra_size ? MIN(f->ra_size * 2, MM->ra_pages)
+				  : MIN(RA_INIT_PAGES, MM->ra_pages);
 	else
-		size = RA_INIT_PAGES;
+		size = MIN(RA_INIT_PAGES, MM->ra_pages);
 	f->ra_size = size;
 	uint64_t start = hit_marker ? index + 1 : index;
 	/* the next window is started when the reader reaches the middle of this one */
@@ -243,7 +245,7 @@ static pfn_t filemap_fault_2628(struct vm_area_struct *vma, uint64_t pgoff, bool
 				if (!did_readaround)
 					*major = true;
 				did_readaround = true;
-				unsigned long ra_pages = max_sane_readahead(VM_MAX_READAHEAD_PAGES);
+				unsigned long ra_pages = max_sane_readahead(MM->ra_pages);
 				if (ra_pages) {
 					uint64_t start =
 					    pgoff > ra_pages / 2 ? pgoff - ra_pages / 2 : 0;

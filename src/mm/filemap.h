@@ -5,8 +5,9 @@
 
 #include "mm/mm.h"
 
-/* default_backing_dev_info.ra_pages: VM_MAX_READAHEAD, 128 KiB (include/linux/mm.h) */
-#define VM_MAX_READAHEAD_PAGES 32
+/* VM_MAX_READAHEAD (include/linux/mm.h): a block device's backing_dev_info.ra_pages is
+ * 128 KiB in pages (blk_queue_make_request); MM->ra_pages holds the files' (§ readahead) */
+#define VM_MAX_READAHEAD_KB 128
 /* mm/filemap.c: past this many more misses than hits a file gets no mmap read-around */
 #define MMAP_LOTSAMISS 100
 

@@ -59,7 +59,7 @@ static void ra_submit(struct file_ra_state *ra, struct address_space *f)
 static void ondemand_readahead(struct address_space *f, struct file_ra_state *ra, bool hit_marker,
 			       uint64_t offset, unsigned long req_size)
 {
-	unsigned long max = max_sane_readahead(VM_MAX_READAHEAD_PAGES);
+	unsigned long max = max_sane_readahead(MM->ra_pages);
 	if (!offset)
 		goto initial;
 	if (offset == ra->start + ra->size - ra->async_size || offset == ra->start + ra->size) {
@@ -102,14 +102,14 @@ static void do_sync_mmap_readahead(struct address_space *f, struct file_ra_state
 	/* offset - 1 wraps for page 0, which the initial prev_index (-1) matches, as in the
 	 * kernel: a file's first fault at page 0 is taken for a sequential one */
 	if (offset - 1 == ra->prev_index) {
-		ondemand_readahead(f, ra, false, offset, VM_MAX_READAHEAD_PAGES);
+		ondemand_readahead(f, ra, false, offset, MM->ra_pages);
 		return;
 	}
 	if (ra->mmap_miss < INT_MAX)
 		ra->mmap_miss++;
 	if (ra->mmap_miss > MMAP_LOTSAMISS)
 		return;
-	unsigned long ra_pages = max_sane_readahead(VM_MAX_READAHEAD_PAGES);
+	unsigned long ra_pages = max_sane_readahead(MM->ra_pages);
 	if (ra_pages) {
 		ra->start = offset > ra_pages / 2 ? offset - ra_pages / 2 : 0;
 		ra->size = (unsigned)ra_pages;
@@ -131,7 +131,7 @@ static void do_async_mmap_readahead(struct address_space *f, struct file_ra_stat
 	p->flags &= ~PG_readahead;
 	if (bdi_read_congested(&MM->disk))
 		return;
-	ondemand_readahead(f, ra, true, offset, VM_MAX_READAHEAD_PAGES);
+	ondemand_readahead(f, ra, true, offset, MM->ra_pages);
 }
 
 pfn_t filemap_fault_2631(struct vm_area_struct *vma, uint64_t pgoff, bool *major)

@@ -194,6 +194,9 @@ struct mm_machine {
 	const struct hw_profile *hw;
 	uint32_t page_size, page_shift;
 	uint32_t pte_shift; /* log2 of PTEs per page-table page: log2(page_size / pte_bytes) */
+	/* the files' backing_dev_info.ra_pages, which file_ra_state_init gives every open file:
+	 * hw_profile.fs_ra_pages, else VM_MAX_READAHEAD in pages */
+	uint32_t ra_pages;
 	int ncpus;
 	struct page *pages;
 	pfn_t nr_frames;

@@ -144,7 +144,8 @@ int write_one_page_async(pfn_t pfn, bool for_reclaim)
 	p->flags |= PG_writeback;
 	inc_zone_page_state(p, NR_WRITEBACK);
 	MM->bdi.nr_writeback++;
-	count_vm_events(PGPGOUT, MM->page_size / 1024);
+	if (!MM->hw->fs_nfs) /* submit_bio counts it; an NFS WRITE is an RPC */
+		count_vm_events(PGPGOUT, MM->page_size / 1024);
 	unlock_page(pfn);
 	submit_page_bio(&MM->disk, pfn, file_sector(f, p->index), WRITE, file_write_end);
 	return 0;

@@ -1,6 +1,7 @@
 /* Frames, zones and watermarks (kernel-reclaim.md §1.2), and the page allocator with its
  * slow path: kswapd wakeup, direct reclaim, OOM (§1.5). User pages are order 0; kernel
  * stacks, the ARM pgd and slabs may be higher orders (docs/model.md). */
+#include "mm/filemap.h"
 #include "mm/fs.h"
 #include "mm/mm.h"
 #include "mm/shmem.h"
@@ -564,6 +565,9 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	/* PTEs per page-table page: page_size / pte_bytes */
 	MM->pte_shift =
 	    MM->page_shift - (uint32_t)__builtin_ctz(cfg->hw->pte_bytes ? cfg->hw->pte_bytes : 8);
+	/* blk_queue_make_request: (VM_MAX_READAHEAD * 1024) / PAGE_CACHE_SIZE, 2 pages of 64 KiB */
+	MM->ra_pages = cfg->hw->fs_ra_pages ? cfg->hw->fs_ra_pages
+					    : MAX(1u, (VM_MAX_READAHEAD_KB << 10) / MM->page_size);
 	MM->ncpus = sched_ncpus() > 0 ? sched_ncpus() : 1;
 	MM->sysctl = cfg->sysctl;
 	mm_sysctl_apply();
