@@ -97,10 +97,12 @@ void kbuild_defaults(struct kbuild_params *p)
 	     * memory against gcc 12's"); the growth curves keep their measured shape */
 	    .heap_scale = 66,
 	    /* the file-backed pages (cc1, its libraries) the 16 Valgrind jobs referenced
-	     * together: gcc 3.4.6 973 pages (gcc-era/text-gcc346-x86_64host.txt), where gcc 12
-	     * referenced 3820 (kbuild_measured_text_kb, cc1refs-2.6.24-i386-text.csv: gcc 12's
-	     * cc1 is larger and links libisl, libgmp, libmpfr, libmpc, libzstd) */
-	    .text = 973 * 4096ULL,
+	     * together: gcc 3.4.6 973 pages (kbuild_measured_era_text_pages, table.py from
+	     * data/measured/kbuild/gcc-era/text-gcc346-x86_64host.txt, tools/measure/kbuild/
+	     * gccera-text.sh), where gcc 12 referenced 3820 (kbuild_measured_text_kb,
+	     * cc1refs-2.6.24-i386-text.csv: gcc 12's cc1 is larger and links libisl, libgmp,
+	     * libmpfr, libmpc, libzstd) */
+	    .text = kbuild_measured_era_text_pages * 4096,
 	    .headers = kbuild_measured_headers_bytes,
 	    /* make under Valgrind through a whole vmlinux build (tools/measure/kbuild/
 	     * makerefs.sh, data/measured/kbuild/makerefs-2.6.24-i386.csv, docs/kbuild-

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Writes src/workloads/kbuild_measured.c from a measured sample (run.sh + collect.py output).
 
-usage: table.py JOBS.csv OTHER.csv REFS > src/workloads/kbuild_measured.c
+usage: table.py JOBS.csv OTHER.csv REFS ERA_TEXT > src/workloads/kbuild_measured.c
 Per job: cc1's anonymous peak (KiB), the whole job's CPU (ms: gcc driver, cc1, as), the bytes
 of its .c, of the headers it read and of its .o, and cc1's anonymous memory at 10 %..100 % of
 its life in percent of the peak (its RSS samples less the file-backed part at the peak). Then
 the sample's constants: cc1's file-backed resident at its peak (text and libraries, median),
 the distinct headers' bytes, and the ld -r stand-in's peak RSS and CPU.
 From REFS (the prefix of cc1refs.py's CSVs), by refs_rule.py: the text the jobs referenced,
-the heap and text references per step and the reuse-gap bins."""
+the heap and text references per step and the reuse-gap bins. From ERA_TEXT (gccera-text.sh
+--count's output, data/measured/kbuild/gcc-era/text-gcc346-x86_64host.txt): the file-backed
+pages gcc 3.4.6's cc1 referenced on the same jobs, together (kbuild.text's default)."""
 import csv
 import os
+import re
 import statistics
 import sys
 
@@ -53,3 +56,6 @@ out("const int kbuild_measured_gap_bins = %d;\n" % len(GAP_LO))
 out("const uint16_t kbuild_measured_gap_lo[] = {%s};\n" % ", ".join(map(str, GAP_LO)))
 cum = [sum(bins[:i + 1]) for i in range(len(bins))]
 out("const uint32_t kbuild_measured_gap_cum[] = {%s};\n" % ", ".join(map(str, cum)))
+era = re.search(r"file-backed pages referenced together: (\d+) ", open(sys.argv[4]).read())
+out("const uint64_t kbuild_measured_era_text_pages = %s; /* %s */\n" % (
+    era.group(1), sys.argv[4].split("/")[-1]))
