@@ -113,12 +113,15 @@ void kbuild_defaults(struct kbuild_params *p)
 	    .make_cpu = kbuild_measured_make_cpu_us * 1000,
 	    .step = NSEC_PER_MSEC, /* model grain */
 	    /* cc1 measured under Valgrind per step of its CPU (tools/measure/kbuild/cc1refs.sh,
-	     * data/measured/kbuild/cc1refs-2.6.24-i386-*.csv, docs/kbuild-measured.md
-	     * "References inside a compile job"); the rule is refs_rule.py's: the mean over the
-	     * jobs' one-step windows of the distinct heap pages born before the window, and of
-	     * the uniform draws over the text that give the window's distinct text pages */
+	     * docs/kbuild-measured.md "References inside a compile job"); the rule is
+	     * refs_rule.py's: the mean over the jobs' one-step windows of the distinct heap pages
+	     * born before the window (gcc 12: data/measured/kbuild/cc1refs-2.6.24-i386-*.csv),
+	     * and of the uniform draws over the text that give the window's distinct text pages:
+	     * gcc 3.4.6's, over its 973 pages (kbuild_measured_era_text_refs, gccera-text.sh's
+	     * runs: gcc-era/cc1refs-gcc346-x86_64host-*.csv; gcc 12's were
+	     * kbuild_measured_text_refs = 362 over 3820) */
 	    .heap_refs = kbuild_measured_heap_refs,
-	    .text_refs = kbuild_measured_text_refs,
+	    .text_refs = kbuild_measured_era_text_refs,
 	    .link_cpu = kbuild_measured_link_ms * NSEC_PER_MSEC,
 	    .link_heap = kbuild_measured_link_kb << 10,
 	    .named = 0, /* only Rik's runs have the daemon */
