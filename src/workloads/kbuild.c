@@ -97,10 +97,12 @@ void kbuild_defaults(struct kbuild_params *p)
 	     * memory against gcc 12's"); the growth curves keep their measured shape */
 	    .heap_scale = 66,
 	    /* the file-backed pages (cc1, its libraries) the 16 Valgrind jobs referenced
-	     * together: gcc 3.4.6 973 pages (gcc-era/text-gcc346-x86_64host.txt), where gcc 12
-	     * referenced 3820 (kbuild_measured_text_kb, cc1refs-2.6.24-i386-text.csv: gcc 12's
-	     * cc1 is larger and links libisl, libgmp, libmpfr, libmpc, libzstd) */
-	    .text = 973 * 4096ULL,
+	     * together: gcc 3.4.6 973 pages (kbuild_measured_era_text_pages, table.py from
+	     * data/measured/kbuild/gcc-era/text-gcc346-x86_64host.txt, tools/measure/kbuild/
+	     * gccera-text.sh), where gcc 12 referenced 3820 (kbuild_measured_text_kb,
+	     * cc1refs-2.6.24-i386-text.csv: gcc 12's cc1 is larger and links libisl, libgmp,
+	     * libmpfr, libmpc, libzstd) */
+	    .text = kbuild_measured_era_text_pages * 4096,
 	    .headers = kbuild_measured_headers_bytes,
 	    /* make under Valgrind through a whole vmlinux build (tools/measure/kbuild/
 	     * makerefs.sh, data/measured/kbuild/makerefs-2.6.24-i386.csv, docs/kbuild-
@@ -111,12 +113,15 @@ void kbuild_defaults(struct kbuild_params *p)
 	    .make_cpu = kbuild_measured_make_cpu_us * 1000,
 	    .step = NSEC_PER_MSEC, /* model grain */
 	    /* cc1 measured under Valgrind per step of its CPU (tools/measure/kbuild/cc1refs.sh,
-	     * data/measured/kbuild/cc1refs-2.6.24-i386-*.csv, docs/kbuild-measured.md
-	     * "References inside a compile job"); the rule is refs_rule.py's: the mean over the
-	     * jobs' one-step windows of the distinct heap pages born before the window, and of
-	     * the uniform draws over the text that give the window's distinct text pages */
+	     * docs/kbuild-measured.md "References inside a compile job"); the rule is
+	     * refs_rule.py's: the mean over the jobs' one-step windows of the distinct heap pages
+	     * born before the window (gcc 12: data/measured/kbuild/cc1refs-2.6.24-i386-*.csv),
+	     * and of the uniform draws over the text that give the window's distinct text pages:
+	     * gcc 3.4.6's, over its 973 pages (kbuild_measured_era_text_refs, gccera-text.sh's
+	     * runs: gcc-era/cc1refs-gcc346-x86_64host-*.csv; gcc 12's were
+	     * kbuild_measured_text_refs = 362 over 3820) */
 	    .heap_refs = kbuild_measured_heap_refs,
-	    .text_refs = kbuild_measured_text_refs,
+	    .text_refs = kbuild_measured_era_text_refs,
 	    .link_cpu = kbuild_measured_link_ms * NSEC_PER_MSEC,
 	    .link_heap = kbuild_measured_link_kb << 10,
 	    .named = 0, /* only Rik's runs have the daemon */

@@ -110,3 +110,5 @@ const int kbuild_measured_text_refs = 362;
 const int kbuild_measured_gap_bins = 17;
 const uint16_t kbuild_measured_gap_lo[] = {1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 256};
 const uint32_t kbuild_measured_gap_cum[] = {1723916, 1960651, 2081266, 2153993, 2238155, 2282448, 2338197, 2369877, 2406014, 2427971, 2460520, 2477872, 2494912, 2499368, 2503796, 2508119, 2511160};
+const uint64_t kbuild_measured_era_text_pages = 973; /* text-gcc346-x86_64host.txt */
+const int kbuild_measured_era_text_refs = 155; /* cc1refs-gcc346-x86_64host-*.csv */

@@ -27,6 +27,10 @@ extern const uint32_t kbuild_measured_gap_cum[];     /* cumulative re-references
 extern const uint64_t kbuild_measured_headers_bytes; /* distinct headers of the sample */
 extern const uint64_t kbuild_measured_link_kb;	     /* the link stand-in's peak RSS */
 extern const uint64_t kbuild_measured_link_ms;	     /* ... and its CPU */
+/* the file-backed pages gcc 3.4.6's cc1 referenced on the same jobs, together
+ * (tools/measure/kbuild/gccera-text.sh) */
+extern const uint64_t kbuild_measured_era_text_pages;
+extern const int kbuild_measured_era_text_refs; /* ... and its uniform text draws per step */
 
 /* What make referenced before each compile job it started (tools/measure/kbuild/makerefs.sh,
  * maketable.py): a window's pages are bits over the ranks (by address) of its make's anonymous

@@ -7,7 +7,9 @@ cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 tools/measure/kbuild/table.py data/measured/kbuild/jobs-2.6.24-i386.csv \
-	data/measured/kbuild/jobs-2.6.24-i386-other.csv data/measured/kbuild/cc1refs-2.6.24-i386 >"$tmp/k.c"
+	data/measured/kbuild/jobs-2.6.24-i386-other.csv data/measured/kbuild/cc1refs-2.6.24-i386 \
+	data/measured/kbuild/gcc-era/text-gcc346-x86_64host.txt \
+	data/measured/kbuild/gcc-era/cc1refs-gcc346-x86_64host >"$tmp/k.c"
 diff -q "$tmp/k.c" src/workloads/kbuild_measured.c ||
 	{ echo "FAIL: src/workloads/kbuild_measured.c is not what table.py makes of the data"; exit 1; }
 python3 tools/measure/kbuild/maketable.py data/measured/kbuild/makerefs-2.6.24-i386.csv \

@@ -3,8 +3,10 @@
 job").
 
 usage: cc1refs.py RAWDIR JOBS.csv OUTPREFIX
-RAWDIR: cc1refs.sh's NAME.out/.gc/.time files; JOBS.csv: data/measured/kbuild/jobs-2.6.24-i386.csv
-(cc1's CPU of each job as the model replays it). Writes
+RAWDIR: cc1refs.sh's NAME.out/.gc/.time files (or gccera-text.sh's NAME.out alone: then the
+collections and the native CPU are left blank and no window is marked as in a collection);
+JOBS.csv: data/measured/kbuild/jobs-2.6.24-i386.csv (cc1's CPU of each job as the model
+replays it). Writes
   OUTPREFIX-jobs.csv     one row per job: instructions, CPU, the model step's instructions,
                          pages, collections, and the window statistics at one model step
   OUTPREFIX-windows.csv  one row per window of one model step (each job's window size on the
@@ -43,14 +45,20 @@ def pct(xs, p):
 rows, wins, curve, gaps = [], [], [], []
 text_jobs = collections.Counter()
 pooled = {"heap": [], "text": [], "old": [], "G": [], "weight": []}
-for name in sorted(f[:-3] for f in os.listdir(raw) if f.endswith(".gc")):
-    cmd = open(os.path.join(raw, name + ".cmd")).read()
-    src = next(a for a in cmd.split() if a.endswith(".c") and "/" in a)
-    rec = jobs[src]
+def opt(name, ext):
+    """the lines of RAWDIR/NAME.EXT, or None if gccera-text.sh did not write it"""
+    path = os.path.join(raw, name + ext)
+    return open(path).read().splitlines() if os.path.exists(path) else None
+
+
+for name in sorted(f[:-4] for f in os.listdir(raw) if f.endswith(".out")):
+    cmd, gc_lines, time_lines = opt(name, ".cmd"), opt(name, ".gc"), opt(name, ".time")
     wsize, W, files, pages, E, Q = {}, {}, {}, [], None, {}
     for line in open(os.path.join(raw, name + ".out")):
         f = line.split()
-        if f[0] == "S":
+        if f[0] == "X" and cmd is None:  # the command pagerefs ran
+            cmd = [line[2:]]
+        elif f[0] == "S":
             wsize[int(f[1])] = int(f[2])
         elif f[0] == "W":
             W.setdefault(int(f[1]), []).append([int(x) for x in f[1:]])
@@ -62,8 +70,10 @@ for name in sorted(f[:-3] for f in os.listdir(raw) if f.endswith(".gc")):
             pages.append(f[1:])
         elif f[0] == "Q":
             Q[int(f[1])] = (int(f[2]), [tuple(map(int, x.split(":"))) for x in f[3:]])
+    src = next(a for a in " ".join(cmd).split() if a.endswith(".c") and "/" in a)
+    rec = jobs[src]
     gcs, loud_E, start = [], None, None
-    for line in open(os.path.join(raw, name + ".gc")):
+    for line in gc_lines or []:
         f = line.split(None, 2)
         if f[0] == "G":
             start = int(f[1])
@@ -76,7 +86,7 @@ for name in sorted(f[:-3] for f in os.listdir(raw) if f.endswith(".gc")):
     # the -quiet run's instructions for the loud run's collections: proportional position
     scale = E / loud_E if loud_E else 1.0
     gcs = [(a * scale, b * scale, t) for a, b, t in gcs]
-    times = [float(l.split()[0]) for l in open(os.path.join(raw, name + ".time")) if l.strip()]
+    times = [float(l.split()[0]) for l in time_lines or [] if l.strip()]
     cc1_ms = int(rec["cc1_cpu_ms"])
     steps = cc1_ms * CPU_SCALE
     w1 = E / steps
@@ -117,11 +127,11 @@ for name in sorted(f[:-3] for f in os.listdir(raw) if f.endswith(".gc")):
     gc_len = [(b - a) / w1 for a, b, _ in gcs]
     rows.append(dict(
         source=src, instructions=E, instructions_loud=loud_E, cc1_cpu_ms=cc1_ms,
-        job_cpu_ms=rec["job_cpu_ms"], native_cpu_ms_here=round(statistics.median(times), 1),
+        job_cpu_ms=rec["job_cpu_ms"], native_cpu_ms_here=round(statistics.median(times), 1) if times else "",
         model_steps=round(steps), step_instructions=round(w1), grid_k=k1, grid_w=wsize[k1],
         anon_peak_kb=rec["cc1_anon_peak_kb"], heap_pages_referenced=heap_pages,
         heap_resident_max=max_res, text_pages_referenced=text_union, exec_pages=exec_union,
-        cc1_file_pages=cc1_text, collections=len(gcs),
+        cc1_file_pages=cc1_text, collections=len(gcs) if gc_lines is not None else "",
         collection_steps=":".join("%.1f" % x for x in gc_len),
         collections_kb=":".join(t.replace(" ", "") for _, _, t in gcs),
         steady_windows=len(steady),
@@ -206,9 +216,10 @@ print("old heap pages referenced per window by birth quarter, oldest..newest: %s
     " ".join("%.3f" % (x / sum(q)) for x in q)))
 gcw = [w for w in wins if w["full"] and w["gc"] and w["heap_at_start"] >= 64]
 ngw = [w for w in wins if w["full"] and not w["gc"] and w["heap_at_start"] >= 64]
-print("distinct/G per window: in a collection %.3f (%d windows), outside %.3f (%d)" % (
-    statistics.median(w["heap_old"] / w["heap_at_start"] for w in gcw), len(gcw),
-    statistics.median(w["heap_old"] / w["heap_at_start"] for w in ngw), len(ngw)))
+if gcw:
+    print("distinct/G per window: in a collection %.3f (%d windows), outside %.3f (%d)" % (
+        statistics.median(w["heap_old"] / w["heap_at_start"] for w in gcw), len(gcw),
+        statistics.median(w["heap_old"] / w["heap_at_start"] for w in ngw), len(ngw)))
 # longer windows: measured distinct heap pages against uniform draws at heap_refs per step
 
 

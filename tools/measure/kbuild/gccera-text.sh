@@ -7,7 +7,10 @@
 # anonymous peak. Each cc1 runs under the pagerefs Valgrind tool (RAWDIR/NAME.out); then
 # `gccera-text.sh --count RAWDIR` prints the distinct file-backed pages all the jobs
 # referenced together (Valgrind's own files left out), by file: the measure of
-# kbuild.text (cc1refs.py's text union).
+# kbuild.text (cc1refs.py's text union). The .out files are cc1refs.sh's kind (every window
+# of 2^16..2^28 instructions): `cc1refs.py RAWDIR data/measured/kbuild/jobs-2.6.24-i386.csv
+# data/measured/kbuild/gcc-era/cc1refs-gcc346-x86_64host` summarises them as for gcc 12, and
+# table.py derives gcc 3.4.6's kbuild.text_refs from that by refs_rule.py.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 count() {

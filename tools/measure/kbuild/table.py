@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 """Writes src/workloads/kbuild_measured.c from a measured sample (run.sh + collect.py output).
 
-usage: table.py JOBS.csv OTHER.csv REFS > src/workloads/kbuild_measured.c
+usage: table.py JOBS.csv OTHER.csv REFS ERA_TEXT ERA_REFS > src/workloads/kbuild_measured.c
 Per job: cc1's anonymous peak (KiB), the whole job's CPU (ms: gcc driver, cc1, as), the bytes
 of its .c, of the headers it read and of its .o, and cc1's anonymous memory at 10 %..100 % of
 its life in percent of the peak (its RSS samples less the file-backed part at the peak). Then
 the sample's constants: cc1's file-backed resident at its peak (text and libraries, median),
 the distinct headers' bytes, and the ld -r stand-in's peak RSS and CPU.
 From REFS (the prefix of cc1refs.py's CSVs), by refs_rule.py: the text the jobs referenced,
-the heap and text references per step and the reuse-gap bins."""
+the heap and text references per step and the reuse-gap bins. From ERA_TEXT (gccera-text.sh
+--count's output, data/measured/kbuild/gcc-era/text-gcc346-x86_64host.txt): the file-backed
+pages gcc 3.4.6's cc1 referenced on the same jobs, together (kbuild.text's default); from
+ERA_REFS (cc1refs.py's CSVs of the same gcc 3.4.6 runs, data/measured/kbuild/gcc-era/
+cc1refs-gcc346-x86_64host), by refs_rule.py: its text references per step (kbuild.text_refs's
+default)."""
 import csv
 import os
+import re
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from refs_rule import GAP_LO, derive  # noqa: E402
+from refs_rule import GAP_LO, PAGE_KB, derive  # noqa: E402
 
 jobs = [r for r in csv.DictReader(open(sys.argv[1])) if r["cc1_anon_peak_kb"] not in ("", "0")]
 other = list(csv.DictReader(open(sys.argv[2])))
@@ -53,3 +59,12 @@ out("const int kbuild_measured_gap_bins = %d;\n" % len(GAP_LO))
 out("const uint16_t kbuild_measured_gap_lo[] = {%s};\n" % ", ".join(map(str, GAP_LO)))
 cum = [sum(bins[:i + 1]) for i in range(len(bins))]
 out("const uint32_t kbuild_measured_gap_cum[] = {%s};\n" % ", ".join(map(str, cum)))
+era = re.search(r"file-backed pages referenced together: (\d+) ", open(sys.argv[4]).read())
+out("const uint64_t kbuild_measured_era_text_pages = %s; /* %s */\n" % (
+    era.group(1), sys.argv[4].split("/")[-1]))
+_, era_text_refs, era_text_kb, _ = derive(sys.argv[5])
+if era_text_kb != int(era.group(1)) * PAGE_KB:
+    sys.exit("table.py: %s-text.csv has %d kB, %s %s pages" % (
+        sys.argv[5], era_text_kb, sys.argv[4], era.group(1)))
+out("const int kbuild_measured_era_text_refs = %d; /* %s-*.csv */\n" % (
+    era_text_refs, sys.argv[5].split("/")[-1]))
