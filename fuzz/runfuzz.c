@@ -37,7 +37,8 @@ enum {
 	RF_REJECTED = 10, /* scenario_validate refused it: counted, not a finding */
 	RF_INVARIANT = 11,
 	RF_MISMATCH = 12,
-	RF_PARSE = 13, /* the generator wrote a file the parser refused: a generator bug */
+	RF_PARSE = 13,	  /* the generator wrote a file the parser refused: a generator bug */
+	RF_NO_START = 14, /* validated, but the workload could not start: a gap in validation */
 	RF_SANITIZER = 86,
 };
 
@@ -275,6 +276,10 @@ static int child(const struct drawn *o, bool verbose)
 	}
 	char *a = NULL, *b = NULL;
 	int ra = run_once(&cfg, o->run_seed, &a);
+	if (ra == SCENARIO_NO_START) {
+		fprintf(stderr, "runfuzz: the workload could not start\n");
+		return RF_NO_START;
+	}
 	if (ra != 0) {
 		fprintf(stderr, "runfuzz: the invariant checker failed (first run)\n");
 		return RF_INVARIANT;
@@ -332,6 +337,9 @@ static const char *verdict(int status, struct tally *t)
 	case RF_PARSE:
 		t->generator++;
 		return "generator wrote an invalid scenario";
+	case RF_NO_START:
+		t->generator++;
+		return "validated, but the workload could not start";
 	case RF_SANITIZER:
 		t->crashes++;
 		return "sanitizer report";

@@ -354,6 +354,14 @@ int cmd_run(int argc, char **argv)
 	int rc = scenario_run(&cfg, a.seed, &res, cfg.check_every ? mm_check_invariants : NULL);
 	if (stop_trace(tf, a.trace) != 0)
 		rc = -1;
+	if (rc == SCENARIO_NO_START) {
+		fprintf(stderr, "mmsim run: the workload could not start in the modelled machine "
+				"(its input is unusable, or no memory was left for its first "
+				"process)\n");
+		run_result_free(&res);
+		ret = 1;
+		goto out;
+	}
 	if (rc != 0) {
 		fprintf(stderr, "mmsim run: the run failed%s\n",
 			cfg.check_every ? " (an invariant was violated, see above)" : "");

@@ -85,7 +85,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 			       (sim_time_t)cfg->sched_wakeup_granularity, cfg->sched_asym_gran);
 	if (mm_init(&mc, &kernel_task_ops) != 0) {
 		sched_destroy();
-		return -1;
+		return SCENARIO_NO_START;
 	}
 	kernel_reset();
 	mm_start_kthreads();
@@ -94,7 +94,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 			running->cleanup();
 		mm_destroy();
 		sched_destroy();
-		return -1;
+		return SCENARIO_NO_START;
 	}
 	check_fn = check;
 	check_failed = false;

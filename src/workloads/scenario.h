@@ -141,7 +141,10 @@ struct run_result {
 
 /* Boots the machine, runs the workload to completion or the time limit, collects the
  * results and tears everything down. check, when non-NULL, runs every cfg->check_every
- * events and at the end; its failure aborts the run with -1. */
+ * events and at the end; its failure aborts the run with -1. SCENARIO_NO_START: the
+ * machine did not boot or the workload could not start in it (its input unusable, or no
+ * memory for its first process); no result. */
+#define SCENARIO_NO_START (-2)
 int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_result *res,
 		 int (*check)(void));
 void run_result_free(struct run_result *res);

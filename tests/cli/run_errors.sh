@@ -70,12 +70,16 @@ expect ram-model-limit 2 "ram.conf:1: machine.ram .* more than the model support
 # an hw.* override counts: a reserved memory above the RAM is refused, not run on no memory
 expect reserved-above-ram 2 "machine.ram .* too small for profile .* its kernel and mem_map take" -- run "$tmp/ram.conf" --set machine.ram=64M --set hw.kernel_reserved_kb=1000000000
 printf 'machine.ram = 128M\nvm.min_free_kbytes = 200000\n' >"$tmp/minfree.conf"
-expect min-free-above-ram 2 "minfree.conf:2: vm.min_free_kbytes 200000 is not below the memory" -- run "$tmp/minfree.conf"
+expect min-free-above-ram 2 "minfree.conf:2: vm.min_free_kbytes 200000 is not below the low memory" -- run "$tmp/minfree.conf"
 printf 'machine.ram = 256G\n' >"$tmp/host.conf"
 expect host-memory 2 "host.conf:1: this run would need about 4.5. GiB of host memory .* run.host_memory_limit" -- run "$tmp/host.conf"
 # hackbench's worker and connection records are allocated for every group up front (run fuzzer seed 50962)
 printf 'workload = hackbench\nmachine.ram = 200M\nhackbench.groups = 100000\nhackbench.fds = 842\n' >"$tmp/hbhost.conf"
 expect hackbench-host-memory 2 "hbhost.conf:[0-9]: this run would need about .* GiB of host memory .* run.host_memory_limit" -- run "$tmp/hbhost.conf"
+# min_free_kbytes is spread over the lowmem zones only: on x86-32 above 896 MiB of low memory
+# no kernel allocation succeeds (run fuzzer seed 61069: reported as an invariant failure)
+printf 'machine.profile = p3-2004\nmachine.ram = 2000M\nvm.min_free_kbytes = 1000000\n' >"$tmp/lowmem.conf"
+expect min-free-above-lowmem 2 "lowmem.conf:3: vm.min_free_kbytes 1000000 is not below the low memory" -- run "$tmp/lowmem.conf"
 # Silently wrong before: CR-only lines, a key set twice.
 printf 'machine.ram = 64M\rvm.swappiness = 101\r' >"$tmp/cr.conf"
 expect cr-line-ends 2 "cr.conf:2: bad value '101' for vm.swappiness" -- run "$tmp/cr.conf"
