@@ -24,6 +24,9 @@ enum zone_layout {
 	LAYOUT_X86_64, /* DMA below 16 MiB, DMA32 to 4 GiB, NORMAL above */
 };
 
+/* x86-32's low memory: the kernel maps 896 MiB directly; HIGHMEM starts there (§1.2) */
+#define X86_32_LOWMEM_BYTES (896ULL << 20)
+
 struct hw_profile {
 	const char *name;
 	enum zone_layout layout;

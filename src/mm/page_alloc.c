@@ -589,7 +589,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 		zone_setup(ZONE_NORMAL, "Normal", 0, (pfn_t)nr);
 		break;
 	case LAYOUT_X86_32: {
-		pfn_t lowtop = (pfn_t)MIN(nr, (896ULL << 20) >> MM->page_shift);
+		pfn_t lowtop = (pfn_t)MIN(nr, X86_32_LOWMEM_BYTES >> MM->page_shift);
 		MM->nr_zones = MAX_NR_ZONES;
 		zone_setup(ZONE_DMA, "DMA", 0, MIN(mb16, lowtop));
 		zone_setup(ZONE_DMA32, "DMA32", 0, 0);

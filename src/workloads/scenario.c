@@ -441,8 +441,8 @@ static int validate_machine(const struct scenario_config *c, const struct hw_pro
 	}
 	/* Every lowmem zone's pages_min is its share of min_free_kbytes (setup_per_zone_pages_min:
 	 * highmem takes none): at or above what the boot leaves free below highmem, no kernel
-	 * allocation (page tables, stacks) could ever succeed. x86-32 maps 896 MiB (§1.2). */
-	uint64_t lowmem = hw->layout == LAYOUT_X86_32 ? MIN(c->ram, 896ULL << 20) : c->ram;
+	 * allocation (page tables, stacks) could ever succeed. */
+	uint64_t lowmem = hw->layout == LAYOUT_X86_32 ? MIN(c->ram, X86_32_LOWMEM_BYTES) : c->ram;
 	uint64_t usable_kb = lowmem > reserved ? (lowmem - reserved) >> 10 : 0;
 	if (c->vm.min_free_kbytes > 0 && (uint64_t)c->vm.min_free_kbytes >= usable_kb) {
 		snprintf(
