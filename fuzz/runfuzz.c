@@ -304,7 +304,8 @@ static int child(const struct drawn *o, bool verbose)
 }
 
 struct tally {
-	uint64_t runs, rejected, findings, crashes, invariants, mismatches, hangs, generator;
+	uint64_t runs, rejected, findings, crashes, invariants, mismatches, hangs, generator,
+	    no_start;
 	uint64_t workload_runs[32];
 };
 
@@ -338,7 +339,7 @@ static const char *verdict(int status, struct tally *t)
 		t->generator++;
 		return "generator wrote an invalid scenario";
 	case RF_NO_START:
-		t->generator++;
+		t->no_start++;
 		return "validated, but the workload could not start";
 	case RF_SANITIZER:
 		t->crashes++;
@@ -485,9 +486,9 @@ int main(int argc, char **argv)
 	printf("runfuzz: seeds %" PRIu64 "..%" PRIu64 ": %" PRIu64 " scenarios (%" PRIu64
 	       " refused by validation, %" PRIu64 " run twice) in %.1f s; findings %" PRIu64
 	       " (crashes/sanitizer %" PRIu64 ", invariant %" PRIu64 ", nondeterministic %" PRIu64
-	       ", hangs %" PRIu64 ", generator %" PRIu64 ")\n",
+	       ", hangs %" PRIu64 ", generator %" PRIu64 ", could not start %" PRIu64 ")\n",
 	       first, s - 1, t.runs, t.rejected, t.runs - t.rejected, el, t.findings, t.crashes,
-	       t.invariants, t.mismatches, t.hangs, t.generator);
+	       t.invariants, t.mismatches, t.hangs, t.generator, t.no_start);
 	if (*tmpl)
 		unlink(tmpl);
 	return t.findings ? 1 : 0;
