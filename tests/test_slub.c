@@ -1,6 +1,8 @@
 /* SLUB's slab lifecycle (src/mm/slub.c, 2.6.25 mm/slub.c) in small situations worked by
  * hand on a 4 KiB-page machine with one CPU: which slab each object lands in, when a slab
- * joins or leaves the partial list, and when its page goes back to the page allocator. */
+ * joins or leaves the partial list, and when its page goes back to the page allocator; and
+ * each era's calculate_order and allocate_slab's fallback. The lifecycle tests boot with
+ * slub_min_objects=4 (a boot parameter) so that the layouts stay small. */
 #include "hw/profile.h"
 #include "kernel/pipe.h"
 #include "mm/slab.h"
@@ -9,6 +11,13 @@
 static long slab_pages(void)
 {
 	return global_page_state(NR_SLAB_UNRECLAIMABLE);
+}
+
+/* the machine as the lifecycle tests want it: 2.6.28's rule with slub_min_objects=4 */
+static void boot(const char *profile, uint64_t ram)
+{
+	test_machine_boot(profile, ram, 0, 0);
+	MM->sysctl.slub_min_objects = 4;
 }
 
 static void check(const struct kmem_cache *s)
@@ -23,7 +32,7 @@ static void check(const struct kmem_cache *s)
 static void fills_cpu_slab_then_partial(void **state)
 {
 	(void)state;
-	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	boot("x86_64-2008", 64ULL << 20);
 	struct kmem_cache s;
 	kmem_cache_init(&s, "kmalloc-512", 512, OWNER_SLAB);
 	assert_int_equal(s.objects, 8);
@@ -69,7 +78,7 @@ static void fills_cpu_slab_then_partial(void **state)
 static void fragmentation_keeps_pages(void **state)
 {
 	(void)state;
-	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	boot("x86_64-2008", 64ULL << 20);
 	struct kmem_cache s;
 	kmem_cache_init(&s, "kmalloc-512", 512, OWNER_SLAB);
 	pfn_t obj[32];
@@ -97,7 +106,7 @@ static void fragmentation_keeps_pages(void **state)
 static void orders_and_full_slabs(void **state)
 {
 	(void)state;
-	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	boot("x86_64-2008", 64ULL << 20);
 	struct kmem_cache big;
 	kmem_cache_init(&big, "kmalloc-2048", 2048, OWNER_SLAB);
 	assert_int_equal(big.order, 1);
@@ -146,7 +155,7 @@ static void registry_forgets_with_machine(void **state)
 static void socket_ring_wraps_and_grows(void **state)
 {
 	(void)state;
-	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	boot("x86_64-2008", 64ULL << 20);
 	skb_caches_init(256, 4096);
 	assert_int_equal(skb_data_cache.objects, 4);
 	struct kpipe p;
@@ -181,7 +190,7 @@ static void socket_ring_wraps_and_grows(void **state)
 static void reader_close_frees_queued_skbs(void **state)
 {
 	(void)state;
-	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	boot("x86_64-2008", 64ULL << 20);
 	skb_caches_init(256, 4096);
 	struct kpipe p;
 	kpipe_init(&p, KPIPE_SOCKET, 100 * 360, 360);
@@ -223,6 +232,130 @@ static void message_costs(void **state)
 	test_machine_shutdown();
 }
 
+/* calculate_order by hand (mm/slub.c at v2.6.25, v2.6.26, v2.6.30), 4 KiB pages unless
+ * said. */
+static void calculate_order_by_era(void **state)
+{
+	(void)state;
+	/* 2.6.25: 4 objects, order 1 at most, waste 1/8 then 1/4. 700 bytes: 4 fit a page
+	 * but waste 596 > 512, then 4 in 8 KiB waste 492 <= 1024: order 1 */
+	assert_int_equal(slub_calculate_order(700, 12, 1, SLUB_ORDER_2625, -1, 0), 1);
+	assert_int_equal(slub_calculate_order(2048, 12, 1, SLUB_ORDER_2625, -1, 0), 1);
+	/* 4 x 4096 needs order 2 > 1; 2 objects fit order 1 */
+	assert_int_equal(slub_calculate_order(4096, 12, 1, SLUB_ORDER_2625, -1, 0), 1);
+	/* 64 KiB pages: 8 objects, order 2 at most; 8 x 568 fit a page, waste 216 */
+	assert_int_equal(slub_calculate_order(568, 16, 8, SLUB_ORDER_2625, -1, 0), 0);
+	/* 2.6.26: 4 x (fls(CPUs) + 1) objects, order 3 at most, waste 1/16 to 1/4. A 568-byte
+	 * inode: 8 (1 CPU) or 12 (2 CPUs) need 4,544 or 6,816 bytes, order 1 (waste 240) */
+	assert_int_equal(slub_calculate_order(568, 12, 1, SLUB_ORDER_2626, -1, 0), 1);
+	assert_int_equal(slub_calculate_order(568, 12, 2, SLUB_ORDER_2626, -1, 0), 1);
+	/* a 208-byte dentry: 12 x 208 = 2,496, a page (waste 144 <= 256) */
+	assert_int_equal(slub_calculate_order(208, 12, 2, SLUB_ORDER_2626, -1, 0), 0);
+	/* kmalloc-2048: 12 x 2048 = 24 KiB: order 3 */
+	assert_int_equal(slub_calculate_order(2048, 12, 2, SLUB_ORDER_2626, -1, 0), 3);
+	/* 6,560 bytes, 8 CPUs: 20, 10 and 5 objects need more than order 3; 2 fit order 2
+	 * (waste 3,264 <= 4,096) */
+	assert_int_equal(slub_calculate_order(6560, 12, 8, SLUB_ORDER_2626, -1, 0), 2);
+	/* 2.6.30 caps the 20 at the 4 an order-3 slab holds: order 3 (waste 6,528 <= 8,192) */
+	assert_int_equal(slub_calculate_order(6560, 12, 8, SLUB_ORDER_2630, -1, 0), 3);
+	assert_int_equal(slub_calculate_order(2048, 12, 2, SLUB_ORDER_2630, -1, 0), 3);
+	/* the boot parameters: slub_max_order=1 caps kmalloc-2048 at 4 objects, order 1;
+	 * slub_min_objects=4 puts 4 x 1024 in a page */
+	assert_int_equal(slub_calculate_order(2048, 12, 2, SLUB_ORDER_2630, 1, 0), 1);
+	assert_int_equal(slub_calculate_order(1024, 12, 1, SLUB_ORDER_2626, -1, 4), 0);
+	/* an object larger than order 3 (max_objects 0): one object, in the smallest order */
+	assert_int_equal(slub_calculate_order(40000, 12, 2, SLUB_ORDER_2630, -1, 0), 4);
+}
+
+/* The era's rule reaches the caches: a 2-CPU 2.6.30 machine gives kmalloc-2048 order-3
+ * slabs of 12... 16 objects, a 2.6.25 one order 1 of 4. */
+static void cache_takes_the_eras_order(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	MM->sysctl.slub_order_rule = SLUB_ORDER_2630;
+	struct kmem_cache s;
+	kmem_cache_init(&s, "kmalloc-2048", 2048, OWNER_SLAB);
+	/* one CPU here: 8 objects of 2048 = 16 KiB, order 2 */
+	assert_int_equal(s.order, 2);
+	assert_int_equal(s.objects, 8);
+	assert_int_equal(s.min_order, 0);
+	assert_int_equal(s.min_objects, 2);
+	long base = slab_pages();
+	pfn_t o = kmem_cache_alloc(&s, GFP_KERNEL);
+	assert_int_equal(slab_pages(), base + 4);
+	assert_int_equal(slab_objects(pfn_to_page(o)), 8);
+	kmem_cache_free(&s, o);
+	check(&s);
+	kmem_cache_destroy(&s);
+	MM->sysctl.slub_order_rule = SLUB_ORDER_2625;
+	kmem_cache_init(&s, "kmalloc-2048", 2048, OWNER_SLAB);
+	assert_int_equal(s.order, 1);
+	assert_int_equal(s.objects, 4);
+	assert_int_equal(s.min_order, 1); /* no fallback before 2.6.26 */
+	kmem_cache_destroy(&s);
+	test_machine_shutdown();
+}
+
+/* allocate_slab (2.6.26 on): with no free block of the slab's order (every other frame
+ * taken, none of the free ones buddies) and a caller that cannot reclaim, the order-2 slab
+ * fails and one of the object's own order (a page, two 2,048-byte objects) is taken; the
+ * cache counts it, its page goes back when emptied, and no order-2 attempt is made when
+ * the caller's own order has none either. */
+static void fallback_to_the_objects_order(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	MM->sysctl.slub_order_rule = SLUB_ORDER_2630;
+	struct kmem_cache s;
+	kmem_cache_init(&s, "kmalloc-2048", 2048, OWNER_SLAB);
+	assert_int_equal(s.order, 2);
+	/* every frame taken (watermarks at 0 meanwhile, as test_buddy's), the even ones freed */
+	struct zone *z = &MM->zones[ZONE_NORMAL];
+	unsigned long marks[3] = {z->pages_min, z->pages_low, z->pages_high};
+	z->pages_min = z->pages_low = z->pages_high = 0;
+	static pfn_t taken[1 << 14];
+	int n = 0;
+	for (pfn_t p; n < (int)ARRAY_SIZE(taken) &&
+		      (p = alloc_kernel_page(OWNER_OTHER_KERNEL, GFP_ATOMIC)) != NO_PFN;)
+		taken[n++] = p;
+	z->pages_min = marks[0];
+	z->pages_low = marks[1];
+	z->pages_high = marks[2];
+	assert_true(n < (int)ARRAY_SIZE(taken));
+	for (int i = 0; i < n; i++)
+		if (!(taken[i] & 1)) {
+			free_kernel_page(taken[i]);
+			taken[i] = NO_PFN;
+		}
+	drain_all_pages();
+	long base = slab_pages();
+	pfn_t a = kmem_cache_alloc(&s, 0);
+	assert_int_not_equal(a, NO_PFN);
+	assert_int_equal(s.fallback_slabs, 1);
+	assert_int_equal(slab_objects(pfn_to_page(a)), 2);
+	assert_int_equal(slab_pages(), base + 1);
+	pfn_t b = kmem_cache_alloc(&s, 0);
+	assert_int_equal(b, a); /* the fallback slab's second object */
+	check(&s);
+	pfn_t c = kmem_cache_alloc(&s, 0); /* a second fallback slab */
+	assert_int_not_equal(c, a);
+	assert_int_equal(s.fallback_slabs, 2);
+	assert_int_equal(kmem_cache_pages(&s), 2);
+	check(&s);
+	kmem_cache_free(&s, a);
+	kmem_cache_free(&s, b); /* full, on no list: emptied, its page goes back */
+	assert_int_equal(s.fallback_slabs, 1);
+	assert_int_equal(slab_pages(), base + 1);
+	kmem_cache_free(&s, c);
+	check(&s);
+	kmem_cache_destroy(&s);
+	for (int i = 0; i < n; i++)
+		if (taken[i] != NO_PFN)
+			free_kernel_page(taken[i]);
+	test_machine_shutdown();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +366,9 @@ int main(void)
 	    cmocka_unit_test(socket_ring_wraps_and_grows),
 	    cmocka_unit_test(reader_close_frees_queued_skbs),
 	    cmocka_unit_test(message_costs),
+	    cmocka_unit_test(calculate_order_by_era),
+	    cmocka_unit_test(cache_takes_the_eras_order),
+	    cmocka_unit_test(fallback_to_the_objects_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

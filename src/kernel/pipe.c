@@ -30,8 +30,8 @@ unsigned long skb_caches_peak_pages(void)
 
 static void skb_note_pages(void)
 {
-	unsigned long skb_pages = (skbuff_head_cache.nr_slabs << skbuff_head_cache.order) +
-				  (skb_data_cache.nr_slabs << skb_data_cache.order);
+	unsigned long skb_pages =
+	    kmem_cache_pages(&skbuff_head_cache) + kmem_cache_pages(&skb_data_cache);
 	if (skb_pages > skb_peak_pages)
 		skb_peak_pages = skb_pages;
 }

@@ -97,6 +97,12 @@ struct vm_sysctl {
 	/* kswapd's nice level: -5 from 2.6.22's kthreadd (KTHREAD_NICE_LEVEL, which every
 	 * kthread inherited until 2.6.36; pdflush set itself back to 0, kswapd did not) */
 	int kswapd_nice;
+	/* SLUB's slab layout (kernel-reclaim.md §1.16): boot parameters, not sysctls.
+	 * slub_order_rule: which calculate_order (enum slub_order_rule); slub_max_order: -1
+	 * the kernel's default; slub_min_objects: 0 the kernel's default */
+	int slub_order_rule;
+	int slub_max_order;
+	int slub_min_objects;
 	/* the swap token (§4), off in mmsim's vanilla */
 	int swap_token;		     /* enum swap_token_variant */
 	int swap_token_timeout;	     /* seconds (2004/2005 variants) */
@@ -105,6 +111,12 @@ struct vm_sysctl {
 	int swap_token_aging;	     /* KOSAKI's priority aging (2.6.3x) */
 };
 
+/* calculate_order of mm/slub.c: 2.6.23-2.6.25 (slub_max_order 1 with 4 KiB pages, else 2;
+ * 4 or 8 objects; waste 1/8 then 1/4; objects halved), 2.6.26-2.6.29 (4 * (fls(CPUs) + 1)
+ * objects, slub_max_order 3, waste 1/16 to 1/4, objects halved, a failed slab falls back
+ * to the object's own order), 2.6.30 on (objects capped at what order 3 holds, and
+ * lowered one at a time) */
+enum slub_order_rule { SLUB_ORDER_2625, SLUB_ORDER_2626, SLUB_ORDER_2630 };
 enum { RECLAIM_LRU_2628, RECLAIM_LRU_2625 };
 enum { RECLAIM_PROGRESS_AUTO, RECLAIM_PROGRESS_2625, RECLAIM_PROGRESS_2626 };
 

@@ -19,17 +19,34 @@
 struct kmem_cache {
 	const char *name;
 	uint32_t size;	  /* object size, aligned */
-	uint32_t objects; /* per slab */
-	unsigned order;	  /* slab = 2^order pages */
+	uint32_t objects; /* per slab of s->order */
+	unsigned order;	  /* slab = 2^order pages (s->oo) */
+	/* s->min: a slab of the object's own order, when one of s->order cannot be had */
+	unsigned min_order;
+	uint32_t min_objects;
 	enum page_owner owner;
 	pfn_t *cpu_slab;	 /* per CPU: the frozen slab allocated from, or NO_PFN */
 	struct pagelist partial; /* the kernel's list head is this list's tail */
 	unsigned long nr_slabs, peak_slabs;
-	unsigned long nr_objects; /* allocated */
+	unsigned long nr_objects;     /* allocated */
+	unsigned long capacity;	      /* objects all its slabs hold */
+	unsigned long fallback_slabs; /* slabs of s->min_order (ORDER_FALLBACK) */
 };
 
-/* calculate_order (2.6.25, simplified): the smallest order up to PAGE_ALLOC_COSTLY_ORDER
- * whose slab holds slub_min_objects (4) objects. */
+/* A slab's own object count (page->objects: a fallback slab holds fewer) is kept in its
+ * first frame's rmap field, which a kernel page, mapped by no PTE, does not use. */
+static inline uint32_t slab_objects(const struct page *first)
+{
+	return first->rmap;
+}
+
+/* calculate_order of mm/slub.c under `rule` (enum slub_order_rule), for objects of `size`
+ * bytes on pages of 1 << page_shift bytes and nr_cpus CPUs (nr_cpu_ids); max_order -1 and
+ * min_objects 0 are the kernel's defaults (boot parameters slub_max_order=,
+ * slub_min_objects=). */
+unsigned slub_calculate_order(uint32_t size, unsigned page_shift, int nr_cpus, int rule,
+			      int max_order, int min_objects);
+/* The cache's order by MM->sysctl's rule and the machine's CPUs. */
 void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum page_owner owner);
 /* Where a slab is (page->private of its first frame): frozen as a CPU's slab, on the
  * partial list, or full and on no list. */
@@ -49,7 +66,7 @@ static inline pfn_t kmem_cache_alloc(struct kmem_cache *s, unsigned gfp)
 	pfn_t slab = s->cpu_slab[this_cpu()];
 	if (slab != NO_PFN) {
 		struct page *p = pfn_to_page(slab);
-		if (p->index < s->objects) {
+		if (p->index < slab_objects(p)) {
 			p->index++;
 			s->nr_objects++;
 			return slab;
@@ -72,6 +89,12 @@ static inline void kmem_cache_free(struct kmem_cache *s, pfn_t slab)
 		return;
 	}
 	kmem_cache_free_slow(s, slab);
+}
+/* The pages the cache's slabs take. */
+static inline unsigned long kmem_cache_pages(const struct kmem_cache *s)
+{
+	return ((s->nr_slabs - s->fallback_slabs) << s->order) +
+	       (s->fallback_slabs << s->min_order);
 }
 /* Host memory only: the cache must hold no objects, or the machine is going away. */
 void kmem_cache_destroy(struct kmem_cache *s);

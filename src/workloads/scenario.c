@@ -22,6 +22,8 @@ static const char *const sched_buddies_names[] = {"none", "2.6.25", "2.6.26", "2
 
 static const char *const sched_min_vruntime_names[] = {"curr", "leftmost", NULL};
 
+static const char *const slub_order_rule_names[] = {"2.6.25", "2.6.26", "2.6.30", NULL};
+
 static const char *const sched_clock_names[] = {"ns", "jiffies", NULL};
 
 static const struct param_desc base_params[] = {
@@ -65,6 +67,14 @@ static const struct param_desc base_params[] = {
     {"kernel.sched_asym_gran", P_INT, SP(sched_asym_gran), 0, 1, NULL,
      "wakeup granularity scaled by the running task's weight only above nice 0's (1, "
      "2.6.25 on; default: kernel.version's) or for every weight but nice 0's (0, 2.6.24)"},
+    {"kernel.slub_order_rule", P_ENUM, VM(slub_order_rule), 0, 0, slub_order_rule_names,
+     "SLUB's calculate_order (default: kernel.version's): 2.6.25 (4 or 8 objects, order 1 or "
+     "2 at most), 2.6.26 (4 x (fls(CPUs) + 1) objects, order 3, fallback to the object's "
+     "own order), 2.6.30 (as 2.6.26, objects lowered one at a time)"},
+    {"kernel.slub_max_order", P_INT, VM(slub_max_order), -1, 10, NULL,
+     "boot parameter slub_max_order= (-1: the kernel's default)"},
+    {"kernel.slub_min_objects", P_INT, VM(slub_min_objects), 0, 1024, NULL,
+     "boot parameter slub_min_objects= (0: the kernel's default)"},
 /* clang-format off */
 #define HW_OVERRIDE_PARAM(f)                                                                  \
     {"hw." #f, P_U64, SP(hw.f), 1, 1000000000, NULL,                                          \

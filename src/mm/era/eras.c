@@ -54,6 +54,15 @@ void vm_sysctl_common(struct vm_sysctl *s, kernel_version_t v)
 	s->dirty_writeback_centisecs = 500;
 	/* kthreadd's KTHREAD_NICE_LEVEL -5, inherited by kswapd from 2.6.22 to 2.6.35 */
 	s->kswapd_nice = v >= KERNEL_VERSION(2, 6, 22) && v < KERNEL_VERSION(2, 6, 36) ? -5 : 0;
+	/* calculate_order (mm/slub.c at v2.6.25, v2.6.26, v2.6.29, v2.6.30): "slub: Calculate
+	 * min_objects based on number of processors" and the order fallback came in 2.6.26;
+	 * min_objects one at a time, capped by slub_max_order's slab, in 2.6.30 (3.0's is
+	 * 2.6.30's). Kernels before 2.6.23 ran SLAB, given 2.6.25's rule (docs/model.md). */
+	s->slub_order_rule = v < KERNEL_VERSION(2, 6, 26)   ? SLUB_ORDER_2625
+			     : v < KERNEL_VERSION(2, 6, 30) ? SLUB_ORDER_2626
+							    : SLUB_ORDER_2630;
+	s->slub_max_order = -1;
+	s->slub_min_objects = 0;
 	s->vfs_cache_pressure = 100; /* sysctl_vfs_cache_pressure, fs/dcache.c, every era */
 	/* sysctl_lowmem_reserve_ratio (§1.1) */
 	s->lowmem_reserve_ratio[ZONE_DMA] = 256;
