@@ -119,6 +119,11 @@ def unix_kmallocs_2630(length):
     return out
 
 
+# today's kmalloc of skb data (kmalloc_reserve, inlined): on 2.6.30 a unix send's data is
+# sized as above instead
+SKB_DATA_SITES = {'__alloc_skb', 'kmalloc_reserve', 'kmalloc_reserve.constprop.0'}
+
+
 # ---- gfp flags as the tracepoint prints them ----
 RECLAIMING = {'GFP_KERNEL', 'GFP_KERNEL_ACCOUNT', 'GFP_USER', 'GFP_HIGHUSER',
               'GFP_HIGHUSER_MOVABLE', 'GFP_NOFS', 'GFP_NOIO', 'GFP_TRANSHUGE',
@@ -260,6 +265,7 @@ def parse(path):
                 fam = {'0x1': 'unix', '1': 'unix', 'AF_INET': 'inet', 'AF_INET6': 'inet6'}.get(
                     mm.group(1), mm.group(1))
                 c.sends[(fam, int(mm.group(2)))] += 1
+                c.comm[(comm.strip(), 'send-' + fam, False)] += 1
         elif ev in ('kmalloc', 'kmem_cache_alloc'):
             req, alloc = int(fl['bytes_req']), int(fl['bytes_alloc'])
             gfp = fl.get('gfp_flags', 'none')
@@ -425,6 +431,8 @@ def main(out, data):
             o = get_order(v) if k == 'large' else calculate_order(v, cpus)
             t2630[(cpus, k, o)] += n
             t2630[(cpus, k, o, 'atomic')] += n if atomic else 0
+            if site not in SKB_DATA_SITES:
+                t2630[(cpus, k, o, 'noskb')] += n
 
     # kmem-caches.csv
     cache_n = collections.Counter()
@@ -520,8 +528,8 @@ def main(out, data):
     for (nm, alloc, site, atomic), n in desk.cache.most_common():
         lines.append('%d %s %d %d %s' % (n, nm, alloc, atomic, site))
     write_raw(os.path.join(raw, 'cache-sites.txt'), '\n'.join(lines) + '\n')
-    lines = ['# new slabs of order > 0 (the cache of the next allocation of the task from a function on the slab page stack):'
-             ' count order cache']
+    lines = ['# new slabs of order > 0 (the cache of the next allocation from a function'
+             ' on the slab page stack): count order cache']
     for (o, nm), n in desk.newslab.most_common():
         lines.append('%d %d %s' % (n, o, nm))
     write_raw(os.path.join(raw, 'newslab.txt'), '\n'.join(lines) + '\n')
@@ -570,8 +578,9 @@ def main(out, data):
                 for o in range(0, 11):
                     n = t2630.get((cpus, k, o), 0)
                     if n:
-                        p('  %s order %d: %d (%.2f/s, %d atomic)' % (
-                            k, o, n, n / wall, t2630[(cpus, k, o, 'atomic')]))
+                        p('  %s order %d: %d (%.2f/s, %d atomic; %d without skb data)' % (
+                            k, o, n, n / wall, t2630[(cpus, k, o, 'atomic')],
+                            t2630[(cpus, k, o, 'noskb')]))
         p('unix-socket sends %d (%d bytes); 2.6.30 would kmalloc their skb data as:' % (
             sum(n for (fm, ln), n in desk.sends.items() if fm == 'unix'),
             sum(n * ln for (fm, ln), n in desk.sends.items() if fm == 'unix')))
