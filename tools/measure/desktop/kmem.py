@@ -5,8 +5,8 @@ usage: kmem.py OUTDIR DATADIR        (OUTDIR: kmem.sh's; DATADIR: data/measured/
        kmem.py --orders SIZE...      (2.6.30 SLUB's slab order of SIZE at 2 and 1 CPUs)
 
 Reads OUTDIR/trace.zst, trace-all.zst, host.txt, trace-stats.txt, before/ and after/.
-Writes DATADIR/kmem-pagealloc.csv, kmem-kmalloc.csv, kmem-caches.csv, kmem-steps.csv,
-kmem-host.txt and DATADIR/kmem-raw/ (the aggregates the CSVs are cut from: every order > 0
+Writes DATADIR/kmem-pagealloc.csv, kmem-kmalloc.csv, kmem-caches.csv, kmem-sockets.csv,
+kmem-steps.csv, kmem-host.txt and DATADIR/kmem-raw/ (the aggregates the CSVs are cut from: every order > 0
 stack, kmalloc per call site and size, cache allocations per call site, allocations per
 process). The processes of the measurement itself (python3: run.sh's smaps.py) are counted
 apart and left out of the CSVs.

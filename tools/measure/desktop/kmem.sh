@@ -2,11 +2,11 @@
 # The kernel's allocations over one run.sh sequence (docs/desktop-measured.md, "The kernel's
 # allocations (order > 0)"): every page allocation (kmem/mm_page_alloc: order, gfp flags, and
 # the calling stack of those of order > 0), every kmalloc (kmem/kmalloc: call site, bytes
-# requested and allocated, gfp flags) and every slab cache allocation (kmem/kmem_cache_alloc:
+# requested and allocated, gfp flags), every slab cache allocation (kmem/kmem_cache_alloc:
 # cache name) and every socket send (sock/sock_send_length: family, bytes: the unix-socket
 # messages of the X protocol and D-Bus, whose buffers 2.6.30 allocated with kmalloc), recorded
 # with ftrace in an instance of its own and aggregated by kmem.py.
-# needs: root; tracefs (/sys/kernel/tracing or /sys/kernel/debug/tracing) with those three
+# needs: root; tracefs (/sys/kernel/tracing or /sys/kernel/debug/tracing) with those four
 # events and the stacktrace trigger (hist triggers are not needed); zstd; what run.sh needs
 # (Xvfb, openbox, wmctrl, the programs of programs.txt); run it inside dbus-run-session.
 # usage: dbus-run-session -- tools/measure/desktop/kmem.sh OUTDIR
@@ -18,9 +18,10 @@
 # and a marker "mmsim: step N ..." at the end of each of run.sh's steps), OUTDIR/before/ and
 # OUTDIR/after/ (vmstat, buddyinfo, slabinfo, slab.csv: every /sys/kernel/slab entry with its
 # order, object and slab size, objects per slab, slabs), OUTDIR/host.txt (kernel, CPUs, RAM,
-# wall seconds of the run, events lost), OUTDIR/run/ (run.sh's own output), OUTDIR/run.log.
+# wall seconds of the run), OUTDIR/trace-stats.txt (the buffers' counts of events lost), OUTDIR/run/ (run.sh's own output), OUTDIR/run.log.
 # Then: tools/measure/desktop/kmem.py OUTDIR data/measured/desktop
-# Tracing state is restored on exit: the instance's events, trigger and buffer are removed.
+# Tracing state is restored on exit: the instances (events, trigger, pid lists, buffers) are
+# removed and saved_cmdlines_size is set back.
 set -u
 if [ "$(id -u)" != 0 ]; then
 	echo "kmem.sh: needs root (ftrace)" >&2
