@@ -6,9 +6,9 @@ usage: kmem.py OUTDIR DATADIR        (OUTDIR: kmem.sh's; DATADIR: data/measured/
 
 Reads OUTDIR/trace.zst, trace-all.zst, host.txt, trace-stats.txt, before/ and after/.
 Writes DATADIR/kmem-pagealloc.csv, kmem-kmalloc.csv, kmem-caches.csv, kmem-sockets.csv,
-kmem-steps.csv, kmem-host.txt and DATADIR/kmem-raw/ (the aggregates the CSVs are cut from: every order > 0
-stack, kmalloc per call site and size, cache allocations per call site, allocations per
-process). The processes of the measurement itself (python3: run.sh's smaps.py) are counted
+kmem-steps.csv, kmem-host.txt and DATADIR/kmem-raw/ (the aggregates the CSVs are cut from:
+every order > 0 stack, kmalloc per call site and size, cache allocations per call site,
+allocations per process). The processes of the measurement itself (python3: run.sh's smaps.py) are counted
 apart and left out of the CSVs.
 """
 import collections
@@ -163,7 +163,8 @@ SOURCES = [  # (frame substring, source), first match in this order
     ('dma_', 'dma'),
 ]
 INTERNAL = re.compile(
-    r'^(trace_event_raw_event_mm_page_alloc|__traceiter_\w+|__alloc_frozen_pages_noprof|alloc_pages_mpol|'
+    r'^(trace_event_raw_event_mm_page_alloc|__traceiter_\w+|'
+    r'__alloc_frozen_pages_noprof|alloc_pages_mpol|'
     r'alloc_pages_noprof|alloc_frozen_pages_noprof|__alloc_pages_noprof|folio_alloc\w*|'
     r'__folio_alloc\w*|alloc_pages_node\w*|__get_free_pages\w*|get_free_pages\w*|'
     r'alloc_slab_page|allocate_slab|new_slab|___slab_alloc|__slab_alloc\S*|'

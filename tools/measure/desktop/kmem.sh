@@ -18,7 +18,8 @@
 # and a marker "mmsim: step N ..." at the end of each of run.sh's steps), OUTDIR/before/ and
 # OUTDIR/after/ (vmstat, buddyinfo, slabinfo, slab.csv: every /sys/kernel/slab entry with its
 # order, object and slab size, objects per slab, slabs), OUTDIR/host.txt (kernel, CPUs, RAM,
-# wall seconds of the run), OUTDIR/trace-stats.txt (the buffers' counts of events lost), OUTDIR/run/ (run.sh's own output), OUTDIR/run.log.
+# wall seconds of the run), OUTDIR/trace-stats.txt (the buffers' counts of events lost),
+# OUTDIR/run/ (run.sh's own output), OUTDIR/run.log.
 # Then: tools/measure/desktop/kmem.py OUTDIR data/measured/desktop
 # Tracing state is restored on exit: the instances (events, trigger, pid lists, buffers) are
 # removed and saved_cmdlines_size is set back.
