@@ -8,8 +8,8 @@ Reads OUTDIR/trace.zst, trace-all.zst, host.txt, trace-stats.txt, before/ and af
 Writes DATADIR/kmem-pagealloc.csv, kmem-kmalloc.csv, kmem-caches.csv, kmem-sockets.csv,
 kmem-steps.csv, kmem-host.txt and DATADIR/kmem-raw/ (the aggregates the CSVs are cut from:
 every order > 0 stack, kmalloc per call site and size, cache allocations per call site,
-allocations per process). The processes of the measurement itself (python3: run.sh's smaps.py) are counted
-apart and left out of the CSVs.
+allocations per process). The processes of the measurement itself (python3: run.sh's
+smaps.py) are counted apart and left out of the CSVs.
 """
 import collections
 import csv
