@@ -456,7 +456,7 @@ def main(out, data):
         w.writerow(['cache', 'merged_into', 'object_size', 'slab_size', 'order_here',
                     'objs_per_slab', 'allocs', 'per_s', 'atomic', 'new_slabs_order_gt0_here',
                     'slabs_before', 'slabs_after', 'order_2630_2cpu', 'order_2630_1cpu'])
-        for name in sorted(names, key=lambda nm: -cache_n[nm]):
+        for name in sorted(names, key=lambda nm: (-cache_n[nm], nm)):
             b = before.get(name) or after.get(name) or {}
             a = after.get(name, {})
             size = int(b['slab_size']) if b else 0
