@@ -79,6 +79,16 @@ static void versions_boot_their_kernel(void **state)
 	assert_int_equal(booted("2.6.8").dirty_ratio, 40);
 	assert_int_equal(booted("2.6.28").dirty_ratio, 10);
 	assert_int_equal(booted("3.0").dirty_background_ratio, 10);
+	/* SLUB's calculate_order: 2.6.25's to 2.6.25 (and its -mm), 2.6.26's to 2.6.29,
+	 * 2.6.30's after (mm/slub.c at the tags); boot parameters at the kernel's defaults */
+	assert_int_equal(booted("2.6.8-rc2").slub_order_rule, SLUB_ORDER_2625);
+	assert_int_equal(booted("2.6.25-mm1").slub_order_rule, SLUB_ORDER_2625);
+	assert_int_equal(booted("2.6.26").slub_order_rule, SLUB_ORDER_2626);
+	assert_int_equal(booted("2.6.29").slub_order_rule, SLUB_ORDER_2626);
+	assert_int_equal(booted("2.6.30").slub_order_rule, SLUB_ORDER_2630);
+	assert_int_equal(booted("3.0-rc").slub_order_rule, SLUB_ORDER_2630);
+	assert_int_equal(booted("2.6.30").slub_max_order, -1);
+	assert_int_equal(booted("2.6.30").slub_min_objects, 0);
 	/* the writeback series from 3.2 */
 	assert_int_equal(booted("3.1").reclaim_direct_file_writeback, 1);
 	assert_int_equal(booted("3.2").reclaim_direct_file_writeback, 0);
@@ -105,6 +115,12 @@ static void keys_set_by_name_win(void **state)
 	assert_int_equal(cfg.vm.too_many_isolated, 1);
 	assert_int_equal(cfg.vm.dirty_ratio, 15); /* set by name in the file */
 	assert_int_equal(cfg.vm.reclaim_lru, RECLAIM_LRU_2628);
+	/* the SLUB boot keys likewise */
+	test_scenario(&cfg, "kernel.slub_order_rule = 2.6.25\nkernel.version = 2.6.31-rc\n");
+	assert_int_equal(cfg.vm.slub_order_rule, SLUB_ORDER_2625);
+	test_scenario(&cfg, "kernel.slub_max_order = 1\nkernel.version = 2.6.31-rc\n");
+	assert_int_equal(cfg.vm.slub_order_rule, SLUB_ORDER_2630);
+	assert_int_equal(cfg.vm.slub_max_order, 1);
 	/* no version stated: the default kernel, 2.6.28 with its priority token */
 	test_scenario(&cfg, "machine.ram = 64M\n");
 	assert_string_equal(cfg.kernel_version, KERNEL_VERSION_DEFAULT);
