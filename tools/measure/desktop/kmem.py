@@ -4,13 +4,15 @@
 usage: kmem.py OUTDIR DATADIR        (OUTDIR: kmem.sh's; DATADIR: data/measured/desktop)
        kmem.py --orders SIZE...      (2.6.30 SLUB's slab order of SIZE at 2 and 1 CPUs)
 
-Reads OUTDIR/trace.zst, trace-all.zst, host.txt, trace-stats.txt, before/ and after/.
+Reads OUTDIR/trace.zst, trace-all.zst, host.txt, trace-stats.txt, before/, after/ and
+run/programs.csv.
 Writes DATADIR/kmem-pagealloc.csv, kmem-kmalloc.csv, kmem-caches.csv, kmem-sockets.csv,
-kmem-steps.csv, kmem-host.txt and DATADIR/kmem-raw/ (the aggregates the CSVs are cut from:
-every order > 0 stack, kmalloc per call site and size, cache allocations per call site,
-allocations per process). The processes of the measurement itself (python3: run.sh's
+kmem-xsends.csv, kmem-steps.csv, kmem-host.txt and DATADIR/kmem-raw/ (the aggregates the
+CSVs are cut from: every order > 0 stack, kmalloc per call site and size, cache allocations
+per call site, allocations per process). The processes of the measurement itself (python3: run.sh's
 smaps.py) are counted apart and left out of the CSVs.
 """
+import bisect
 import collections
 import csv
 import gzip
@@ -186,6 +188,7 @@ def source_of(stack):
 # ---- the trace ----
 STACK = re.compile(r'^\s*.*-\d+\s+\[(\d+)\]\s+\S+\s+[\d.]+: <stack trace>')
 SOCK = re.compile(r'family = (\S+) protocol = \S+ length = (\d+)')
+SK = re.compile(r'sk address = (\w+)')
 EVENT = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\w+): (.*)$')
 FIELD = re.compile(r'(\w+)=(\S+)')
 
@@ -212,9 +215,20 @@ class Counts:
         self.sends = collections.Counter()  # (family, bytes) of socket sends
 
 
+class Tasks:
+    """What xsends() needs of the trace: every task (pid as the trace gives it, i.e. the
+    thread's id) with its first and last event and its names in order, the desktop's unix
+    sends with their socket, and the markers."""
+    def __init__(self):
+        self.tasks = {}  # pid -> [first ts, last ts, [comm, ...]]
+        self.sends = []  # (ts, pid, sk, length): the desktop's unix sends of length > 0
+        self.marks = []  # (ts, text)
+
+
 def parse(path):
-    """Returns (counts of the desktop, counts of the measurement, steps)."""
+    """Returns (counts of the desktop, counts of the measurement, steps, Tasks)."""
     desk, meas = Counts(), Counts()
+    tk = Tasks()
     steps = []  # [step, program, t_end, Counter]
     step_c = collections.Counter()
     pending = {}  # cpu -> [order, gfp, comm, pid, stack list, counts]: its stack follows
@@ -238,7 +252,14 @@ def parse(path):
         if not m:
             continue
         comm, pid, cpu, ts, ev, rest = m.groups()
+        t = tk.tasks.get(pid)
+        if t is None:
+            tk.tasks[pid] = t = [float(ts), 0.0, []]
+        t[1] = float(ts)
+        if not t[2] or t[2][-1] != comm.strip():
+            t[2].append(comm.strip())
         if ev == 'tracing_mark_write':
+            tk.marks.append((float(ts), rest))
             if 'mmsim: start' in rest:
                 t_prev = float(ts)
             mm = re.match(r'mmsim: step (\d+) (.*): window after', rest)
@@ -266,6 +287,9 @@ def parse(path):
                 fam = {'0x1': 'unix', '1': 'unix', 'AF_INET': 'inet', 'AF_INET6': 'inet6'}.get(
                     mm.group(1), mm.group(1))
                 c.sends[(fam, int(mm.group(2)))] += 1
+                if fam == 'unix' and c is desk:
+                    tk.sends.append((float(ts), int(pid), SK.search(rest).group(1),
+                                     int(mm.group(2))))
                 c.comm[(comm.strip(), 'send-' + fam, False)] += 1
         elif ev in ('kmalloc', 'kmem_cache_alloc'):
             req, alloc = int(fl['bytes_req']), int(fl['bytes_alloc'])
@@ -303,7 +327,8 @@ def parse(path):
     if cur is not None:
         finish_stack(cur, slabwait)
     proc.wait()
-    return desk, meas, steps
+    tk.tasks = {int(p): v for p, v in tk.tasks.items()}
+    return desk, meas, steps, tk
 
 
 ORDER_2630_2CPU = {c: calculate_order(c, 2) for c in KMALLOC_2630}
@@ -345,6 +370,261 @@ def parse_all(path):
     return cnt
 
 
+# ---- kmem-xsends.csv: the unix sends per step, phase and sender, as 2.6.30's skbs ----
+# run.sh's own processes (and kmem.sh's): "measure"
+MEASURE_COMMS = {'run.sh', 'kmem.sh', 'wmctrl', 'xdotool', 'python3', 'awk', 'sort', 'comm',
+                 'head', 'seq', 'sleep', 'date', 'bc', 'getconf', 'tee', 'cat', 'mkfifo',
+                 'zstd', 'sed', 'xargs', 'kill', 'rm', 'mktemp', 'dirname', 'pgrep',
+                 'dbus-update-act', 'mkdir', 'grep'}
+# the X server (and the keymap compiler it runs) and the window manager
+FIXED_KIND = {'Xvfb': 'xserver', 'xkbcomp': 'xserver', 'openbox': 'wm'}
+SCRIPTS = {'run.sh', 'kmem.sh', '<...>'}
+# D-Bus: the session bus (and the accessibility bus at-spi-bus-launcher starts) and the
+# services started on the desktop's behalf
+DBUS_COMMS = {'dbus-daemon', 'dbus-run-sessio', 'gvfsd', 'gvfsd-trash', 'gvfsd-metadata',
+              'gvfsd-fuse', 'gvfsd-recent', 'gvfs-udisks2-vo', 'dconf-service',
+              'at-spi-bus-laun', 'at-spi2-registr', 'tracker-miner-f', 'xdg-desktop-por',
+              'xdg-document-po', 'xdg-permission-'}
+# thread names that many programs' threads carry (GLib's, Mesa's)
+GENERIC_THREAD = re.compile(
+    r'^(gdbus|gmain|pool|dconf worker|llvmpipe|gvfs|threaded-ml|\[pango\]|.*:disk\$|\?$)')
+XSEND_PHASES = ['setup', 'start', 'away', 'switch', 'tabs']
+
+
+def unix_skbs_2630(length):
+    """(class, data bytes) of each skb 2.6.30 makes for a unix stream send of LENGTH."""
+    out = []
+    for req in unix_kmallocs_2630(length):
+        size = min(length, SKB_MAX_ALLOC_2630)
+        k, v = class_2630(req)
+        out.append(('kmalloc-%d' % v if k == 'slab' else 'large-order-%d' % v, size))
+        length -= size
+    return out
+
+
+def task_groups(tk, wpids):
+    """Each task's process group (the pid of its group's leader) and each group's kind:
+    'xserver', 'wm', 'dbus', 'measure', 'program' or 'other'. Names are what the trace
+    prints, which may lag behind an exec or a thread's rename. A leader is a task that
+    run.sh or kmem.sh forked (its names: the script's, then its own), that the D-Bus daemon
+    forked (dbus-daemon, then the service), a window's pid of programs.csv, or a task first
+    and last named as one of the measurement's, the X server's or D-Bus's programs. Every
+    other task (threads, and the processes a program forks itself) joins, in pid order, the
+    first of: the nearest leader below it, alive then, whose name is its first name (a
+    thread starts under its process's name, then renames itself; GLib's pool-PRGNAME
+    threads by PRGNAME); for a name that is not a library's (GLib's gdbus, gmain, pool,
+    Mesa's llvmpipe), the group of the nearest task below it that had that name, alive then
+    if there is one (firefox's 'IPC Launch', 'Sandbox Forked', 'StreamTrans #5'); the group
+    of the program task that sent on the socket of its first send before it and after it;
+    the nearest leader below it that is alive then, of any kind but the measurement's for a
+    library's thread name, else a program's."""
+    group, kind, name = {}, {}, {}
+    first_send = {}
+    by_sk = collections.defaultdict(list)
+    for ts, pid, sk, ln in tk.sends:
+        first_send.setdefault(pid, (ts, sk))
+        by_sk[sk].append((ts, pid))
+    tasks = tk.tasks
+
+    def names(pid):
+        return [c for c in tasks[pid][2] if c != '<...>'] or ['?']
+    for pid in sorted(tasks):
+        comms = names(pid)
+        own = [c for c in comms if c not in SCRIPTS]
+        by_dbus = comms[0] == 'dbus-daemon' and len(own) > 1
+        if pid in wpids or comms[0] in SCRIPTS:
+            nm = own[-1] if own else comms[0]
+        elif by_dbus:
+            nm = own[1]
+        elif any(comms[0] in cl and own[-1] in cl for cl in (MEASURE_COMMS, FIXED_KIND,
+                                                             DBUS_COMMS)):
+            nm = own[-1]
+        else:
+            continue
+        group[pid], name[pid] = pid, nm
+        if pid in wpids:
+            kind[pid] = 'program'
+        elif nm in FIXED_KIND:
+            kind[pid] = FIXED_KIND[nm]
+        elif nm in MEASURE_COMMS or nm in SCRIPTS:
+            kind[pid] = 'measure'
+        elif nm in DBUS_COMMS or by_dbus:
+            kind[pid] = 'dbus'
+        else:
+            kind[pid] = 'program'
+    leaders = sorted(group)
+
+    def nearest(pid, first, ok):
+        for lp in reversed(leaders[:bisect.bisect_left(leaders, pid)]):
+            if tasks[lp][1] >= first and ok(lp):
+                return lp
+        return None
+    for pid in sorted(tasks):
+        if pid in group:
+            continue
+        first = tasks[pid][0]
+        c0 = names(pid)[0]
+        generic = GENERIC_THREAD.match(c0)
+        g = nearest(pid, first, lambda lp: name[lp] == c0)
+        if g is None and c0.startswith('pool-') and len(c0) > 5:
+            g = nearest(pid, first, lambda lp: name[lp].startswith(c0[5:]))
+        if g is None and not generic:
+            for alive in (True, False):
+                q = next((q for q in range(pid - 1, leaders[0], -1) if q in group and
+                          c0 in tasks[q][2] and (tasks[q][1] >= first or not alive)), None)
+                if q is not None:
+                    g = group[q]
+                    break
+        if g is None and pid in first_send:
+            ts, sk = first_send[pid]
+            us = by_sk[sk]
+            i = bisect.bisect_left(us, (ts, 0))
+            before = [q for t, q in us[:i] if q != pid]
+            after = {q for t, q in us[i:] if q != pid}
+            if before and before[-1] in group and before[-1] in after and \
+                    kind[group[before[-1]]] == 'program':
+                g = group[before[-1]]
+        if g is None:
+            g = nearest(pid, first, lambda lp: kind[lp] in (
+                ('program', 'dbus', 'wm', 'xserver') if generic else ('program',)))
+        if g is None:
+            g = pid
+            name[pid], kind[pid] = c0, 'other'
+        group[pid] = g
+    return group, kind, name
+
+
+def x_peers(tk, group):
+    """Xvfb's connections: each of its sockets, from each connection set-up reply sent on it
+    (the 8-byte prefix, then the rest), belongs to the client connection whose 12-byte set-up
+    request (the first send of a task on a socket) came last before it and was not answered
+    yet. Returns {Xvfb's sk: [(from ts, client pid), ...]}."""
+    seen = set()
+    waiting = []  # (ts, pid) of set-up requests not answered yet
+    conns = collections.defaultdict(list)
+    xpids = {p for p, g in group.items() if tk.tasks[p][2][-1] == 'Xvfb'}
+    last8 = {}  # Xvfb's sk -> ts of an 8-byte send (a set-up prefix, or a reply's)
+    for ts, pid, sk, ln in tk.sends:
+        if pid in xpids:
+            if ln == 8:
+                last8[sk] = ts
+            else:
+                if sk in last8 and ln > 1024 and waiting:
+                    conns[sk].append((last8[sk], waiting.pop(0)[1]))
+                last8.pop(sk, None)
+            continue
+        if (pid, sk) not in seen:
+            seen.add((pid, sk))
+            if ln == 12:
+                waiting.append((ts, pid))
+                waiting = [w for w in waiting if ts - w[0] < 1.0]
+    return conns
+
+
+def xsends(tk, wpids_by_step, sk_totals, data):
+    """kmem-xsends.csv: the desktop's unix sends per (step, program, phase, sender, peer,
+    of_step, class), as 2.6.30 would have cut them into skbs and kmalloced them
+    (docs/desktop-measured.md, "The kernel's allocations (order > 0)"). Checks that they sum
+    to kmem-sockets.csv's unix rows (SK_TOTALS: skbs per class, and bytes)."""
+    marks = [(ts, re.match(r'mmsim: step (\d+) (.*): window after', txt))
+             for ts, txt in tk.marks]
+    t_start = next(ts for ts, txt in tk.marks if 'mmsim: start' in txt)
+    ends = [(ts, int(m.group(1)), m.group(2)) for ts, m in marks if m]
+    progs = {st: prog for ts, st, prog in ends}
+    wpids = set(wpids_by_step.values())
+    group, kind, name = task_groups(tk, wpids)
+    first = {}
+    for p, g in group.items():
+        first[g] = min(first.get(g, 1e18), tk.tasks[p][0])
+    # the phases: the step's launch (after the previous step's marker) to run.sh's `wmctrl
+    # -ia` of the previous window (the first wmctrl after the step's first smaps.py), that
+    # one to the `wmctrl -ia` of the program's window, that one to the step's marker
+    def named(p, nm):
+        return nm in tk.tasks[p][2]
+    bounds = []  # (from ts, step, program, phase)
+    t_prev = t_start
+    for i, (t_end, st, prog) in enumerate(ends):
+        inside = sorted((tk.tasks[p][0], p) for p in tk.tasks
+                        if t_prev < tk.tasks[p][0] <= t_end)
+        wm = [(t, p) for t, p in inside if named(p, 'wmctrl')]
+        if i == 0:  # run.sh's set-up (Xvfb, openbox) before the step's first window poll
+            bounds.append((t_prev, 0, '-', 'setup'))
+            t_prev = wm[0][0]
+        bounds.append((t_prev, st, prog, 'start'))
+        py = [t for t, p in inside if named(p, 'python3') and t > t_prev]
+        sw = [t for t, p in wm if py and t > py[0]]
+        if len(sw) == 2:
+            bounds.append((sw[0], st, prog, 'away'))
+        if sw:
+            bounds.append((sw[-1], st, prog, 'switch'))
+        if len(sw) > 2:
+            sys.exit('kmem.py: step %d has %d wmctrl after its smaps.py' % (st, len(sw)))
+        t_prev = t_end
+    bounds.append((t_prev, 99, 'firefox', 'tabs'))
+    bstarts = [b[0] for b in bounds]
+    owner = {g: bounds[max(0, bisect.bisect_right(bstarts, first[g]) - 1)][1]
+             for g in set(group.values())}
+    wgroup = {st: group.get(p) for st, p in wpids_by_step.items()}
+    # after the last step: run.sh's three `firefox URL`, handed to the running firefox
+    ffgroup = {wgroup[st] for st, prog in progs.items() if prog == 'firefox'}
+
+    def who(pid, st):
+        """The sender class of a task in step ST, and the step of its program."""
+        g = group.get(pid)
+        if g is None:
+            return 'other', '-'
+        k = kind[g]
+        if k in ('xserver', 'wm', 'dbus', 'measure', 'other'):
+            return k, '-'
+        if owner[g] == st or wgroup.get(st) == g or (st == 99 and g in ffgroup):
+            return 'client', st
+        return 'earlier', min((s for s, wg in wgroup.items() if wg == g), default=owner[g])
+
+    conns = x_peers(tk, group)
+    rows = collections.defaultdict(lambda: [0, 0])
+    for ts, pid, sk, ln in tk.sends:
+        b = bounds[max(0, bisect.bisect_right(bstarts, ts) - 1)]
+        st = b[1]
+        snd, of = who(pid, st)
+        peer = '-'
+        if snd == 'xserver':
+            c = conns.get(sk)
+            j = bisect.bisect_right([t for t, q in c], ts) - 1 if c else -1
+            peer, of = who(c[j][1], st) if j >= 0 else ('?', '-')
+        for cls, size in unix_skbs_2630(ln):
+            r = rows[(b[1], b[2], b[3], snd, peer, of, cls)]
+            r[0] += 1
+            r[1] += size
+    order_ph = {p: i for i, p in enumerate(XSEND_PHASES)}
+    order_s = {p: i for i, p in enumerate(['client', 'xserver', 'wm', 'dbus', 'earlier',
+                                            'measure', 'other'])}
+    order_p = dict(order_s, **{'-': -1, '?': 99})
+    with open(os.path.join(data, 'kmem-xsends.csv'), 'w', newline='') as f:
+        w = csv.writer(f, lineterminator='\n')
+        w.writerow(['step', 'program', 'phase', 'sender', 'peer', 'of_step', 'class', 'skbs',
+                    'bytes'])
+        for k in sorted(rows, key=lambda k: (k[0], order_ph[k[2]], order_s[k[3]],
+                                              order_p[k[4]], str(k[5]).zfill(3),
+                                              cls_key(k[6]))):
+            w.writerow(list(k) + rows[k])
+    # the check against kmem-sockets.csv
+    tot = collections.Counter()
+    for k, (n, b) in rows.items():
+        tot[k[6]] += n
+        tot['bytes'] += b
+    print('kmem-xsends.csv: skbs per class %s, bytes %d; kmem-sockets.csv: %s, bytes %d' % (
+        ', '.join('%s %d' % (c, tot[c]) for c in sorted(sk_totals) if c != 'bytes'),
+        tot['bytes'], ', '.join('%s %d' % (c, sk_totals[c]) for c in sorted(sk_totals)
+                                if c != 'bytes'), sk_totals['bytes']))
+    if any(tot[c] != sk_totals[c] for c in set(tot) | set(sk_totals)):
+        sys.exit('kmem.py: kmem-xsends.csv does not sum to kmem-sockets.csv')
+    return rows
+
+
+def cls_key(c):
+    return (c.startswith('large'), int(c.rsplit('-', 1)[1]))
+
+
 # ---- the slab caches ----
 def read_slab(path):
     rows = {}
@@ -382,7 +662,7 @@ def write_raw(path, text):
 def main(out, data):
     h = host_info(out)
     wall = float(h['wall_s'])
-    desk, meas, steps = parse(os.path.join(out, 'trace.zst'))
+    desk, meas, steps, tk = parse(os.path.join(out, 'trace.zst'))
     allm = parse_all(os.path.join(out, 'trace-all.zst')) \
         if os.path.exists(os.path.join(out, 'trace-all.zst')) else collections.Counter()
     before = read_slab(os.path.join(out, 'before', 'slab.csv'))
@@ -501,6 +781,16 @@ def main(out, data):
                 unix2630[(1, o1)] += skbs
             w.writerow([fam, cls, n, b, skbs if fam == 'unix' else '',
                         '%.2f' % (skbs / wall) if fam == 'unix' else '', o2, o1])
+
+    # kmem-xsends.csv: the unix sends per step, phase and sender, summing to the above
+    with open(os.path.join(out, 'run', 'programs.csv')) as f:
+        wpids = {int(r['step']): int(r['pid']) for r in csv.DictReader(f)}
+    sk_totals = collections.Counter()
+    for (fam, cls), (n, b, skbs) in sk.items():
+        if fam == 'unix':
+            sk_totals[cls] += skbs
+            sk_totals['bytes'] += b
+    xsends(tk, wpids, sk_totals, data)
 
     # kmem-steps.csv
     with open(os.path.join(data, 'kmem-steps.csv'), 'w', newline='') as f:
