@@ -640,6 +640,50 @@ static void desktop_background_replays_measured_idle_sets(void **state)
 	free(uni.in);
 }
 
+/* The large unix-socket messages (desktop_x.c): two programs and one no-op step send what
+ * their measured start-ups and switches sent, switch after switch. xeyes's window is
+ * switched to in all three steps, firefox's in the last two, and firefox serves a new tab
+ * (a switch to its window) in each of them: 2 start-ups, 3 and 4 switches; and the X
+ * server answers 8 wmctrl connections (a `wmctrl -l` a step, one wmctrl a switch) with
+ * one set-up reply each. */
+static const struct desktop_xsends *xsends_of(const char *name)
+{
+	for (int k = 0; k < desktop_nr_xsends; k++)
+		if (!strcmp(desktop_xsends[k].name, name))
+			return &desktop_xsends[k];
+	return NULL;
+}
+
+static void desktop_x_sends_replay_the_measured_counts(void **state)
+{
+	(void)state;
+	const struct desktop_xsends *xe = xsends_of("xeyes"), *ff = xsends_of("firefox");
+	assert_non_null(xe);
+	assert_non_null(ff);
+	uint64_t want = xe->start_skbs + ff->start_skbs + 3ull * xe->switch_skbs +
+			4ull * ff->switch_skbs;
+	assert_true(want > 0);
+	want += 3 + 5;
+	static const char *conf = "machine.profile = x86_64-2009-nfsroot\n"
+				  "machine.ram = 1G\n"
+				  "workload = desktop\n"
+				  "run.check_every = 20000\n"
+				  "desktop.programs = 2\n"
+				  "desktop.noop_steps = 1\n";
+	struct scenario_config cfg;
+	struct run_result r;
+	test_scenario(&cfg, conf);
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	assert_int_equal(test_metric(&r, "killed"), 0);
+	assert_int_equal((uint64_t)test_metric(&r, "x_order2_skbs"), want);
+	run_result_free(&r);
+	cfg.desktop.x_sends = 0;
+	test_run(&cfg, 1, &r);
+	assert_int_equal(test_metric(&r, "x_order2_skbs"), 0);
+	run_result_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -655,6 +699,7 @@ int main(void)
 	    cmocka_unit_test(desktop_heap_sets_drift_as_measured),
 	    cmocka_unit_test(desktop_firefox_switches_replay_measured_sets_in_turn),
 	    cmocka_unit_test(desktop_background_replays_measured_idle_sets),
+	    cmocka_unit_test(desktop_x_sends_replay_the_measured_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

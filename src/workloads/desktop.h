@@ -4,7 +4,8 @@
  * firefox open one more tab. Every program replays a measured one (desktop_measured.c,
  * docs/desktop-measured.md): the files it maps and the part of each it references at
  * start-up and per window switch, its anonymous memory, its CPU, and what it does in the
- * background while idle (desktop.background). The figure of merit is the
+ * background while idle (desktop.background), and the large X protocol messages its
+ * start-up and its switches sent (desktop.x_sends). The figure of merit is the
  * "progress timing": the time at which each step of the script starts. */
 #ifndef MMSIM_WORKLOADS_DESKTOP_H
 #define MMSIM_WORKLOADS_DESKTOP_H
@@ -16,6 +17,8 @@ struct desktop_params {
 	int cpu_scale;	/* percent: measured CPU to the machine's (clock ratio) */
 	int background; /* 1: programs replay their measured idle periods while waiting (1) */
 	int idle_end;	/* seconds the script waits after its last step, everything open (0) */
+	int x_sends;	/* 1: start-ups and switches send their measured large unix-socket
+			 * messages, order-2 allocations on 2.6.30 (desktop_x.c) (1) */
 };
 void desktop_defaults(struct desktop_params *p);
 /* The heap pages (0 <= q < n) that measured switch k (taken modulo the measured switches)

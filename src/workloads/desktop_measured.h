@@ -87,4 +87,18 @@ extern const struct desktop_idle_period desktop_idle_periods[];
 extern const struct desktop_idle_map desktop_idle_maps[];
 extern const char desktop_idle_pages[];
 
+/* The unix-socket messages (X protocol, D-Bus) a program's start-up and one switch to its
+ * window sent, as far as 2.6.30 allocated them outside the slab caches: skbs above 8 KiB,
+ * kmalloc_large at order 2 (tools/measure/desktop/kmem.py, kmem-xsends.csv; every sender
+ * but the measurement's own). A program with no entry sent none that large. */
+struct desktop_xsends {
+	const char *name; /* the program's name in the thread */
+	uint32_t start_skbs, start_kb, switch_skbs, switch_kb;
+};
+extern const struct desktop_xsends desktop_xsends[];
+extern const int desktop_nr_xsends;
+/* The X server's reply to a connection's set-up (9,548 bytes measured: one order-2 skb),
+ * which every wmctrl the script runs costs it. */
+extern const uint32_t desktop_x_connection_kb;
+
 #endif
