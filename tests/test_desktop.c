@@ -660,8 +660,8 @@ static void desktop_x_sends_replay_the_measured_counts(void **state)
 	const struct desktop_xsends *xe = xsends_of("xeyes"), *ff = xsends_of("firefox");
 	assert_non_null(xe);
 	assert_non_null(ff);
-	uint64_t want = xe->start_skbs + ff->start_skbs + 3ull * xe->switch_skbs +
-			4ull * ff->switch_skbs;
+	uint64_t want =
+	    xe->start_skbs + ff->start_skbs + 3ull * xe->switch_skbs + 4ull * ff->switch_skbs;
 	assert_true(want > 0);
 	want += 3 + 5;
 	static const char *conf = "machine.profile = x86_64-2009-nfsroot\n"
