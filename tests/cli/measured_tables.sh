@@ -28,6 +28,9 @@ diff -q "$tmp/p.c" src/workloads/desktop_measured_pages.c ||
 	{ echo "FAIL: src/workloads/desktop_measured_pages.c is not what table.py makes of the data"; exit 1; }
 diff -q "$tmp/d.c" src/workloads/desktop_measured.c ||
 	{ echo "FAIL: src/workloads/desktop_measured.c is not what table.py makes of the data"; exit 1; }
+python3 tools/measure/desktop/xsends_table.py data/measured/desktop "$tmp/x.c" >/dev/null
+diff -q "$tmp/x.c" src/workloads/desktop_measured_x.c ||
+	{ echo "FAIL: src/workloads/desktop_measured_x.c is not what xsends_table.py makes of the data"; exit 1; }
 # the page sets, decoded back to file pages, are the measured ones (and the anonymous
 # pages of each switch the ranks in anonsets.csv)
 python3 tools/measure/desktop/table.py verify data/measured/desktop src/workloads >"$tmp/v" ||
