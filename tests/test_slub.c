@@ -267,8 +267,9 @@ static void calculate_order_by_era(void **state)
 	assert_int_equal(slub_calculate_order(40000, 12, 2, SLUB_ORDER_2630, -1, 0), 4);
 }
 
-/* The era's rule reaches the caches: a 2-CPU 2.6.30 machine gives kmalloc-2048 order-3
- * slabs of 12... 16 objects, a 2.6.25 one order 1 of 4. */
+/* The era's rule reaches the caches: on the test machine's one CPU, 2.6.30 gives
+ * kmalloc-2048 order-2 slabs of 8 objects (falling back to pages of 2), 2.6.25 order-1
+ * slabs of 4 (no fallback). */
 static void cache_takes_the_eras_order(void **state)
 {
 	(void)state;
@@ -300,8 +301,7 @@ static void cache_takes_the_eras_order(void **state)
 /* allocate_slab (2.6.26 on): with no free block of the slab's order (every other frame
  * taken, none of the free ones buddies) and a caller that cannot reclaim, the order-2 slab
  * fails and one of the object's own order (a page, two 2,048-byte objects) is taken; the
- * cache counts it, its page goes back when emptied, and no order-2 attempt is made when
- * the caller's own order has none either. */
+ * cache counts it, and its page goes back when emptied. */
 static void fallback_to_the_objects_order(void **state)
 {
 	(void)state;
