@@ -132,7 +132,9 @@ static const char *const cmdline[NR_THREAD] = {
 static const char *const noop_names[] = {": oocalc", ": oodraw", ": ooimpress",
 					 ": oomath", ": ooweb",	 ": oowriter"};
 
-enum dreq { REQ_NONE, REQ_SWITCH, REQ_NEWTAB, REQ_LIST, REQ_WINDOW };
+/* REQ_XSEND: the X server's or the window manager's large messages for a program's start-up
+ * (window = its desktop_programs index) */
+enum dreq { REQ_NONE, REQ_SWITCH, REQ_NEWTAB, REQ_LIST, REQ_WINDOW, REQ_XSEND };
 
 struct region {
 	uint64_t start, npages;
@@ -348,10 +350,23 @@ static void run_code(const struct desktop_program *prog, const uint64_t *starts,
 	}
 }
 
-static void x_send(const struct desktop_program *prog, bool sw)
+static void x_send(const struct desktop_program *prog, bool sw, int sender)
 {
 	if (D.p.x_sends)
-		D.x_skbs += desktop_x_send((int)(prog - desktop_programs), sw);
+		D.x_skbs += desktop_x_send((int)(prog - desktop_programs), sw, sender);
+}
+
+static bool request(struct dproc *d, enum dreq r, int window);
+
+/* A start-up's large messages: the program's own, then (each in its own task, the program
+ * waiting as for a reply) the window manager's and the X server's. */
+static void x_start(const struct desktop_program *prog)
+{
+	x_send(prog, false, XS_OWN);
+	if (D.p.x_sends) {
+		request(&D.wm, REQ_XSEND, (int)(prog - desktop_programs));
+		request(&D.xserver, REQ_XSEND, (int)(prog - desktop_programs));
+	}
 }
 
 static void served(struct dproc *d)
@@ -388,9 +403,13 @@ static void serve_switch(struct dproc *d, int w)
 		}
 	}
 	run_code(prog, starts, true);
-	if (d != &D.xserver && d != &D.wm) /* the program's own switch: its measured messages */
-		x_send(prog, true);
-	else if (d == &D.xserver && D.p.x_sends) /* the wmctrl that asked: its set-up reply */
+	/* the switch's large messages, each by its sender; the X server's first, the set-up
+	 * reply to the wmctrl that asked */
+	if (d != &D.xserver && d != &D.wm)
+		x_send(prog, true, XS_OWN);
+	else if (w >= 0 && w < D.nwin)
+		x_send(D.win[w].prog, true, d == &D.wm ? XS_WM : XS_X);
+	if (d == &D.xserver && D.p.x_sends)
 		D.x_skbs += desktop_x_connection();
 	/* the heap: the pages the measured switches touched, switch after switch, in turn
 	 * (anonsets.sh); where not measured (the X server, the window manager) a fixed spread
@@ -412,7 +431,7 @@ static void serve_window(struct dproc *d, int w)
 	struct window *win = &D.win[w];
 	map_all(win->prog, win->map_start);
 	run_code(win->prog, win->map_start, false);
-	x_send(win->prog, false);
+	x_start(win->prog);
 	win->heap = new_heap(win->prog->anon_kb);
 	d->heap2 = win->heap;
 	sys_compute(cpu_of(win->prog->cpu_ms));
@@ -481,6 +500,8 @@ static void dproc_loop(struct dproc *d)
 		wait_request(d);
 		if (d->pending == REQ_WINDOW) {
 			serve_window(d, d->window);
+		} else if (d->pending == REQ_XSEND) {
+			x_send(&desktop_programs[d->window], false, d == &D.wm ? XS_WM : XS_X);
 		} else if (d->pending == REQ_NEWTAB) {
 			/* a new tab: more heap, all of it written while rendering */
 			new_heap(desktop_firefox_tab_kb);
@@ -498,7 +519,8 @@ static void dproc_main(void *arg)
 	struct dproc *d = arg;
 	map_all(d->prog, d->map_start);
 	run_code(d->prog, d->map_start, false);
-	x_send(d->prog, false);
+	if (d != &D.xserver && d != &D.wm)
+		x_start(d->prog);
 	d->heap = new_heap(d->prog->anon_kb);
 	sys_compute(cpu_of(d->prog->cpu_ms));
 	dproc_loop(d);

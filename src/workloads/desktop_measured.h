@@ -89,11 +89,14 @@ extern const char desktop_idle_pages[];
 
 /* The unix-socket messages (X protocol, D-Bus) a program's start-up and one switch to its
  * window sent, as far as 2.6.30 allocated them outside the slab caches: skbs above 8 KiB,
- * kmalloc_large at order 2 (tools/measure/desktop/kmem.py, kmem-xsends.csv; every sender
- * but the measurement's own). A program with no entry sent none that large. */
+ * kmalloc_large at order 2 (tools/measure/desktop/kmem.py, kmem-xsends.csv): what the
+ * program, the window manager and the X server (to either of them or to the bus) sent. A
+ * program with no entry sent none that large. */
+enum { XS_OWN, XS_WM, XS_X, XS_SENDERS }; /* the program, the window manager, X */
 struct desktop_xsends {
 	const char *name; /* the program's name in the thread */
-	uint32_t start_skbs, start_kb, switch_skbs, switch_kb;
+	/* [0] the start-up, [1] a switch to its window; by sender */
+	uint32_t skbs[2][XS_SENDERS], kb[2][XS_SENDERS];
 };
 extern const struct desktop_xsends desktop_xsends[];
 extern const int desktop_nr_xsends;

@@ -45,13 +45,13 @@ static void send_large(uint32_t n, uint64_t kb)
 		     (sim_time_t)(kb * 1024 / MM->page_size) * MM->hw->page_copy_ns);
 }
 
-uint32_t desktop_x_send(int pi, bool sw)
+uint32_t desktop_x_send(int pi, bool sw, int sender)
 {
-	if (pi < 0 || pi >= MAX_PROGRAMS || !by_program[pi])
+	if (pi < 0 || pi >= MAX_PROGRAMS || !by_program[pi] || sender < 0 || sender >= XS_SENDERS)
 		return 0;
 	const struct desktop_xsends *x = by_program[pi];
-	uint32_t n = sw ? x->switch_skbs : x->start_skbs;
-	send_large(n, sw ? x->switch_kb : x->start_kb);
+	uint32_t n = x->skbs[sw][sender];
+	send_large(n, x->kb[sw][sender]);
 	return n;
 }
 

@@ -26,7 +26,9 @@ out = sys.argv[2] if len(sys.argv) > 2 else 'src/workloads/desktop_measured_x.c'
 
 order = []
 connection = None
-acc = collections.defaultdict(lambda: [0, 0, 0, 0])  # start skbs, start bytes, switch ...
+SENDERS = ('client', 'wm', 'xserver')  # desktop_measured.h's XS_OWN, XS_WM, XS_X
+# [phase][sender] skbs and bytes, phase 0 start-up, 1 switch
+acc = collections.defaultdict(lambda: [[[0, 0] for _ in SENDERS] for _ in range(2)])
 with open(f'{data}/kmem-xsends.csv', newline='') as f:
     for r in csv.DictReader(f):
         if r['class'] != 'large-order-2':
@@ -40,10 +42,9 @@ with open(f'{data}/kmem-xsends.csv', newline='') as f:
         name = r['program']
         if name not in acc:
             order.append(name)
-        a = acc[name]
-        k = 0 if r['phase'] == 'start' else 2
-        a[k] += int(r['skbs'])
-        a[k + 1] += int(r['bytes'])
+        cell = acc[name][0 if r['phase'] == 'start' else 1][SENDERS.index(r['sender'])]
+        cell[0] += int(r['skbs'])
+        cell[1] += int(r['bytes'])
 
 
 def cstr(s):
@@ -58,11 +59,16 @@ lines = [
     '',
     'const struct desktop_xsends desktop_xsends[] = {',
 ]
+def row(a, i):
+    return '{' + ', '.join('{' + ', '.join(str(c[i] if i == 0 else (c[1] + 1023) // 1024)
+                                           for c in ph) + '}' for ph in a) + '}'
+
+
 for name in order:
     a = acc[name]
-    lines.append(f'    {{{cstr(name)}, {a[0]}, {(a[1] + 1023) // 1024}, {a[2]}, {(a[3] + 1023) // 1024}}},')
+    lines.append(f'    {{{cstr(name)}, {row(a, 0)}, {row(a, 1)}}},')
 if not order:
-    lines.append('    {"", 0, 0, 0, 0},')
+    lines.append('    {"", {{0}}, {{0}}},')
 if not connection or connection[0] != 1:
     sys.exit('xsends_table.py: no single set-up reply to the window manager in step 0')
 lines += ['};', f'const int desktop_nr_xsends = {len(order)};',
@@ -70,5 +76,5 @@ lines += ['};', f'const int desktop_nr_xsends = {len(order)};',
 with open(out, 'w') as f:
     f.write('\n'.join(lines))
 print(f'{out}: {len(order)} programs, '
-      f'{sum(a[0] for a in acc.values())} start-up and {sum(a[2] for a in acc.values())} '
-      f'switch order-2 skbs')
+      f'{sum(c[0] for a in acc.values() for c in a[0])} start-up and '
+      f'{sum(c[0] for a in acc.values() for c in a[1])} switch order-2 skbs')
