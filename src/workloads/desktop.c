@@ -37,6 +37,7 @@
 
 #include "kernel/process.h"
 #include "workloads/desktop_measured.h"
+#include "workloads/desktop_pagesets.h"
 #include "workloads/desktop_x.h"
 #include "sim/xalloc.h"
 #include "workloads/scenario.h"
@@ -208,40 +209,17 @@ static void touch_part(uint64_t start, uint64_t n, uint32_t part_kb, uint32_t si
 			sys_touch(start + i, kind);
 }
 
-static uint32_t base64_digit(char c)
-{
-	if (c >= 'a')
-		return (uint32_t)(c - 'a') + 26;
-	if (c >= 'A')
-		return (uint32_t)(c - 'A');
-	if (c >= '0')
-		return (uint32_t)(c - '0') + 52;
-	return c == '+' ? 62 : 63;
-}
-
-/* One number of desktop_pages (desktop_measured.h), *p moved past it. */
-static uint32_t page_number(const char **p)
-{
-	uint32_t v = 0;
-	for (int shift = 0;; shift += 5) {
-		uint32_t d = base64_digit(*(*p)++);
-		v |= (d & 31) << shift;
-		if (!(d & 32))
-			return v;
-	}
-}
-
 /* References the measured pages of an n-page file mapped at start: the runs at
  * desktop_pages[at], in 4 KiB pages of the measured file, scaled as the file's size is. */
 static void touch_pages(uint64_t start, uint64_t n, uint32_t at, int kind)
 {
 	const char *p = desktop_pages + at;
-	uint32_t runs = page_number(&p);
+	uint32_t runs = desktop_page_number(&p);
 	uint64_t page = 0, last = UINT64_MAX;
 	uint64_t num = 4096 * (uint64_t)D.p.size_scale, den = 100 * (uint64_t)MM->page_size;
 	for (uint32_t r = 0; r < runs; r++) {
-		page += page_number(&p);
-		uint64_t len = (uint64_t)page_number(&p) + 1;
+		page += desktop_page_number(&p);
+		uint64_t len = (uint64_t)desktop_page_number(&p) + 1;
 		for (uint64_t i = page; i < page + len; i++) {
 			uint64_t q = i * num / den;
 			if (q < n && q != last)
@@ -250,48 +228,6 @@ static void touch_pages(uint64_t start, uint64_t n, uint32_t at, int kind)
 		}
 		page += len;
 	}
-}
-
-/* Calls fn for each rank in the run-encoded set at p, scaled from m measured pages to n. */
-static void for_ranks(const char *p, uint32_t m, uint64_t n, void (*fn)(void *, uint64_t),
-		      void *arg)
-{
-	uint32_t runs = page_number(&p);
-	uint64_t page = 0, last = UINT64_MAX;
-	for (uint32_t r = 0; r < runs; r++) {
-		page += page_number(&p);
-		uint64_t len = (uint64_t)page_number(&p) + 1;
-		for (uint64_t i = page; i < page + len; i++) {
-			uint64_t q = i * n / m;
-			if (q < n && q != last)
-				fn(arg, q);
-			last = q;
-		}
-		page += len;
-	}
-}
-
-/* The heap pages (0 <= q < n) that measured switch k of program pi touched: the ranks of
- * desktop_anon's set k among the program's measured anonymous pages, scaled to n pages.
- * Calls fn for each; false if the program's switches were not measured. */
-bool desktop_anon_switch(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg)
-{
-	const struct desktop_anon *a = &desktop_anon[pi];
-	if (!a->nr_switches || !a->pages)
-		return false;
-	for_ranks(desktop_anon_pages + desktop_anon_sets[a->first + k % a->nr_switches], a->pages,
-		  n, fn, arg);
-	return true;
-}
-
-bool desktop_anon_idle(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg)
-{
-	const struct desktop_idle *a = &desktop_idle[pi];
-	if (!a->nr_periods || !a->pages)
-		return false;
-	const struct desktop_idle_period *per = &desktop_idle_periods[a->first + k % a->nr_periods];
-	for_ranks(desktop_idle_pages + per->anon, a->pages, n, fn, arg);
-	return true;
 }
 
 /* The heap of a switch: one region, or a process's first region followed by a further

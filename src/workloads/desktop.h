@@ -23,7 +23,7 @@ struct desktop_params {
 void desktop_defaults(struct desktop_params *p);
 /* The heap pages (0 <= q < n) that measured switch k (taken modulo the measured switches)
  * to desktop_programs[pi] touched, scaled to a heap of n pages: fn(arg, q) for each, in
- * increasing order; false if that program's switches were not measured (desktop.c). */
+ * increasing order; false if that program's switches were not measured (desktop_pagesets.c). */
 bool desktop_anon_switch(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64_t), void *arg);
 /* The heap pages (0 <= q < n) that measured idle period k (modulo the measured periods) of
  * desktop_programs[pi] touched, scaled to a heap of n pages, as desktop_anon_switch; false
