@@ -209,25 +209,24 @@ static void touch_part(uint64_t start, uint64_t n, uint32_t part_kb, uint32_t si
 			sys_touch(start + i, kind);
 }
 
+struct touch_at {
+	uint64_t start;
+	int kind;
+};
+
+static void touch_at(void *arg, uint64_t q)
+{
+	const struct touch_at *t = arg;
+	sys_touch(t->start + q, t->kind);
+}
+
 /* References the measured pages of an n-page file mapped at start: the runs at
  * desktop_pages[at], in 4 KiB pages of the measured file, scaled as the file's size is. */
 static void touch_pages(uint64_t start, uint64_t n, uint32_t at, int kind)
 {
-	const char *p = desktop_pages + at;
-	uint32_t runs = desktop_page_number(&p);
-	uint64_t page = 0, last = UINT64_MAX;
-	uint64_t num = 4096 * (uint64_t)D.p.size_scale, den = 100 * (uint64_t)MM->page_size;
-	for (uint32_t r = 0; r < runs; r++) {
-		page += desktop_page_number(&p);
-		uint64_t len = (uint64_t)desktop_page_number(&p) + 1;
-		for (uint64_t i = page; i < page + len; i++) {
-			uint64_t q = i * num / den;
-			if (q < n && q != last)
-				sys_touch(start + q, kind);
-			last = q;
-		}
-		page += len;
-	}
+	struct touch_at t = {start, kind};
+	desktop_for_runs(desktop_pages + at, 4096 * (uint64_t)D.p.size_scale,
+			 100 * (uint64_t)MM->page_size, n, touch_at, &t);
 }
 
 /* The heap of a switch: one region, or a process's first region followed by a further

@@ -28,9 +28,8 @@ uint32_t desktop_page_number(const char **p)
 	}
 }
 
-/* Calls fn for each rank in the run-encoded set at p, scaled from m measured pages to n. */
-static void for_ranks(const char *p, uint32_t m, uint64_t n, void (*fn)(void *, uint64_t),
-		      void *arg)
+void desktop_for_runs(const char *p, uint64_t num, uint64_t den, uint64_t n,
+		      void (*fn)(void *, uint64_t), void *arg)
 {
 	uint32_t runs = desktop_page_number(&p);
 	uint64_t page = 0, last = UINT64_MAX;
@@ -38,7 +37,7 @@ static void for_ranks(const char *p, uint32_t m, uint64_t n, void (*fn)(void *, 
 		page += desktop_page_number(&p);
 		uint64_t len = (uint64_t)desktop_page_number(&p) + 1;
 		for (uint64_t i = page; i < page + len; i++) {
-			uint64_t q = i * n / m;
+			uint64_t q = i * num / den;
 			if (q < n && q != last)
 				fn(arg, q);
 			last = q;
@@ -55,8 +54,9 @@ bool desktop_anon_switch(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint
 	const struct desktop_anon *a = &desktop_anon[pi];
 	if (!a->nr_switches || !a->pages)
 		return false;
-	for_ranks(desktop_anon_pages + desktop_anon_sets[a->first + k % a->nr_switches], a->pages,
-		  n, fn, arg);
+	/* rank i of the measured a->pages goes to heap page i * n / a->pages */
+	desktop_for_runs(desktop_anon_pages + desktop_anon_sets[a->first + k % a->nr_switches], n,
+			 a->pages, n, fn, arg);
 	return true;
 }
 
@@ -66,6 +66,6 @@ bool desktop_anon_idle(int pi, uint32_t k, uint64_t n, void (*fn)(void *, uint64
 	if (!a->nr_periods || !a->pages)
 		return false;
 	const struct desktop_idle_period *per = &desktop_idle_periods[a->first + k % a->nr_periods];
-	for_ranks(desktop_idle_pages + per->anon, a->pages, n, fn, arg);
+	desktop_for_runs(desktop_idle_pages + per->anon, n, a->pages, n, fn, arg);
 	return true;
 }

@@ -8,5 +8,10 @@
 
 /* The number at *p, and *p moved past it. */
 uint32_t desktop_page_number(const char **p);
+/* The run-encoded set at p (a count of runs, then each run's gap and length less one),
+ * each page i scaled to q = i * num / den: fn(arg, q) for each q < n that differs from the
+ * q before it, in increasing order. */
+void desktop_for_runs(const char *p, uint64_t num, uint64_t den, uint64_t n,
+		      void (*fn)(void *, uint64_t), void *arg);
 
 #endif
