@@ -55,10 +55,7 @@ unsigned long nr_live_processes(void)
  * here. The profile's thread_size gives the bytes, the page size the order. */
 static unsigned stack_order(void)
 {
-	unsigned order = 0;
-	while (((uint64_t)MM->page_size << order) < MM->hw->thread_size)
-		order++;
-	return order;
+	return get_order(MM->hw->thread_size, MM->page_shift);
 }
 
 static void release_pid(struct process *p)

@@ -51,6 +51,16 @@ enum lru_list {
 #define PAGE_ALLOC_COSTLY_ORDER 3
 #define MAX_ORDER		11
 
+/* get_order: the smallest order whose block of 2^order pages of 1 << page_shift bytes
+ * holds `size` bytes */
+static inline unsigned get_order(uint64_t size, unsigned page_shift)
+{
+	unsigned order = 0;
+	while (((uint64_t)1 << (page_shift + order)) < size)
+		order++;
+	return order;
+}
+
 /* A frame. Links are frame numbers so the whole array is compact and position-independent. */
 struct page {
 	uint32_t flags;

@@ -29,7 +29,6 @@ struct kmem_cache {
 	struct pagelist partial; /* the kernel's list head is this list's tail */
 	unsigned long nr_slabs, peak_slabs;
 	unsigned long nr_objects;     /* allocated */
-	unsigned long capacity;	      /* objects all its slabs hold */
 	unsigned long fallback_slabs; /* slabs of s->min_order (ORDER_FALLBACK) */
 };
 

@@ -25,15 +25,6 @@ static int fls_u(unsigned long x)
 	return r;
 }
 
-/* get_order: the smallest order whose block holds `size` bytes */
-static unsigned get_order_bytes(unsigned long size, unsigned page_shift)
-{
-	unsigned order = 0;
-	while (((unsigned long)1 << (page_shift + order)) < size)
-		order++;
-	return order;
-}
-
 /* slab_order: the first order from the one min_objects need up to max_order whose slab
  * wastes at most 1/fract_leftover; max_order + 1 if none. 2.6.26 on: a page holding more
  * than MAX_OBJS_PER_PAGE (65535, page->objects is 16 bits) takes the order just below. */
@@ -41,7 +32,7 @@ static int slab_order(unsigned long size, int min_objects, int max_order, int fr
 		      unsigned page_shift, bool objs_cap)
 {
 	if (objs_cap && (((unsigned long)1 << page_shift) / size) > 65535)
-		return (int)get_order_bytes(size * 65535, page_shift) - 1;
+		return (int)get_order(size * 65535, page_shift) - 1;
 	int order = fls_u((unsigned long)min_objects * size - 1) - (int)page_shift;
 	if (order < 0)
 		order = 0; /* slub_min_order */
@@ -99,9 +90,8 @@ void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum
 		s->objects = 1;
 	/* s->min: the object's own order, which a failed slab allocation falls back to
 	 * (allocate_slab, 2.6.26 on) */
-	s->min_order = v->slub_order_rule == SLUB_ORDER_2625
-			   ? s->order
-			   : get_order_bytes(s->size, MM->page_shift);
+	s->min_order =
+	    v->slub_order_rule == SLUB_ORDER_2625 ? s->order : get_order(s->size, MM->page_shift);
 	s->min_objects = (uint32_t)((MM->page_size << s->min_order) / s->size);
 	if (!s->min_objects)
 		s->min_objects = 1;
@@ -134,7 +124,6 @@ static void discard_slab(struct kmem_cache *s, pfn_t slab)
 	if (current && current->reclaim_state)
 		current->reclaim_state->reclaimed_slab += 1ul << order;
 	s->fallback_slabs -= fallback;
-	s->capacity -= slab_objects(p);
 	p->rmap = 0;
 	s->nr_slabs--;
 	free_kernel_pages(slab, order);
@@ -185,7 +174,6 @@ static pfn_t allocate_slab(struct kmem_cache *s, unsigned gfp)
 	if (slab == NO_PFN)
 		return NO_PFN;
 	pfn_to_page(slab)->rmap = objects;
-	s->capacity += objects;
 	return slab;
 }
 
@@ -271,6 +259,12 @@ int kmem_caches_check(void)
 	return 0;
 }
 
+/* A slab's own count is one of the two its cache makes. */
+static bool slab_holds(const struct kmem_cache *s, const struct page *p)
+{
+	return slab_objects(p) == s->objects || slab_objects(p) == s->min_objects;
+}
+
 int kmem_cache_check(const struct kmem_cache *s)
 {
 	unsigned long objects = 0, frozen = 0, walked = 0, listed_capacity = 0;
@@ -282,7 +276,7 @@ int kmem_cache_check(const struct kmem_cache *s)
 		}
 		const struct page *p = pfn_to_page(pfn);
 		if (p->private != SLAB_PARTIAL || p->index >= slab_objects(p) ||
-		    !(p->flags & PG_slab)) {
+		    !(p->flags & PG_slab) || !slab_holds(s, p)) {
 			fprintf(stderr,
 				"kmem_cache %s: partial slab %u: state %u, %u of %u in use\n",
 				s->name, pfn, p->private, p->index, slab_objects(p));
@@ -296,7 +290,7 @@ int kmem_cache_check(const struct kmem_cache *s)
 		if (pfn == NO_PFN)
 			continue;
 		const struct page *p = pfn_to_page(pfn);
-		if (p->private != SLAB_FROZEN || p->index > slab_objects(p)) {
+		if (p->private != SLAB_FROZEN || p->index > slab_objects(p) || !slab_holds(s, p)) {
 			fprintf(stderr, "kmem_cache %s: cpu %d slab %u: state %u, %u in use\n",
 				s->name, c, pfn, p->private, p->index);
 			return -1;
@@ -312,18 +306,17 @@ int kmem_cache_check(const struct kmem_cache *s)
 		return -1;
 	}
 	/* every slab holds s->objects, or s->min_objects if it is a fallback */
-	if (s->fallback_slabs > s->nr_slabs ||
-	    s->capacity != (s->nr_slabs - s->fallback_slabs) * s->objects +
-			       s->fallback_slabs * s->min_objects ||
-	    listed_capacity > s->capacity) {
+	unsigned long capacity =
+	    (s->nr_slabs - s->fallback_slabs) * s->objects + s->fallback_slabs * s->min_objects;
+	if (s->fallback_slabs > s->nr_slabs || listed_capacity > capacity) {
 		fprintf(stderr,
 			"kmem_cache %s: %lu slabs (%lu fallback) of %u and %u objects, capacity "
 			"%lu (%lu on lists)\n",
 			s->name, s->nr_slabs, s->fallback_slabs, s->objects, s->min_objects,
-			s->capacity, listed_capacity);
+			capacity, listed_capacity);
 		return -1;
 	}
-	unsigned long full = s->capacity - listed_capacity;
+	unsigned long full = capacity - listed_capacity;
 	if (objects + full != s->nr_objects) {
 		fprintf(stderr,
 			"kmem_cache %s: %lu slabs (%lu partial, %lu frozen) hold %lu + %lu full "

@@ -13,7 +13,9 @@
 
 #include <string.h>
 
-#define KMALLOC_LARGE_ORDER 2 /* get_order(SKB_MAX_ALLOC + the trailer), 4 KiB pages */
+/* SKB_MAX_ALLOC is an order-2 block less the trailer: a chunk above SLUB_MAX_SIZE (two
+ * pages) is kmalloc_large at order 2 whatever the page size */
+#define KMALLOC_LARGE_ORDER 2
 #define MAX_PROGRAMS	    64
 
 static const struct desktop_xsends *by_program[MAX_PROGRAMS];
