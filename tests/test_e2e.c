@@ -273,6 +273,55 @@ static void children_oldest_first(void **state)
 	test_machine_shutdown();
 }
 
+/* A parent the OOM killer chooses while fork copies its mm: copy_process sees the signal
+ * and drops the half-made child, which never runs (2.6.28 kernel/fork.c). The parent fills
+ * the one zone of a swapless 32 MiB board to a few pages above min, then forks: dup_mm's
+ * page tables find nothing to reclaim, and the parent, with no child yet, is the victim. */
+static bool doomed_forking, doomed_child_ran;
+
+static void doomed_child(void *arg)
+{
+	(void)arg;
+	doomed_child_ran = true;
+}
+
+static void doomed_parent(void *arg)
+{
+	(void)arg;
+	uint64_t n = MM->nr_frames;
+	uint64_t heap = sys_mmap_anon(n, VM_READ | VM_WRITE);
+	unsigned long min = 0;
+	for (int z = 0; z < MM->nr_zones; z++)
+		min += MM->zones[z].pages_min;
+	for (uint64_t i = 0; i < n && global_page_state(NR_FREE_PAGES) > (long)min + 4; i++)
+		sys_touch(heap + i, TOUCH_WRITE);
+	doomed_forking = true;
+	sys_fork("child", doomed_child, NULL);
+	sys_exit(0);
+}
+
+static void fork_aborts_when_the_parent_is_killed(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	int populated = 0;
+	for (int z = 0; z < MM->nr_zones; z++)
+		populated += MM->zones[z].present_pages > 0;
+	assert_int_equal(populated, 1);
+	kernel_reset();
+	mm_start_kthreads();
+	MM->task_ops = &kernel_task_ops;
+	doomed_forking = doomed_child_ran = false;
+	assert_non_null(process_spawn("parent", doomed_parent, NULL));
+	sched_run(60ULL * NSEC_PER_SEC, NULL);
+	assert_true(doomed_forking); /* killed in the fork, not before */
+	assert_int_equal(MM->rstats.oom_kills, 1);
+	assert_false(doomed_child_ran);
+	assert_int_equal(mm_check_invariants(), 0);
+	kernel_shutdown();
+	test_machine_shutdown();
+}
+
 /* hw.* overrides (sensitivity studies): the run's profile takes the given cost and keeps
  * every other; unset keeps the profile's and 0 is refused (it would read as unset); a dearer
  * system call shows in the run's system time; a scenario file may not set them. */
@@ -332,6 +381,7 @@ int main(void)
 	    cmocka_unit_test(fork_exec_wait),
 	    cmocka_unit_test(fork_past_max_threads),
 	    cmocka_unit_test(children_oldest_first),
+	    cmocka_unit_test(fork_aborts_when_the_parent_is_killed),
 	    cmocka_unit_test(hw_overrides),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
