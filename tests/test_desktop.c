@@ -689,6 +689,37 @@ static void desktop_x_sends_replay_the_measured_counts(void **state)
 	run_result_free(&r);
 }
 
+/* desktop.pinned_kb: the X server takes an equal share of the pinned buffers at each
+ * start-up (all of them once every program is up); reclaim scans them on the anon LRU and
+ * frees none, so at the end the anon LRU holds them beside the mapped anonymous pages. */
+static void desktop_pinned_buffers_stay_on_the_anon_lru(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	struct run_result r, base;
+	test_scenario(&cfg, small_desktop);
+	test_run(&cfg, 1, &base);
+	cfg.desktop.pinned_kb = 4096;
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	assert_int_equal(test_metric(&r, "killed"), 0);
+	assert_int_equal(test_metric(&r, "pinned_pages"), 1024);
+	long lru = (long)(test_vmstat(&r, "nr_inactive_anon") + test_vmstat(&r, "nr_active_anon"));
+	long unmapped = lru - (long)test_vmstat(&r, "nr_anon_pages");
+	long base_unmapped =
+	    (long)(test_vmstat(&base, "nr_inactive_anon") + test_vmstat(&base, "nr_active_anon")) -
+	    (long)test_vmstat(&base, "nr_anon_pages");
+	assert_true(unmapped >= 1024);
+	assert_true(unmapped - base_unmapped >= 1024 - 64);
+	assert_true(test_vmstat(&r, "nr_file_pages") >= 1024);
+	/* scanned and refused: more scanning for the same work */
+	assert_true(
+	    test_vmstat_zones(&r, "pgscan_kswapd") + test_vmstat_zones(&r, "pgscan_direct") >
+	    test_vmstat_zones(&base, "pgscan_kswapd") + test_vmstat_zones(&base, "pgscan_direct"));
+	run_result_free(&r);
+	run_result_free(&base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -705,6 +736,7 @@ int main(void)
 	    cmocka_unit_test(desktop_firefox_switches_replay_measured_sets_in_turn),
 	    cmocka_unit_test(desktop_background_replays_measured_idle_sets),
 	    cmocka_unit_test(desktop_x_sends_replay_the_measured_counts),
+	    cmocka_unit_test(desktop_pinned_buffers_stay_on_the_anon_lru),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,7 @@
 #include "workloads/desktop.h"
 
 #include "kernel/process.h"
+#include "mm/shmem.h"
 #include "workloads/desktop_measured.h"
 #include "workloads/desktop_pagesets.h"
 #include "workloads/desktop_x.h"
@@ -64,6 +65,9 @@ static const struct param_desc params[] = {
     {"desktop.x_sends", P_INT, DP(x_sends), 0, 1, NULL,
      "1: start-ups and switches send their measured unix-socket messages above 8 KiB, "
      "order-2 allocations on 2.6.30 (0: none)"},
+    {"desktop.pinned_kb", P_INT, DP(pinned_kb), 0, 4194304, NULL,
+     "bounding experiment: KiB of swap-backed pages the X server holds pinned, unmapped, "
+     "from its start (on the anon LRU, never freed; docs/exec-protect.md) (0: none)"},
 };
 
 void desktop_defaults(struct desktop_params *p)
@@ -135,7 +139,8 @@ static const char *const noop_names[] = {": oocalc", ": oodraw", ": ooimpress",
 
 /* REQ_XSEND: the X server's or the window manager's large messages for a program's start-up
  * (window = its desktop_programs index) */
-enum dreq { REQ_NONE, REQ_SWITCH, REQ_NEWTAB, REQ_LIST, REQ_WINDOW, REQ_XSEND };
+/* REQ_PIN: the X server's buffers for a window just opened (desktop.pinned_kb) */
+enum dreq { REQ_NONE, REQ_SWITCH, REQ_NEWTAB, REQ_LIST, REQ_WINDOW, REQ_XSEND, REQ_PIN };
 
 struct region {
 	uint64_t start, npages;
@@ -180,7 +185,9 @@ static struct {
 	struct region *xwin; /* the X server's memory per window */
 	bool done;
 	int killed;
-	uint64_t x_skbs; /* large unix-socket messages sent (desktop_x.c) */
+	uint64_t x_skbs;	      /* large unix-socket messages sent (desktop_x.c) */
+	struct address_space *pinned; /* desktop.pinned_kb's object */
+	uint64_t nr_pinned;
 } D;
 
 static uint64_t pages_kb(uint64_t kb)
@@ -292,6 +299,7 @@ static void x_send(const struct desktop_program *prog, bool sw, int sender)
 }
 
 static bool request(struct dproc *d, enum dreq r, int window);
+static void pin_buffers(int started);
 
 /* A start-up's large messages: the program's own, then (each in its own task, the program
  * waiting as for a reply) the window manager's and the X server's. */
@@ -435,6 +443,8 @@ static void dproc_loop(struct dproc *d)
 		wait_request(d);
 		if (d->pending == REQ_WINDOW) {
 			serve_window(d, d->window);
+		} else if (d->pending == REQ_PIN) {
+			pin_buffers(d->window + 1);
 		} else if (d->pending == REQ_XSEND) {
 			x_send(&desktop_programs[d->window], false, d == &D.wm ? XS_WM : XS_X);
 		} else if (d->pending == REQ_NEWTAB) {
@@ -542,8 +552,15 @@ static void run_client(const struct desktop_program *prog, bool sw)
 {
 	struct client c = {.prog = prog, .sw = sw};
 	c.starts = xcalloc(MAX(prog->nr_maps, 1), sizeof(*c.starts));
-	if (sys_fork("client", client_exec, &c))
-		sys_wait(NULL);
+	/* waitpid on the client: a program OOM-killed meanwhile is a zombie of the script too,
+	 * and c must outlive the client that reads it */
+	struct process *child = sys_fork("client", client_exec, &c);
+	if (child) {
+		int pid = child->task->task.pid, r;
+		do
+			r = sys_wait(NULL);
+		while (r >= 0 && r != pid);
+	}
 	free(c.starts);
 }
 
@@ -592,6 +609,8 @@ static void desktop_script(void *arg)
 					D.killed++;
 			}
 			D.nwin++;
+			if (p->pinned_kb)
+				request(&D.xserver, REQ_PIN, s);
 		}
 		run_client(WMCTRL, true); /* wmctrl -l */
 		request(&D.xserver, REQ_LIST, -1);
@@ -610,6 +629,31 @@ static void desktop_script(void *arg)
 		schedule_timeout((sim_time_t)p->idle_end * NSEC_PER_SEC);
 	D.done = true;
 	sys_exit(0);
+}
+
+/* desktop.pinned_kb: the X server's buffer objects, as 2.6.30's i915 keeps a bound GEM
+ * object (a shmem file, shmem_file_setup) with a reference on each of its pages
+ * (i915_gem_object_get_pages) and nothing mapping them. The pages are swap-backed and on
+ * the anon LRU, dirty (the GPU draws into them); reclaim scans them, and pageout's
+ * is_page_cache_freeable refuses them, so they go back to the list every time. Each
+ * start-up's window adds an equal share, in the X server's task. */
+static void pin_buffers(int started)
+{
+	/* a size of the experiment's, not a measured one: desktop.size_scale does not apply */
+	uint64_t n = ((uint64_t)D.p.pinned_kb * 1024 + MM->page_size - 1) / MM->page_size;
+	if (!n || D.p.programs <= 0)
+		return;
+	if (!D.pinned)
+		D.pinned = shmem_file_setup("i915-gem", n);
+	uint64_t target = n * (uint64_t)started / (uint64_t)D.p.programs;
+	while (D.nr_pinned < target) {
+		pfn_t pfn;
+		if (shmem_getpage(D.pinned, D.nr_pinned, &pfn, NULL))
+			return;
+		set_page_dirty(pfn);
+		pfn_to_page(pfn)->pins++;
+		D.nr_pinned++;
+	}
 }
 
 static void xserver_main(void *arg)
@@ -711,6 +755,8 @@ static void desktop_report(const struct scenario_config *cfg, struct workload_re
 			  false, false);
 	result_add_metric(r, "killed", D.killed, "programs", false, false);
 	result_add_metric(r, "x_order2_skbs", (double)D.x_skbs, "skbs", false, false);
+	if (D.p.pinned_kb)
+		result_add_metric(r, "pinned_pages", (double)D.nr_pinned, "pages", false, false);
 }
 
 static void desktop_cleanup(void)

@@ -19,6 +19,9 @@ struct desktop_params {
 	int idle_end;	/* seconds the script waits after its last step, everything open (0) */
 	int x_sends;	/* 1: start-ups and switches send their measured large unix-socket
 			 * messages, order-2 allocations on 2.6.30 (desktop_x.c) (1) */
+	int pinned_kb;	/* a bounding experiment, not a measured input: KiB of swap-backed
+			 * buffers the X server holds pinned and unmapped, as the i915 driver
+			 * holds a GEM object's pages while it is bound (0) */
 };
 void desktop_defaults(struct desktop_params *p);
 /* The heap pages (0 <= q < n) that measured switch k (taken modulo the measured switches)
