@@ -270,16 +270,12 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 	/* copy_process (2.6.28 kernel/fork.c): a signal that came while the child's stack and
 	 * mm were allocated (the OOM killer choosing the parent, say) aborts the fork before
 	 * the child joins the task list (-ERESTARTNOINTR); the child never runs. */
-	if (fatal_signal_pending(current)) {
+	bool killed = fatal_signal_pending(current);
+	if (killed) {
 		free_kernel_pages(p->stack, p->stack_order);
 		p->stack = NO_PFN;
-		if (thread)
-			mm->users--;
-		else
-			exit_mmap(mm);
-		check_fatal_signal();
 	}
-	if (!process_attach(p, comm, mm)) {
+	if (killed || !process_attach(p, comm, mm)) {
 		if (thread)
 			mm->users--;
 		else

@@ -67,7 +67,8 @@ static const struct param_desc params[] = {
      "order-2 allocations on 2.6.30 (0: none)"},
     {"desktop.pinned_kb", P_INT, DP(pinned_kb), 0, 4194304, NULL,
      "bounding experiment: KiB of swap-backed pages the X server holds pinned, unmapped, "
-     "from its start (on the anon LRU, never freed; docs/exec-protect.md) (0: none)"},
+     "taken in equal shares at each start-up (on the anon LRU, never freed; "
+     "docs/exec-protect.md) (0: none)"},
 };
 
 void desktop_defaults(struct desktop_params *p)
