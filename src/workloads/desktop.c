@@ -20,9 +20,15 @@
  * measured (files the second run did not map, a switch's part of a mapping that could not
  * be watched, the X server's and the window manager's heaps) the part is a fixed spread
  * pattern of the size smaps gave, the same in every program mapping the file; a smaller part
- * is a subset of a larger one (touch_part). The script waits for each switch to be served
- * before the next one, standing in for the X server serialising all of it
- * (docs/exec-protect.md).
+ * is a subset of a larger one (touch_part).
+ *
+ * Who waits for whom (desktop.switch_wait = 0, the thread's script): the script starts a
+ * program in the background and goes on; `wmctrl -l` lists the windows that are up;
+ * `wmctrl -a` returns once the X server has served it; the window manager and then the
+ * program serve the switch in their own time, from their request queues (desktop_queue.h),
+ * while the script goes on to the next window; `firefox URL` returns once the running
+ * firefox has taken the URL (its earlier requests served). With desktop.switch_wait = 1 the
+ * script waits for each program to be up and each switch to be served by all three.
  *
  * Background activity (desktop.background): while up and waiting for requests, a program
  * (and the X server, the window manager) wakes at the end of each measured idle period
@@ -39,6 +45,8 @@
 #include "mm/shmem.h"
 #include "workloads/desktop_measured.h"
 #include "workloads/desktop_pagesets.h"
+#include "workloads/desktop_params.h"
+#include "workloads/desktop_queue.h"
 #include "workloads/desktop_x.h"
 #include "sim/xalloc.h"
 #include "workloads/scenario.h"
@@ -48,100 +56,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DP(f) offsetof(struct scenario_config, desktop.f)
-static const struct param_desc params[] = {
-    {"desktop.programs", P_INT, DP(programs), 0, 45, NULL,
-     "programs launched, from the thread's list (benchmarks.md §5)"},
-    {"desktop.noop_steps", P_INT, DP(noop_steps), 0, 100, NULL,
-     "steps with no launch after the programs (the commented-out oo* lines)"},
-    {"desktop.size_scale", P_INT, DP(size_scale), 1, 100000, NULL,
-     "percent: measured sizes to the model's (100 = as measured)"},
-    {"desktop.cpu_scale", P_INT, DP(cpu_scale), 1, 100000, NULL,
-     "percent: measured CPU to the machine's (host MHz / machine MHz)"},
-    {"desktop.background", P_INT, DP(background), 0, 1, NULL,
-     "1: programs replay their measured idle periods while waiting (0: purely reactive)"},
-    {"desktop.idle_end", P_INT, DP(idle_end), 0, 3600, NULL,
-     "seconds the script waits after its last step before it ends, everything open"},
-    {"desktop.x_sends", P_INT, DP(x_sends), 0, 1, NULL,
-     "1: start-ups and switches send their measured unix-socket messages above 8 KiB, "
-     "order-2 allocations on 2.6.30 (0: none)"},
-    {"desktop.pinned_kb", P_INT, DP(pinned_kb), 0, 4194304, NULL,
-     "bounding experiment: KiB of swap-backed pages the X server holds pinned, unmapped, "
-     "taken in equal shares at each start-up (on the anon LRU, never freed; "
-     "docs/exec-protect.md) (0: none)"},
-};
-
-void desktop_defaults(struct desktop_params *p)
-{
-	*p = (struct desktop_params){
-	    .programs = 45,
-	    .noop_steps = 6,
-	    .size_scale = 100, /* today's sizes kept (docs/desktop-measured.md) */
-	    /* measured on a 2596 MHz host; x86_64-2009-nfsroot is 2500 MHz: clock ratio */
-	    .cpu_scale = 104,
-	    .background = 1, /* as measured (docs/desktop-measured.md, "Background activity") */
-	    .x_sends = 1, /* as measured (docs/desktop-measured.md, "The kernel's allocations") */
-	};
-}
-
-#define NR_THREAD 45
+#define NR_THREAD DESKTOP_NR_THREAD
 #define X_PROG	  NR_THREAD
 #define WM_PROG	  (NR_THREAD + 1)
-
-static const char *const cmdline[NR_THREAD] = {
-    "xeyes",
-    "firefox",
-    "nautilus",
-    "nautilus --browser",
-    "gthumb",
-    "gedit",
-    "xpdf /usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",
-    "xterm",
-    "mlterm",
-    "gnome-terminal",
-    "urxvt",
-    "gnome-system-monitor",
-    "gnome-help",
-    "gnome-dictionary",
-    "/usr/games/sol",
-    "/usr/games/gnometris",
-    "/usr/games/gnect",
-    "/usr/games/gtali",
-    "/usr/games/iagno",
-    "/usr/games/gnotravex",
-    "/usr/games/mahjongg",
-    "/usr/games/gnome-sudoku",
-    "/usr/games/glines",
-    "/usr/games/glchess",
-    "/usr/games/gnomine",
-    "/usr/games/gnotski",
-    "/usr/games/gnibbles",
-    "/usr/games/gnobots2",
-    "/usr/games/blackjack",
-    "/usr/games/same-gnome",
-    "/usr/bin/gnome-window-properties",
-    "/usr/bin/gnome-default-applications-properties",
-    "/usr/bin/gnome-at-properties",
-    "/usr/bin/gnome-typing-monitor",
-    "/usr/bin/gnome-at-visual",
-    "/usr/bin/gnome-sound-properties",
-    "/usr/bin/gnome-at-mobility",
-    "/usr/bin/gnome-keybinding-properties",
-    "/usr/bin/gnome-about-me",
-    "/usr/bin/gnome-display-properties",
-    "/usr/bin/gnome-network-preferences",
-    "/usr/bin/gnome-mouse-properties",
-    "/usr/bin/gnome-appearance-properties",
-    "/usr/bin/gnome-control-center",
-    "/usr/bin/gnome-keyboard-properties",
-};
-static const char *const noop_names[] = {": oocalc", ": oodraw", ": ooimpress",
-					 ": oomath", ": ooweb",	 ": oowriter"};
 
 /* REQ_XSEND: the X server's or the window manager's large messages for a program's start-up
  * (window = its desktop_programs index) */
 /* REQ_PIN: the X server's buffers for a window just opened (desktop.pinned_kb) */
-enum dreq { REQ_NONE, REQ_SWITCH, REQ_NEWTAB, REQ_LIST, REQ_WINDOW, REQ_XSEND, REQ_PIN };
+/* REQ_START: the start-up, done once the program is up; REQ_ACTIVATE: the window manager's
+ * part of a switch, which then passes the switch on to the window's program */
+enum dreq {
+	REQ_START,
+	REQ_SWITCH,
+	REQ_NEWTAB,
+	REQ_LIST,
+	REQ_WINDOW,
+	REQ_XSEND,
+	REQ_PIN,
+	REQ_ACTIVATE
+};
 
 struct region {
 	uint64_t start, npages;
@@ -155,12 +88,13 @@ struct dproc {
 	struct process *proc;
 	uint64_t *map_start; /* where each of prog's maps (and its windows' maps) is mapped */
 	struct region heap;
-	struct region heap2;   /* a further window's heap (nautilus --browser), or none */
-	sim_time_t next_idle;  /* when its current idle period ends (background activity) */
-	uint32_t idle_periods; /* idle periods replayed so far */
-	bool up;	       /* launched and waiting for requests */
-	enum dreq pending;     /* set by the script, cleared when served */
-	int window;	       /* which window the request is about */
+	struct region heap2;	/* a further window's heap (nautilus --browser), or none */
+	sim_time_t next_idle;	/* when its current idle period ends (background activity) */
+	uint32_t idle_periods;	/* idle periods replayed so far */
+	bool up;		/* launched and waiting for requests */
+	struct desktop_queue q; /* requests posted to it, oldest first */
+	int window;		/* which window the request being served is about */
+	int first_window;	/* its own window's index in D.win */
 	struct waitqueue wq, done_wq;
 };
 
@@ -171,6 +105,8 @@ struct window {
 	uint64_t *map_start;
 	struct region heap; /* what this window added to the owner's heap */
 	uint32_t switches;  /* switches to it served so far */
+	bool shown;	    /* mapped: its program is up (and has opened it) */
+	bool listed;	    /* in the last `wmctrl -l` */
 };
 
 static struct {
@@ -186,6 +122,8 @@ static struct {
 	struct region *xwin; /* the X server's memory per window */
 	bool done;
 	int killed;
+	uint64_t switches_asked;      /* wmctrl -a runs */
+	uint64_t switches_served;     /* switches the windows' programs have served */
 	uint64_t x_skbs;	      /* large unix-socket messages sent (desktop_x.c) */
 	struct address_space *pinned; /* desktop.pinned_kb's object */
 	uint64_t nr_pinned;
@@ -300,6 +238,7 @@ static void x_send(const struct desktop_program *prog, bool sw, int sender)
 }
 
 static bool request(struct dproc *d, enum dreq r, int window);
+static bool post(struct dproc *d, enum dreq r, int window);
 static void pin_buffers(int started);
 
 /* A start-up's large messages: the program's own, then (each in its own task, the program
@@ -315,7 +254,7 @@ static void x_start(const struct desktop_program *prog)
 
 static void served(struct dproc *d)
 {
-	d->pending = REQ_NONE;
+	desktop_queue_done(&d->q);
 	wake_up_all(&d->done_wq);
 }
 
@@ -417,7 +356,7 @@ static void wait_request(struct dproc *d)
 	const struct desktop_idle_period *per = idle_period(d);
 	if (per && !d->next_idle)
 		d->next_idle = local_now() + (sim_time_t)per->ms * NSEC_PER_MSEC;
-	while (d->pending == REQ_NONE) {
+	while (!d->q.n) {
 		per = idle_period(d);
 		if (!per) {
 			sleep_on(&d->wq, 0, true), check_fatal_signal();
@@ -439,21 +378,31 @@ static void wait_request(struct dproc *d)
 static void dproc_loop(struct dproc *d)
 {
 	d->up = true;
-	served(d);
+	if (d != &D.xserver && d != &D.wm)
+		D.win[d->first_window].shown = true;
+	served(d); /* REQ_START */
 	for (;;) {
 		wait_request(d);
-		if (d->pending == REQ_WINDOW) {
+		struct desktop_request r;
+		desktop_queue_head(&d->q, &r);
+		d->window = r.window;
+		if (r.req == REQ_WINDOW) {
 			serve_window(d, d->window);
-		} else if (d->pending == REQ_PIN) {
+			D.win[d->window].shown = true;
+		} else if (r.req == REQ_PIN) {
 			pin_buffers(d->window + 1);
-		} else if (d->pending == REQ_XSEND) {
+		} else if (r.req == REQ_XSEND) {
 			x_send(&desktop_programs[d->window], false, d == &D.wm ? XS_WM : XS_X);
-		} else if (d->pending == REQ_NEWTAB) {
+		} else if (r.req == REQ_NEWTAB) {
 			/* a new tab: more heap, all of it written while rendering */
 			new_heap(desktop_firefox_tab_kb);
 			serve_switch(d, d->window);
 		} else {
-			serve_switch(d, d->pending == REQ_SWITCH ? d->window : -1);
+			serve_switch(d, r.req == REQ_LIST ? -1 : d->window);
+			if (r.req == REQ_SWITCH && d != &D.xserver && d != &D.wm)
+				D.switches_served++;
+			if (r.req == REQ_ACTIVATE)
+				post(D.win[d->window].owner, REQ_SWITCH, d->window);
 		}
 		served(d);
 	}
@@ -492,16 +441,16 @@ static void dproc_exec(void *arg)
 		 d);
 }
 
-/* Asks d to serve a request and waits until it has; false if d has died (OOM-killed). */
-static bool request(struct dproc *d, enum dreq r, int window)
+static bool alive(const struct dproc *d)
 {
-	if (!d->proc || d->proc->exited)
-		return false;
-	d->window = window;
-	d->pending = r;
-	wake_up_all(&d->wq);
-	while (d->pending != REQ_NONE) {
-		if (d->proc->exited)
+	return d->proc && !d->proc->exited;
+}
+
+/* Waits until d has served its first `seq` requests; false if d has died (OOM-killed). */
+static bool wait_served(struct dproc *d, uint64_t seq)
+{
+	while (d->q.done < seq) {
+		if (!alive(d))
 			return false;
 		sleep_on(&d->done_wq, NSEC_PER_SEC, true);
 		check_fatal_signal();
@@ -509,16 +458,29 @@ static bool request(struct dproc *d, enum dreq r, int window)
 	return true;
 }
 
-/* fork + exec of a long-lived program; returns once it is up (or dead). */
-static struct process *start_dproc(struct dproc *d)
+/* Queues a request for d without waiting; false if d has died. */
+static bool post(struct dproc *d, enum dreq r, int window)
 {
-	d->pending = REQ_LIST; /* cleared when the program is up */
+	if (!alive(d))
+		return false;
+	desktop_queue_post(&d->q, r, window);
+	wake_up_all(&d->wq);
+	return true;
+}
+
+/* Asks d to serve a request and waits until it has; false if d has died. */
+static bool request(struct dproc *d, enum dreq r, int window)
+{
+	return post(d, r, window) && wait_served(d, d->q.posted);
+}
+
+/* fork + exec of a long-lived program; with `wait`, returns once it is up (or dead). */
+static void start_dproc(struct dproc *d, bool wait)
+{
+	desktop_queue_post(&d->q, REQ_START, -1); /* served when the program is up */
 	d->proc = sys_fork(d->name, dproc_exec, d);
-	if (!d->proc)
-		return NULL;
-	while (d->pending != REQ_NONE && !d->proc->exited)
-		sleep_on(&d->done_wq, NSEC_PER_SEC, true), check_fatal_signal();
-	return d->proc;
+	if (wait)
+		wait_served(d, d->q.posted);
 }
 
 /* A short-lived client: wmctrl, or firefox's remote-control instance. It maps the files of
@@ -576,7 +538,12 @@ static void run_client(const struct desktop_program *prog, bool sw)
 static void switch_to(int w)
 {
 	run_client(WMCTRL, true);
+	D.switches_asked++;
 	request(&D.xserver, REQ_SWITCH, w);
+	if (!D.p.switch_wait) {
+		post(&D.wm, REQ_ACTIVATE, w);
+		return;
+	}
 	request(&D.wm, REQ_SWITCH, w);
 	struct dproc *o = D.win[w].owner;
 	if (!request(o, REQ_SWITCH, w) && o->proc && o->proc->exited)
@@ -589,8 +556,8 @@ static void desktop_script(void *arg)
 	(void)arg;
 	const struct desktop_params *p = &D.p;
 	/* the session the test starts in: X and the window manager are running */
-	start_dproc(&D.xserver);
-	start_dproc(&D.wm);
+	start_dproc(&D.xserver, true);
+	start_dproc(&D.wm, true);
 	D.start = local_now();
 	for (int s = 0; s < D.nsteps; s++) {
 		D.step_time[s] = local_now() - D.start;
@@ -601,13 +568,15 @@ static void desktop_script(void *arg)
 			if (prog->same_as >= 0 && prog->same_as < s) {
 				win->owner = &D.apps[prog->same_as];
 				win->map_start = xcalloc(MAX(prog->nr_maps, 1), sizeof(uint64_t));
-				request(win->owner, REQ_WINDOW, D.nwin);
+				if (p->switch_wait)
+					request(win->owner, REQ_WINDOW, D.nwin);
+				else
+					post(win->owner, REQ_WINDOW, D.nwin);
 			} else {
 				win->owner = &D.apps[s];
+				win->owner->first_window = D.nwin;
 				win->map_start = win->owner->map_start;
-				start_dproc(win->owner);
-				if (!win->owner->up)
-					D.killed++;
+				start_dproc(win->owner, p->switch_wait);
 			}
 			D.nwin++;
 			if (p->pinned_kb)
@@ -616,15 +585,24 @@ static void desktop_script(void *arg)
 		run_client(WMCTRL, true); /* wmctrl -l */
 		request(&D.xserver, REQ_LIST, -1);
 		for (int w = 0; w < D.nwin; w++)
-			if (D.win[w].owner->up)
+			D.win[w].listed = p->switch_wait ? D.win[w].owner->up
+							 : D.win[w].shown && alive(D.win[w].owner);
+		for (int w = 0; w < D.nwin; w++)
+			if (D.win[w].listed)
 				switch_to(w);
-		/* firefox /usr/share/doc/debian/FAQ/index.html */
-		if (p->programs > 1 && D.apps[1].up) {
+		/* firefox /usr/share/doc/debian/FAQ/index.html: the remote waits until the
+		 * running firefox has taken the URL, after its earlier requests */
+		if (p->programs > 1 && (p->switch_wait ? D.apps[1].up : alive(&D.apps[1]))) {
 			run_client(FF_REMOTE, false);
-			request(&D.apps[1], REQ_NEWTAB, 1);
+			if (p->switch_wait)
+				request(&D.apps[1], REQ_NEWTAB, 1);
+			else if (post(&D.apps[1], REQ_NEWTAB, 1))
+				wait_served(&D.apps[1], D.apps[1].q.posted - 1);
 		}
 	}
 	D.end = local_now();
+	for (int i = 0; i < p->programs; i++)
+		D.killed += D.apps[i].proc && D.apps[i].proc->exited;
 	/* the desktop left alone (idle.sh's idle periods): only background activity runs */
 	if (p->idle_end)
 		schedule_timeout((sim_time_t)p->idle_end * NSEC_PER_SEC);
@@ -698,7 +676,7 @@ static int desktop_start(const struct scenario_config *cfg, uint64_t seed)
 	dproc_init(&D.xserver, "Xorg", &desktop_programs[X_PROG]);
 	dproc_init(&D.wm, "metacity", &desktop_programs[WM_PROG]);
 	for (int i = 0; i < p->programs; i++)
-		dproc_init(&D.apps[i], cmdline[i], &desktop_programs[i]);
+		dproc_init(&D.apps[i], desktop_cmdline[i], &desktop_programs[i]);
 	struct process *init = process_spawn("desktop-run", desktop_script, NULL);
 	if (!init)
 		return -1;
@@ -711,14 +689,6 @@ static bool desktop_finished(void)
 	return D.done;
 }
 
-static const char *step_name(int s)
-{
-	if (s < D.p.programs)
-		return cmdline[s];
-	int k = s - D.p.programs;
-	return k < (int)ARRAY_SIZE(noop_names) ? noop_names[k] : ": (no-op)";
-}
-
 static void desktop_report(const struct scenario_config *cfg, struct workload_result *r)
 {
 	(void)cfg;
@@ -729,7 +699,8 @@ static void desktop_report(const struct scenario_config *cfg, struct workload_re
 	for (int s = 0; s < D.nsteps; s++) {
 		if (s > 0 && !D.step_time[s])
 			break;
-		result_printf(r, "%9.2f    N %s\n", (double)D.step_time[s] / 1e9, step_name(s));
+		result_printf(r, "%9.2f    N %s\n", (double)D.step_time[s] / 1e9,
+			      desktop_step_name(s, D.p.programs));
 		last = s;
 	}
 	if (!D.done) {
@@ -738,6 +709,8 @@ static void desktop_report(const struct scenario_config *cfg, struct workload_re
 	}
 	result_printf(r, "desktop: end of the last switch round at %.2f s, %d program(s) killed\n",
 		      (double)(D.end - D.start) / 1e9, D.killed);
+	result_printf(r, "desktop: %llu switches asked (wmctrl -a), %llu served by the programs\n",
+		      (unsigned long long)D.switches_asked, (unsigned long long)D.switches_served);
 	/* the thread's "last step" is the time its last line was printed */
 	result_add_metric(r, "last_step", (double)D.step_time[last] / 1e9, "s", false, true);
 	static const int marks[] = {7, 14, 29, 43, 44};
@@ -745,9 +718,9 @@ static void desktop_report(const struct scenario_config *cfg, struct workload_re
 		int s = marks[i];
 		if (s >= D.p.programs)
 			continue;
-		const char *n = strrchr(cmdline[s], '/');
+		const char *n = strrchr(desktop_cmdline[s], '/');
 		char key[48];
-		snprintf(key, sizeof(key), "t_%s", n ? n + 1 : cmdline[s]);
+		snprintf(key, sizeof(key), "t_%s", n ? n + 1 : desktop_cmdline[s]);
 		result_add_metric(r, key, (double)D.step_time[s] / 1e9, "s", false, false);
 	}
 	result_add_metric(r, "pgmajfault", (double)vm_events[PGMAJFAULT], "faults", false, false);
@@ -755,6 +728,9 @@ static void desktop_report(const struct scenario_config *cfg, struct workload_re
 	result_add_metric(r, "nr_vmscan_write", (double)global_page_state(NR_VMSCAN_WRITE), "pages",
 			  false, false);
 	result_add_metric(r, "killed", D.killed, "programs", false, false);
+	result_add_metric(r, "switches_asked", (double)D.switches_asked, "switches", false, false);
+	result_add_metric(r, "switches_served", (double)D.switches_served, "switches", false,
+			  false);
 	result_add_metric(r, "x_order2_skbs", (double)D.x_skbs, "skbs", false, false);
 	if (D.p.pinned_kb)
 		result_add_metric(r, "pinned_pages", (double)D.nr_pinned, "pages", false, false);
@@ -767,6 +743,10 @@ static void desktop_cleanup(void)
 	for (int w = 0; D.win && w < D.nwin; w++)
 		if (D.win[w].prog->same_as >= 0)
 			free(D.win[w].map_start);
+	for (int i = 0; D.apps && i < D.p.programs; i++)
+		desktop_queue_free(&D.apps[i].q);
+	desktop_queue_free(&D.xserver.q);
+	desktop_queue_free(&D.wm.q);
 	free(D.xserver.map_start);
 	free(D.wm.map_start);
 	free(D.file);
@@ -781,8 +761,8 @@ const struct workload desktop_workload = {
     .name = "desktop",
     .description = "Wu Fengguang's 2009 GNOME desktop: launch 45 measured programs, switch "
 		   "windows",
-    .params = params,
-    .nparams = sizeof(params) / sizeof(params[0]),
+    .params = desktop_param_table,
+    .nparams = DESKTOP_NR_PARAMS,
     .start = desktop_start,
     .finished = desktop_finished,
     .report = desktop_report,
