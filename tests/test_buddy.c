@@ -127,7 +127,7 @@ static void lumpy_mode_by_priority(void **state)
 		bool both = priority < DEF_PRIORITY - 2;
 		assert_int_equal(freed, both ? 4 : 3);
 		assert_int_equal(vm_events[PGDEACTIVATE] - deact, both ? 1 : 0);
-		assert_int_equal(f->pages[1] == NO_PFN, both);
+		assert_int_equal(page_index_lookup(f, 1) == NO_PFN, both);
 		test_machine_shutdown();
 	}
 }

@@ -69,7 +69,7 @@ static void write_does_not_mark_accessed(void **state)
 	setup(&f);
 	assert_int_equal(file_write(f, 0, 1), 0);
 	assert_int_equal(file_write(f, 0, 1), 0);
-	struct page *p = pfn_to_page(f->pages[0]);
+	struct page *p = pfn_to_page(page_index_lookup(f, 0));
 	assert_true(p->flags & PG_dirty);
 	assert_false(p->flags & (PG_referenced | PG_active));
 	assert_int_equal(page_lru(p), LRU_INACTIVE_FILE);

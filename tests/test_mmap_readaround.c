@@ -56,7 +56,7 @@ static void fault(const uint64_t *pgoff, int n)
 
 static bool cached(uint64_t i)
 {
-	return T.f->pages[i] != NO_PFN;
+	return page_index_lookup(T.f, i) != NO_PFN;
 }
 
 /* Exactly [lo, hi) of the file is cached, on the inactive file list, unlocked; none but
@@ -69,7 +69,7 @@ static void assert_cached(uint64_t lo, uint64_t hi, uint64_t mapped, uint64_t ma
 			continue;
 		}
 		assert_true(cached(i));
-		struct page *p = pfn_to_page(T.f->pages[i]);
+		struct page *p = pfn_to_page(page_index_lookup(T.f, i));
 		assert_int_equal(page_lru(p), LRU_INACTIVE_FILE);
 		assert_false(p->flags & (PG_locked | PG_active));
 		assert_int_equal(p->mapcount, i == mapped ? 1 : 0);
@@ -96,7 +96,8 @@ static void readaround_2628(void **state)
 	assert_int_equal(T.majflt[0], 1);
 	assert_int_equal(T.vma->ra->mmap_miss, 1);
 	for (uint64_t i = 112; i < 144; i++)
-		assert_int_equal(!!(pfn_to_page(T.f->pages[i])->flags & PG_referenced), i == 128);
+		assert_int_equal(!!(pfn_to_page(page_index_lookup(T.f, i))->flags & PG_referenced),
+				 i == 128);
 	fault(pg + 1, 1);
 	assert_int_equal(T.majflt[0], 1);
 	assert_int_equal(T.vma->ra->mmap_miss, 0);
@@ -135,7 +136,7 @@ static void lotsamiss_2628(void **state)
 	assert_int_equal(T.vma->ra->mmap_miss, MMAP_LOTSAMISS);
 	/* a hit on a page cached but not mapped here */
 	T.vma->pte[128] = 0;
-	page_remove_rmap(T.f->pages[128], T.vma, 128);
+	page_remove_rmap(page_index_lookup(T.f, 128), T.vma, 128);
 	fault(pg, 1);
 	assert_int_equal(T.vma->ra->mmap_miss, MMAP_LOTSAMISS - 1);
 	fault(pg + 1, 1);
@@ -155,7 +156,7 @@ static void readaround_2631(void **state)
 	fault(pg, 1);
 	assert_cached(112, 144, 128, UINT64_MAX);
 	assert_int_equal(T.majflt[0], 1);
-	assert_false(pfn_to_page(T.f->pages[128])->flags & PG_referenced);
+	assert_false(pfn_to_page(page_index_lookup(T.f, 128))->flags & PG_referenced);
 	assert_int_equal(T.vma->ra->start, 112);
 	assert_int_equal(T.vma->ra->size, 32);
 	assert_int_equal(T.vma->ra->async_size, 0);
@@ -175,7 +176,7 @@ static void lotsamiss_2631(void **state)
 	assert_int_equal(T.majflt[0], 1);
 	assert_int_equal(T.vma->ra->mmap_miss, MMAP_LOTSAMISS + 1);
 	T.vma->pte[128] = 0;
-	page_remove_rmap(T.f->pages[128], T.vma, 128);
+	page_remove_rmap(page_index_lookup(T.f, 128), T.vma, 128);
 	T.vma->ra->mmap_miss = 0;
 	fault(pg, 1);
 	assert_int_equal(T.vma->ra->mmap_miss, 0);
@@ -218,7 +219,8 @@ static void sequential_2631(void **state)
 	for (uint64_t i = 0; i < 256; i++)
 		assert_int_equal(cached(i), i >= 112 && i < 208);
 	for (uint64_t i = 144; i < 208; i++)
-		assert_int_equal(!!(pfn_to_page(T.f->pages[i])->flags & PG_readahead), i == 176);
+		assert_int_equal(!!(pfn_to_page(page_index_lookup(T.f, i))->flags & PG_readahead),
+				 i == 176);
 	assert_int_equal(T.majflt[2], 2);
 	shutdown();
 }

@@ -71,8 +71,8 @@ static void age_all(void)
 {
 	for (int i = 0; i < N; i++) {
 		T.vma->pte[i] &= ~PTE_YOUNG;
-		if (T.f->pages[i] != NO_PFN)
-			pfn_to_page(T.f->pages[i])->flags &= ~PG_referenced;
+		if (page_index_lookup(T.f, i) != NO_PFN)
+			pfn_to_page(page_index_lookup(T.f, i))->flags &= ~PG_referenced;
 	}
 }
 
@@ -82,8 +82,8 @@ static void isolate_first(struct pagelist *list, int n)
 {
 	pagelist_init(list);
 	for (int i = 0; i < n; i++) {
-		test_isolate(T.f->pages[i], list);
-		pfn_to_page(T.f->pages[i])->flags &= ~PG_active;
+		test_isolate(page_index_lookup(T.f, i), list);
+		pfn_to_page(page_index_lookup(T.f, i))->flags &= ~PG_active;
 	}
 }
 
@@ -108,7 +108,7 @@ static void fault_maps_swap_backed_pages(void **state)
 	touch_all(TOUCH_WRITE);
 	assert_int_equal(T.f->nrpages, N);
 	for (int i = 0; i < N; i++) {
-		const struct page *p = pfn_to_page(T.f->pages[i]);
+		const struct page *p = pfn_to_page(page_index_lookup(T.f, i));
 		assert_true(p->flags & PG_swapbacked);
 		assert_false(PageAnon(p));
 		assert_false(page_is_file_cache(p));
@@ -133,7 +133,8 @@ static void reclaim_and_swapin(bool era_2625)
 	touch_all(TOUCH_WRITE);
 	if (era_2625)
 		for (int i = 0; i < N; i++) /* one inactive list, where page cache enters */
-			assert_int_equal(page_lru(pfn_to_page(T.f->pages[i])), LRU_INACTIVE_FILE);
+			assert_int_equal(page_lru(pfn_to_page(page_index_lookup(T.f, i))),
+					 LRU_INACTIVE_FILE);
 	long file0 = gstat(NR_FILE_PAGES);
 	uint64_t out0 = vm_events[PSWPOUT], in0 = vm_events[PSWPIN], maj0 = vm_events[PGMAJFAULT];
 	uint64_t free0 = MM->swap.nr_free;
@@ -142,7 +143,7 @@ static void reclaim_and_swapin(bool era_2625)
 	isolate_all(&list);
 	pfn_t pfns[N];
 	for (int i = 0; i < N; i++)
-		pfns[i] = T.f->pages[i];
+		pfns[i] = page_index_lookup(T.f, i);
 	struct scan_control sc = test_direct_sc(DEF_PRIORITY);
 
 	/* pass 1: try_to_unmap moves the PTE's dirty bit to the page, pageout calls
@@ -193,7 +194,7 @@ static void reclaim_and_swapin(bool era_2625)
 	assert_int_equal(gstat(NR_FILE_PAGES), file0);
 	assert_int_equal(gstat(NR_FILE_MAPPED), N);
 	for (int i = 0; i < N; i++) {
-		const struct page *p = pfn_to_page(T.f->pages[i]);
+		const struct page *p = pfn_to_page(page_index_lookup(T.f, i));
 		assert_false(p->flags & PG_swapcache);
 		assert_true(p->flags & PG_dirty); /* its only copy is in memory again */
 		assert_true(p->flags & PG_swapbacked);
@@ -235,7 +236,7 @@ static void no_swap_keeps_and_activates(uint64_t swap_bytes)
 	assert_int_equal(T.f->shmem->swapped, 0);
 	assert_int_equal(vm_events[PSWPOUT], out0);
 	for (int i = 0; i < N; i++) {
-		const struct page *p = pfn_to_page(T.f->pages[i]);
+		const struct page *p = pfn_to_page(page_index_lookup(T.f, i));
 		assert_true(p->flags & PG_active);
 		assert_true(p->flags & PG_dirty);
 		assert_false(p->flags & (PG_locked | PG_swapcache | PG_reclaim));

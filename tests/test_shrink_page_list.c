@@ -71,7 +71,7 @@ static void clean_file_is_freed(void **state)
 	assert_int_equal(shrink_page_list(&list, &sc, PAGEOUT_IO_ASYNC), 1);
 	assert_int_equal(list.nr, 0);
 	assert_true(test_page_free(pfn));
-	assert_int_equal(fx.plain->pages[5], NO_PFN);
+	assert_int_equal(page_index_lookup(fx.plain, 5), NO_PFN);
 	assert_int_equal(global_page_state(NR_FILE_PAGES), cache - 1);
 	assert_int_equal(sc.nr_scanned, 1);
 	/* the same page of a file someone maps would have been activated instead */

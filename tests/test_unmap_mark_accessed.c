@@ -38,8 +38,8 @@ static struct mapper fault_in(struct address_space *f)
 
 static struct page *page2(struct address_space *f)
 {
-	assert_true(f->pages[2] != NO_PFN);
-	return pfn_to_page(f->pages[2]);
+	assert_true(page_index_lookup(f, 2) != NO_PFN);
+	return pfn_to_page(page_index_lookup(f, 2));
 }
 
 /* 2.6.28: the fault marks the page, however often a process maps, uses and unmaps it: a

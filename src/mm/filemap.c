@@ -19,10 +19,7 @@ struct address_space *mapping_create(const char *name, uint64_t size_pages, uint
 	if (cap_pages < size_pages)
 		cap_pages = size_pages;
 	struct address_space *f = xcalloc(1, sizeof(*f));
-	f->pages = xmalloc((cap_pages ? cap_pages : 1) * sizeof(pfn_t));
-	f->shadow = xcalloc(cap_pages ? cap_pages : 1, 1);
-	for (uint64_t i = 0; i < cap_pages; i++)
-		f->pages[i] = NO_PFN;
+	page_index_init(f, cap_pages);
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	f->size_pages = size_pages;
 	f->cap_pages = cap_pages;
@@ -59,12 +56,12 @@ void add_to_page_cache_lru(struct address_space *f, uint64_t pgoff, pfn_t pfn)
 	p->mapping = f->id + 1;
 	p->index = (uint32_t)pgoff;
 	p->flags &= ~PG_swapbacked;
-	f->pages[pgoff] = pfn;
+	page_index_store(f, pgoff, pfn);
 	f->nrpages++;
 	inc_zone_page_state(p, NR_FILE_PAGES);
 	if (f->exec)
 		inc_zone_page_state(p, MMSIM_NR_EXEC_FILE);
-	uint8_t *sh = &f->shadow[pgoff];
+	uint8_t *sh = page_index_shadow_slot(f, pgoff);
 	if (*sh & FILE_SHADOW_EVICTED)
 		count_vm_event(f->exec ? MMSIM_REFAULT_EXEC : MMSIM_REFAULT_FILE);
 	if (!(*sh & FILE_SHADOW_LOADED))
@@ -78,7 +75,7 @@ void remove_from_page_cache(pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	struct address_space *f = page_mapping(p);
-	f->pages[p->index] = NO_PFN;
+	page_index_store(f, p->index, NO_PFN);
 	f->nrpages--;
 	p->mapping = 0;
 	dec_zone_page_state(p, NR_FILE_PAGES);
@@ -100,13 +97,13 @@ unsigned long __do_page_cache_readahead(struct address_space *f, uint64_t start,
 	uint64_t mark = start + nr - lookahead_size;
 	unsigned long started = 0;
 	for (uint64_t i = start; i < end; i++) {
-		if (f->pages[i] != NO_PFN)
+		if (page_index_lookup(f, i) != NO_PFN)
 			continue;
 		/* page_cache_alloc_cold, as readahead and page_cache_read allocate */
 		pfn_t pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE | __GFP_COLD, 0);
 		if (pfn == NO_PFN)
 			return started;
-		if (f->pages[i] != NO_PFN) { /* someone read it while we reclaimed */
+		if (page_index_lookup(f, i) != NO_PFN) { /* someone read it while we reclaimed */
 			__free_page(pfn);
 			continue;
 		}
@@ -141,7 +138,7 @@ static void do_page_cache_readahead(struct address_space *f, uint64_t start, uin
 int page_cache_read(struct address_space *f, uint64_t pgoff)
 {
 	__do_page_cache_readahead(f, pgoff, 1, 0);
-	return f->pages[pgoff] != NO_PFN ? 0 : -1;
+	return page_index_lookup(f, pgoff) != NO_PFN ? 0 : -1;
 }
 
 static void ondemand_readahead(struct address_space *f, uint64_t index, bool hit_marker)
@@ -169,10 +166,10 @@ void wait_on_page_locked(pfn_t pfn)
 static pfn_t get_uptodate_page(struct address_space *f, uint64_t pgoff)
 {
 	for (int tries = 0;; tries++) {
-		pfn_t pfn = f->pages[pgoff];
+		pfn_t pfn = page_index_lookup(f, pgoff);
 		if (pfn == NO_PFN) {
 			ondemand_readahead(f, pgoff, false);
-			pfn = f->pages[pgoff];
+			pfn = page_index_lookup(f, pgoff);
 			if (pfn == NO_PFN) {
 				if (tries > 2)
 					return NO_PFN;
@@ -186,7 +183,7 @@ static pfn_t get_uptodate_page(struct address_space *f, uint64_t pgoff)
 		p->pins++;
 		wait_on_page_locked(pfn);
 		p->pins--;
-		if (f->pages[pgoff] == pfn) {
+		if (page_index_lookup(f, pgoff) == pfn) {
 			f->ra_prev_index = pgoff;
 			return pfn;
 		}
@@ -213,14 +210,14 @@ int file_read(struct address_space *f, uint64_t pgoff, uint64_t npages)
 pfn_t find_lock_page(struct address_space *f, uint64_t pgoff)
 {
 	for (;;) {
-		pfn_t pfn = f->pages[pgoff];
+		pfn_t pfn = page_index_lookup(f, pgoff);
 		if (pfn == NO_PFN)
 			return NO_PFN;
 		struct page *p = pfn_to_page(pfn);
 		p->pins++;
 		wait_on_page_locked(pfn);
 		p->pins--;
-		if (f->pages[pgoff] == pfn)
+		if (page_index_lookup(f, pgoff) == pfn)
 			return pfn;
 		release_user_page(pfn);
 	}
@@ -288,15 +285,15 @@ int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 	for (uint64_t i = pgoff; i < pgoff + npages; i++) {
 		if (i >= f->cap_pages)
 			return -1;
-		pfn_t pfn = f->pages[i];
+		pfn_t pfn = page_index_lookup(f, i);
 		if (pfn == NO_PFN) {
 			/* whole-page write: no read needed (grab_cache_page_write_begin) */
 			pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
 			if (pfn == NO_PFN)
 				return -2;
-			if (f->pages[i] != NO_PFN) {
+			if (page_index_lookup(f, i) != NO_PFN) {
 				__free_page(pfn);
-				pfn = f->pages[i];
+				pfn = page_index_lookup(f, i);
 			} else {
 				struct page *p = pfn_to_page(pfn);
 				p->owner = OWNER_USER_NEW;
@@ -309,7 +306,7 @@ int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 		wait_on_page_locked(pfn);
 		/* a page under writeback is rewritten in place; the new data is dirty again */
 		p->pins--;
-		if (f->pages[i] != pfn) {
+		if (page_index_lookup(f, i) != pfn) {
 			i--; /* reclaimed while we waited: do this page again */
 			continue;
 		}
@@ -329,8 +326,8 @@ int file_write(struct address_space *f, uint64_t pgoff, uint64_t npages)
 
 void file_truncate(struct address_space *f)
 {
-	for (uint64_t i = 0; i < f->cap_pages; i++) {
-		pfn_t pfn = f->pages[i];
+	for (uint64_t i = page_index_next(f, 0); i < f->cap_pages; i = page_index_next(f, i + 1)) {
+		pfn_t pfn = page_index_lookup(f, i);
 		if (pfn == NO_PFN)
 			continue;
 		struct page *p = pfn_to_page(pfn);

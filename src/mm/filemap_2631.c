@@ -40,7 +40,7 @@ static unsigned long get_next_ra_size(const struct file_ra_state *ra, unsigned l
 static uint64_t next_hole(const struct address_space *f, uint64_t index, unsigned long max_scan)
 {
 	for (unsigned long i = 0; i < max_scan; i++) {
-		if (index >= f->size_pages || f->pages[index] == NO_PFN)
+		if (index >= f->size_pages || page_index_lookup(f, index) == NO_PFN)
 			break;
 		index++;
 	}
@@ -138,7 +138,7 @@ pfn_t filemap_fault_2631(struct vm_area_struct *vma, uint64_t pgoff, bool *major
 {
 	struct address_space *f = vma->file;
 	struct file_ra_state *ra = vma->ra;
-	pfn_t pfn = f->pages[pgoff];
+	pfn_t pfn = page_index_lookup(f, pgoff);
 	if (pfn != NO_PFN) {
 		/* the async readahead starts before the fault waits for the page's lock */
 		struct page *p = pfn_to_page(pfn);
@@ -146,7 +146,7 @@ pfn_t filemap_fault_2631(struct vm_area_struct *vma, uint64_t pgoff, bool *major
 		do_async_mmap_readahead(f, ra, pfn, pgoff);
 		wait_on_page_locked(pfn);
 		p->pins--;
-		if (f->pages[pgoff] != pfn) { /* gone meanwhile: no_cached_page */
+		if (page_index_lookup(f, pgoff) != pfn) { /* gone meanwhile: no_cached_page */
 			release_user_page(pfn);
 			pfn = NO_PFN;
 		}

@@ -168,8 +168,9 @@ static int check_rmap_chain(pfn_t pfn, const struct page *p)
 	MM_BUG_ON((p->flags & PG_swapcache) && MM->swap.cache[p->private] != pfn,
 		  "swapcache_points_back", "pfn %u: PG_swapcache slot %u does not point back", pfn,
 		  p->private);
-	MM_BUG_ON(p->mapping && page_mapping(p)->pages[p->index] != pfn, "pagecache_points_back",
-		  "pfn %u: page cache index %u does not point back", pfn, p->index);
+	MM_BUG_ON(p->mapping && page_index_lookup(page_mapping(p), p->index) != pfn,
+		  "pagecache_points_back", "pfn %u: page cache index %u does not point back", pfn,
+		  p->index);
 	/* page_is_file_cache: a page cache page is swap-backed exactly when its mapping is a
 	 * shmem object's; a shmem page is never in the swap cache and its object's cache */
 	MM_BUG_ON(p->mapping && !(p->flags & PG_swapbacked) != !page_mapping(p)->shmem,
@@ -354,20 +355,22 @@ static int check_shmem_objects(uint32_t *refs)
 		unsigned long swapped = 0, nrpages = 0;
 		for (uint64_t i = 0; i < f->cap_pages; i++) {
 			uint32_t slot = f->shmem->swp[i];
-			if (f->pages[i] != NO_PFN) {
-				const struct page *p = pfn_to_page(f->pages[i]);
+			if (page_index_lookup(f, i) != NO_PFN) {
+				const struct page *p = pfn_to_page(page_index_lookup(f, i));
 				nrpages++;
 				MM_BUG_ON(p->mapping != id + 1 || p->index != i,
 					  "shmem_page_points_back",
 					  "%s index %llu: pfn %u has mapping %u index %u", f->name,
-					  (unsigned long long)i, f->pages[i], p->mapping, p->index);
+					  (unsigned long long)i, page_index_lookup(f, i),
+					  p->mapping, p->index);
 			}
 			if (!slot)
 				continue;
 			swapped++;
-			MM_BUG_ON(f->pages[i] != NO_PFN || slot >= si->nr_slots, "shmem_swp_entry",
+			MM_BUG_ON(page_index_lookup(f, i) != NO_PFN || slot >= si->nr_slots,
+				  "shmem_swp_entry",
 				  "%s index %llu: swap entry %u with pfn %u in its cache", f->name,
-				  (unsigned long long)i, slot, f->pages[i]);
+				  (unsigned long long)i, slot, page_index_lookup(f, i));
 			refs[slot]++;
 		}
 		MM_BUG_ON(swapped != f->shmem->swapped || nrpages != f->nrpages, "shmem_swapped",

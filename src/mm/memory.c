@@ -586,7 +586,7 @@ static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 		return map_file_page(vma, off, kind, pfn);
 	}
 	bool major = false;
-	uint8_t *shadow = &vma->file->shadow[vma->pgoff + off];
+	uint8_t *shadow = page_index_shadow_slot(vma->file, vma->pgoff + off);
 	bool evicted = *shadow & FILE_SHADOW_EVICTED;
 	pfn_t pfn = filemap_fault(vma, vma->pgoff + off, &major);
 	if (pfn == NO_PFN)

@@ -5,6 +5,7 @@
 
 #include "mm/mm_trace.h"
 #include "mm/mm_types.h"
+#include "mm/page_index.h"
 
 /* gfp flags (kernel values are irrelevant; the combinations are what matter) */
 #define __GFP_WAIT	     0x01u

@@ -240,9 +240,10 @@ struct mm_struct {
 struct address_space {
 	uint32_t id;
 	char name[32];
-	uint64_t size_pages;  /* current size */
-	uint64_t cap_pages;   /* extent reserved on disk */
-	pfn_t *pages;	      /* page cache index: one slot per page up to cap_pages */
+	uint64_t size_pages; /* current size */
+	uint64_t cap_pages;  /* extent reserved on disk */
+	/* page cache index, one slot per page up to cap_pages, in chunks (mm/page_index.h) */
+	struct page_index_chunk **index;
 	uint64_t disk_sector; /* start of its contiguous extent */
 	unsigned long nrpages;
 	unsigned long nr_dirty;
@@ -255,10 +256,10 @@ struct address_space {
 	uint64_t ra_prev_index;
 	unsigned ra_size;
 	bool exec; /* program text */
-	/* simulator, per page: FILE_SHADOW_LOADED once ever read in, FILE_SHADOW_EVICTED while
-	 * reclaim's eviction is the reason it is not cached (the refault counters),
-	 * FILE_SHADOW_FAULTED once mapped by a fault since read in (read-around's waste) */
-	uint8_t *shadow;
+	/* (the index also keeps, per page, the simulator's shadow bits: FILE_SHADOW_LOADED once
+	 * ever read in, FILE_SHADOW_EVICTED while reclaim's eviction is the reason it is not
+	 * cached (the refault counters), FILE_SHADOW_FAULTED once mapped by a fault since read
+	 * in (read-around's waste)) */
 	/* its dentry and inode in the dcache and icache (src/mm/dcache.c, inode.c): the slab each
 	 * object sits in (NO_PFN once freed), the open count (d_count), and the unused lists they
 	 * wait on */

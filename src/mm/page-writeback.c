@@ -270,10 +270,18 @@ static long writeback_inodes(long nr, sim_time_t older_than, bool nonblocking, b
 		bool stop = false;
 		while (f->nr_dirty && written < nr && scanned < f->cap_pages) {
 			uint64_t i = f->wb_cursor;
+			/* a chunk of the index never used holds no page: step over it at once */
+			uint64_t next = page_index_next(f, i);
+			if (next != i) {
+				uint64_t skip = MIN(next - i, f->cap_pages - scanned);
+				scanned += skip;
+				f->wb_cursor = i + skip >= f->cap_pages ? 0 : i + skip;
+				continue;
+			}
 			if (++f->wb_cursor >= f->cap_pages)
 				f->wb_cursor = 0;
 			scanned++;
-			pfn_t pfn = f->pages[i];
+			pfn_t pfn = page_index_lookup(f, i);
 			if (pfn == NO_PFN)
 				continue;
 			struct page *p = pfn_to_page(pfn);
@@ -443,8 +451,8 @@ void flusher_main(void *arg)
 int file_fsync(struct address_space *f)
 {
 	cpu_work_sys(MM->hw->syscall_ns);
-	for (uint64_t i = 0; i < f->cap_pages; i++) {
-		pfn_t pfn = f->pages[i];
+	for (uint64_t i = page_index_next(f, 0); i < f->cap_pages; i = page_index_next(f, i + 1)) {
+		pfn_t pfn = page_index_lookup(f, i);
 		if (pfn == NO_PFN)
 			continue;
 		struct page *p = pfn_to_page(pfn);
@@ -453,7 +461,7 @@ int file_fsync(struct address_space *f)
 		p->pins++;
 		lock_page(pfn);
 		p->pins--;
-		if (f->pages[i] != pfn || !clear_page_dirty_for_io(pfn)) {
+		if (page_index_lookup(f, i) != pfn || !clear_page_dirty_for_io(pfn)) {
 			unlock_page(pfn);
 			continue;
 		}
@@ -465,8 +473,8 @@ int file_fsync(struct address_space *f)
 		}
 		write_one_page_async(pfn, false);
 	}
-	for (uint64_t i = 0; i < f->cap_pages; i++) {
-		pfn_t pfn = f->pages[i];
+	for (uint64_t i = page_index_next(f, 0); i < f->cap_pages; i = page_index_next(f, i + 1)) {
+		pfn_t pfn = page_index_lookup(f, i);
 		if (pfn != NO_PFN && (pfn_to_page(pfn)->flags & PG_writeback))
 			wait_on_page_writeback(pfn);
 	}

@@ -698,8 +698,7 @@ void mm_destroy(void)
 	free(MM->vmas);
 	free(MM->vma_free_ids);
 	for (uint32_t i = 0; i < MM->nr_files; i++) {
-		free(MM->files[i]->pages);
-		free(MM->files[i]->shadow);
+		page_index_free(MM->files[i]);
 		if (MM->files[i]->shmem)
 			free(MM->files[i]->shmem->swp);
 		free(MM->files[i]->shmem);

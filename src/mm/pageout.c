@@ -23,7 +23,7 @@ bool remove_mapping(pfn_t pfn)
 	}
 	if (p->mapping) {
 		struct address_space *f = page_mapping(p);
-		uint8_t *sh = &f->shadow[p->index];
+		uint8_t *sh = page_index_shadow_slot(f, p->index);
 		if (!(*sh & FILE_SHADOW_FAULTED))
 			count_vm_event(f->exec ? MMSIM_EVICT_EXEC_UNFAULTED
 					       : MMSIM_EVICT_FILE_UNFAULTED);

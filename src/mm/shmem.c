@@ -39,7 +39,7 @@ static void shmem_add_to_page_cache(struct address_space *f, uint64_t idx, pfn_t
 	struct page *p = pfn_to_page(pfn);
 	p->mapping = f->id + 1;
 	p->index = (uint32_t)idx;
-	f->pages[idx] = pfn;
+	page_index_store(f, idx, pfn);
 	f->nrpages++;
 	inc_zone_page_state(p, NR_FILE_PAGES);
 }
@@ -136,7 +136,8 @@ int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *maj
 		p->owner = OWNER_USER_NEW;
 		MM->nr_user_new++;
 		cpu_work_sys(MM->hw->page_zero_ns);
-		if (f->pages[idx] != NO_PFN || info->swp[idx]) { /* raced while we reclaimed */
+		if (page_index_lookup(f, idx) != NO_PFN ||
+		    info->swp[idx]) { /* raced while we reclaimed */
 			release_user_page(pfn);
 			continue;
 		}
@@ -199,7 +200,7 @@ void shmem_truncate(struct address_space *f)
 {
 	struct shmem_inode_info *info = f->shmem;
 	for (uint64_t i = 0; i < f->cap_pages; i++) {
-		pfn_t pfn = f->pages[i];
+		pfn_t pfn = page_index_lookup(f, i);
 		if (pfn != NO_PFN) {
 			struct page *p = pfn_to_page(pfn);
 			if (!page_mapped(p) && !(p->flags & (PG_locked | PG_writeback)) &&

@@ -377,7 +377,9 @@ uint64_t scenario_file_host_bytes(const struct scenario_config *c, uint64_t byte
 {
 	const struct hw_profile *hw = hw_profile_find(c->profile);
 	uint64_t ps = hw ? hw->page_size : 4096;
-	return (bytes / ps + 1) * sizeof(pfn_t);
+	/* at most: every chunk of its page index used (mm/page_index.h) */
+	uint64_t chunks = (bytes / ps + PAGE_INDEX_CHUNK) / PAGE_INDEX_CHUNK;
+	return chunks * (sizeof(void *) + sizeof(struct page_index_chunk));
 }
 
 /* The figures of the estimate, for its message. */
