@@ -725,39 +725,6 @@ static void desktop_pinned_buffers_stay_on_the_anon_lru(void **state)
 	run_result_free(&base);
 }
 
-/* The thread's script (desktop.switch_wait = 0) waits for wmctrl and the X server only:
- * it gets further in the same time than one that waits for every program, and the
- * switches it asks for are all served once the desktop is left alone. Waiting for each
- * (switch_wait = 1), every program is up in its own step: 1 + 2 + 3 windows, then 3 and 3
- * in the two no-op steps. */
-static void desktop_script_waits_for_wmctrl_and_x_only(void **state)
-{
-	(void)state;
-	static const char *conf = "machine.profile = x86_64-2009-nfsroot\n"
-				  "machine.ram = 1G\n"
-				  "workload = desktop\n"
-				  "run.check_every = 20000\n"
-				  "desktop.programs = 3\n"
-				  "desktop.noop_steps = 2\n"
-				  "desktop.background = 0\n"
-				  "desktop.idle_end = 60\n";
-	struct scenario_config cfg;
-	struct run_result as_thread, waiting;
-	test_scenario(&cfg, conf);
-	test_run(&cfg, 1, &as_thread);
-	cfg.desktop.switch_wait = 1;
-	test_run(&cfg, 1, &waiting);
-	assert_true(as_thread.completed && waiting.completed);
-	assert_int_equal(test_metric(&waiting, "switches_asked"), 12);
-	assert_int_equal(test_metric(&waiting, "switches_served"), 12);
-	double asked = test_metric(&as_thread, "switches_asked");
-	assert_true(asked > 0 && asked <= 12);
-	assert_int_equal(test_metric(&as_thread, "switches_served"), asked);
-	assert_true(test_metric(&as_thread, "last_step") < test_metric(&waiting, "last_step"));
-	run_result_free(&as_thread);
-	run_result_free(&waiting);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -775,7 +742,6 @@ int main(void)
 	    cmocka_unit_test(desktop_background_replays_measured_idle_sets),
 	    cmocka_unit_test(desktop_x_sends_replay_the_measured_counts),
 	    cmocka_unit_test(desktop_pinned_buffers_stay_on_the_anon_lru),
-	    cmocka_unit_test(desktop_script_waits_for_wmctrl_and_x_only),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -601,8 +601,9 @@ static void desktop_script(void *arg)
 		}
 	}
 	D.end = local_now();
+	/* programs dead at the end, or never forked (a further window's entry is not a program) */
 	for (int i = 0; i < p->programs; i++)
-		D.killed += D.apps[i].proc && D.apps[i].proc->exited;
+		D.killed += D.win[i].owner == &D.apps[i] && !alive(&D.apps[i]);
 	/* the desktop left alone (idle.sh's idle periods): only background activity runs */
 	if (p->idle_end)
 		schedule_timeout((sim_time_t)p->idle_end * NSEC_PER_SEC);
