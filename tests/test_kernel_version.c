@@ -89,6 +89,11 @@ static void versions_boot_their_kernel(void **state)
 	assert_int_equal(booted("3.0-rc").slub_order_rule, SLUB_ORDER_2630);
 	assert_int_equal(booted("2.6.30").slub_max_order, -1);
 	assert_int_equal(booted("2.6.30").slub_min_objects, 0);
+	/* shared dirty-page tracking (vma_wants_writenotify) from 2.6.19 */
+	assert_int_equal(booted("2.6.8-rc2").mmap_writenotify, 0);
+	assert_int_equal(booted("2.6.18").mmap_writenotify, 0);
+	assert_int_equal(booted("2.6.19").mmap_writenotify, 1);
+	assert_int_equal(booted("3.0-rc").mmap_writenotify, 1);
 	/* the writeback series from 3.2 */
 	assert_int_equal(booted("3.1").reclaim_direct_file_writeback, 1);
 	assert_int_equal(booted("3.2").reclaim_direct_file_writeback, 0);

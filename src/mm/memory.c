@@ -8,6 +8,7 @@
  * which of them share a page-table page is the kernel's too. The levels above are a fixed
  * number of pages per address space (hw_profile.pt_upper_pages), allocated with it as
  * pgd_alloc and the first pud/pmd allocations would be. */
+#include "mm/filemap.h"
 #include "mm/mm.h"
 #include "mm/policy/policy.h"
 #include "mm/shmem.h"
@@ -483,14 +484,31 @@ static int do_anonymous_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	return 0;
 }
 
+bool vma_wants_writenotify(const struct vm_area_struct *vma)
+{
+	return MM->sysctl.mmap_writenotify &&
+	       (vma->flags & (VM_WRITE | VM_SHARED)) == (VM_WRITE | VM_SHARED) && vma->file &&
+	       !mapping_is_shmem(vma->file);
+}
+
 /* do_wp_page: a write to a write-protected (shared after fork) anonymous or private page.
  * 2.6.28 reuses an anonymous page when can_share_swap_page says the writer is its only user,
- * and keeps its swap slot (2.6.29's reuse_swap_page would free it). */
+ * and keeps its swap slot (2.6.29's reuse_swap_page would free it). A shared writable
+ * mapping's page (write-notify) is reused: made writable and dirty, the page dirtied with
+ * set_page_dirty_balance once it is unlocked. */
 static int do_wp_page(struct vm_area_struct *vma, uint64_t off)
 {
 	uint32_t v = vma->pte[off];
 	pfn_t old = v & PTE_PFN_MASK;
 	struct page *op = pfn_to_page(old);
+	if ((vma->flags & (VM_WRITE | VM_SHARED)) == (VM_WRITE | VM_SHARED)) {
+		vma->pte[off] = (v & ~PTE_RDONLY) | PTE_YOUNG | PTE_DIRTY;
+		op->pins++;
+		wait_on_page_locked(old);
+		set_page_dirty_balance(old);
+		op->pins--;
+		return 0;
+	}
 	if (PageAnon(op) && can_share_swap_page(old)) {
 		vma->pte[off] = (v & ~PTE_RDONLY) | PTE_YOUNG | PTE_DIRTY;
 		return 0;
@@ -629,11 +647,18 @@ static int map_file_page(struct vm_area_struct *vma, uint64_t off, int kind, pfn
 		return 0;
 	page_add_rmap(pfn, vma, off);
 	uint32_t pte = pfn | PTE_PRESENT | PTE_YOUNG;
+	bool notify = vma_wants_writenotify(vma);
 	if (kind == TOUCH_WRITE)
 		pte |= PTE_DIRTY;
-	else if (!(vma->flags & VM_SHARED))
+	else if (!(vma->flags & VM_SHARED) || notify)
 		pte |= PTE_RDONLY;
 	vma->pte[off] = pte;
+	/* __do_fault's dirty_page: a write fault on a shared mapping dirties the page */
+	if (kind == TOUCH_WRITE && notify) {
+		p->pins++;
+		set_page_dirty_balance(pfn);
+		p->pins--;
+	}
 	return 0;
 }
 

@@ -104,6 +104,10 @@ struct vm_sysctl {
 	int slub_order_rule;
 	int slub_max_order;
 	int slub_min_objects;
+	/* vma_wants_writenotify (2.6.19 on): a shared writable file mapping's clean PTEs are
+	 * write-protected, so the first write faults and dirties the page (§1.17: it counts
+	 * toward the dirty limits) */
+	int mmap_writenotify;
 	/* the swap token (§4), off in mmsim's vanilla */
 	int swap_token;		     /* enum swap_token_variant */
 	int swap_token_timeout;	     /* seconds (2004/2005 variants) */
@@ -546,6 +550,12 @@ pfn_t filemap_fault(struct vm_area_struct *vma, uint64_t pgoff, bool *major);
 
 /* ---- page-writeback.c ---- */
 void set_page_dirty(pfn_t pfn);
+/* set_page_dirty_balance (mm/page-writeback.c, 2.6.19 on): a write fault dirtied a shared
+ * file page; a page newly dirty counts toward balance_dirty_pages' ratelimit */
+void set_page_dirty_balance(pfn_t pfn);
+/* vma_wants_writenotify (mm/mmap.c, 2.6.28) under kernel.mmap_writenotify: shared,
+ * writable, and a file that accounts dirty pages (not shmem) */
+bool vma_wants_writenotify(const struct vm_area_struct *vma);
 bool clear_page_dirty_for_io(pfn_t pfn);
 void end_page_writeback(pfn_t pfn);
 void balance_dirty_pages_ratelimited(struct address_space *f);

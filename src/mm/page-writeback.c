@@ -88,14 +88,31 @@ void set_page_dirty(pfn_t pfn)
 	}
 }
 
-/* Moves PTE dirty bits to the page and cleans it for I/O (page_mkclean + the flag). */
+void set_page_dirty_balance(pfn_t pfn)
+{
+	struct page *p = pfn_to_page(pfn);
+	bool newly = !(p->flags & PG_dirty);
+	set_page_dirty(pfn);
+	struct address_space *f = page_mapping(p);
+	if (newly && f)
+		balance_dirty_pages_ratelimited(f);
+}
+
+/* Moves PTE dirty bits to the page and cleans it for I/O: page_mkclean, then the flag. With
+ * write-notify, page_mkclean_one write-protects a shared mapping's PTE that is dirty or
+ * writable, so the next write faults again (mm/rmap.c, 2.6.28). */
 bool clear_page_dirty_for_io(pfn_t pfn)
 {
 	struct page *p = pfn_to_page(pfn);
 	for (uint32_t i = p->rmap; i; i = MM->rmap[i].next) {
 		struct rmap_item *it = &MM->rmap[i];
 		uint32_t *pte = it->pte;
-		if (*pte & PTE_DIRTY) {
+		if (vma_wants_writenotify(MM->vmas[it->vma])) {
+			if (*pte & PTE_DIRTY || !(*pte & PTE_RDONLY)) {
+				*pte = (*pte & ~PTE_DIRTY) | PTE_RDONLY;
+				set_page_dirty(pfn);
+			}
+		} else if (*pte & PTE_DIRTY) {
 			*pte &= ~PTE_DIRTY;
 			set_page_dirty(pfn);
 		}

@@ -75,6 +75,10 @@ static const struct param_desc base_params[] = {
      "boot parameter slub_max_order= (-1: the kernel's default)"},
     {"kernel.slub_min_objects", P_INT, VM(slub_min_objects), 0, 1024, NULL,
      "boot parameter slub_min_objects= (0: the kernel's default)"},
+    {"kernel.mmap_writenotify", P_INT, VM(mmap_writenotify), 0, 1, NULL,
+     "shared writable file mappings track dirty pages: clean PTEs write-protected, the "
+     "first write dirties the page and balances (1, 2.6.19 on; default: kernel.version's); "
+     "0: the dirty bit stays in the PTE until writeback or unmap finds it"},
 /* clang-format off */
 #define HW_OVERRIDE_PARAM(f)                                                                  \
     {"hw." #f, P_U64, SP(hw.f), 1, 1000000000, NULL,                                          \

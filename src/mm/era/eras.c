@@ -62,6 +62,9 @@ void vm_sysctl_common(struct vm_sysctl *s, kernel_version_t v)
 			     : v < KERNEL_VERSION(2, 6, 30) ? SLUB_ORDER_2626
 							    : SLUB_ORDER_2630;
 	s->slub_max_order = -1;
+	/* "mm: tracking shared dirty pages" (d08b3851da4, 2.6.19): vma_wants_writenotify,
+	 * set_page_dirty_balance, page_mkclean in clear_page_dirty_for_io */
+	s->mmap_writenotify = v >= KERNEL_VERSION(2, 6, 19);
 	s->slub_min_objects = 0;
 	s->vfs_cache_pressure = 100; /* sysctl_vfs_cache_pressure, fs/dcache.c, every era */
 	/* sysctl_lowmem_reserve_ratio (§1.1) */
