@@ -546,7 +546,7 @@ static void switch_to(int w)
 	}
 	request(&D.wm, REQ_SWITCH, w);
 	struct dproc *o = D.win[w].owner;
-	if (!request(o, REQ_SWITCH, w) && o->proc && o->proc->exited)
+	if (!request(o, REQ_SWITCH, w) && !alive(o))
 		o->up = false;
 }
 
