@@ -51,7 +51,8 @@ static void versions_boot_their_kernel(void **state)
 		const char *version;
 		int lru, token, aging, tmi, exec, ifil, nice;
 	} cases[] = {
-	    {"2.6.8-rc2", RECLAIM_LRU_2625, SWAP_TOKEN_OFF, 0, 0, 0, 0, 0},
+	    {"2.6.0", RECLAIM_LRU_268, SWAP_TOKEN_OFF, 0, 0, 0, 0, 0},
+	    {"2.6.8-rc2", RECLAIM_LRU_268, SWAP_TOKEN_OFF, 0, 0, 0, 0, 0},
 	    {"2.6.9", RECLAIM_LRU_2625, SWAP_TOKEN_ORIGINAL, 0, 0, 0, 0, 0},
 	    {"2.6.19", RECLAIM_LRU_2625, SWAP_TOKEN_ORIGINAL, 0, 0, 0, 0, 0},
 	    {"2.6.20", RECLAIM_LRU_2625, SWAP_TOKEN_PRIORITY, 0, 0, 0, 0, 0},
@@ -74,6 +75,18 @@ static void versions_boot_their_kernel(void **state)
 		assert_int_equal(s.reclaim_exec_protect, cases[i].exec);
 		assert_int_equal(s.reclaim_inactive_file_is_low, cases[i].ifil);
 		assert_int_equal(s.kswapd_nice, cases[i].nice);
+	}
+	/* the era standing for each version: 2.6.8's only for 2.6.8 (and older ones, the
+	 * nearest), 2.6.9-2.6.24 the next after it, 2.6.25's */
+	static const struct {
+		const char *version, *era;
+	} eras[] = {{"2.6.0", "2.6.8"},	  {"2.6.8", "2.6.8"},	{"2.6.8-rc2", "2.6.8"},
+		    {"2.6.9", "2.6.25"},  {"2.6.24", "2.6.25"}, {"2.6.27", "2.6.25"},
+		    {"2.6.28", "2.6.28"}, {"3.0-rc", "2.6.28"}};
+	for (size_t i = 0; i < ARRAY_SIZE(eras); i++) {
+		kernel_version_t v = 0;
+		assert_int_equal(kernel_version_parse(eras[i].version, &v), 0);
+		assert_string_equal(kernel_era_for(v)->name, eras[i].era);
 	}
 	/* the dirty limits of 2.6.8, 2.6.28 and 3.0 */
 	assert_int_equal(booted("2.6.8").dirty_ratio, 40);

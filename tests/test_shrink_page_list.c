@@ -239,14 +239,15 @@ static void congestion_stops_file_writes_not_swap(void **state)
 }
 
 /* A referenced swap-cache page goes back to the active list; with swap more than half full
- * 2.6.28 frees its slot there (remove_exclusive_swap_page_ref), 2.6.25 does not. 4 slots,
- * the first the header: two in use leave 1 free, 1 * 2 < 4. */
+ * 2.6.28 frees its slot there (remove_exclusive_swap_page_ref), 2.6.25 and 2.6.8 do not.
+ * 4 slots, the first the header: two in use leave 1 free, 1 * 2 < 4. */
 static void activate_frees_swap_when_full(void **state)
 {
 	(void)state;
-	for (int era = 0; era < 2; era++) {
+	for (int era = 0; era < 3; era++) {
 		test_machine_boot("x86_64-2008", 64ULL << 20, 4 * 4096, 0);
-		MM->sysctl.reclaim_lru = era; /* 0: 2.6.28's lists, 1: 2.6.25's */
+		MM->sysctl.reclaim_lru = era; /* 0: 2.6.28's lists, 1: 2.6.25's, 2: 2.6.8's */
+		mm_sysctl_apply();
 		struct mm_struct *mm = mm_alloc();
 		struct vm_area_struct *v =
 		    find_vma(mm, do_mmap(mm, 4, VM_READ | VM_WRITE, NULL, 0));

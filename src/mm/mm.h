@@ -80,8 +80,9 @@ struct vm_sysctl {
 	int reclaim_kswapd_file_writeback; /* 2 always, 1 at priority < 10 only, 0 never */
 	int reclaim_immediate;		   /* PG_reclaim on skipped dirty file pages */
 	int reclaim_throttle_writeback;	   /* wait_iff_congested on batches under writeback */
-	/* The global reclaim algorithm: RECLAIM_LRU_2628 (the split LRU, the default) or
-	 * RECLAIM_LRU_2625 (one active and one inactive list per zone, §1.8/§1.10/§1.11) */
+	/* The global reclaim algorithm: RECLAIM_LRU_2628 (the split LRU, the default),
+	 * RECLAIM_LRU_2625 (one active and one inactive list per zone, §1.8/§1.10/§1.11) or
+	 * RECLAIM_LRU_268 (2.6.8's reclaim, allocator and OOM killer: vmscan_268.c) */
 	int reclaim_lru;
 	/* What try_to_free_pages reports (§1.6): RECLAIM_PROGRESS_2625 "progress" unless every
 	 * zone is all_unreclaimable; RECLAIM_PROGRESS_2626 the pages reclaimed, so a pass that
@@ -122,7 +123,7 @@ struct vm_sysctl {
  * to the object's own order), 2.6.30 on (objects capped at what order 3 holds, and
  * lowered one at a time) */
 enum slub_order_rule { SLUB_ORDER_2625, SLUB_ORDER_2626, SLUB_ORDER_2630 };
-enum { RECLAIM_LRU_2628, RECLAIM_LRU_2625 };
+enum { RECLAIM_LRU_2628, RECLAIM_LRU_2625, RECLAIM_LRU_268 };
 enum { RECLAIM_PROGRESS_AUTO, RECLAIM_PROGRESS_2625, RECLAIM_PROGRESS_2626 };
 
 /* A reclaim rule variant (src/mm/era/era.h): a kernel's own version of the core of global
@@ -141,6 +142,19 @@ struct reclaim_rules {
 	int progress;
 	/* shrink_zone's list work: how much of which list to scan, and scanning it */
 	unsigned long (*shrink_zone_lists)(int priority, struct zone *z, struct scan_control *sc);
+	/* shrink_zone ends with throttle_vm_writeout (2.6.16 on) */
+	bool throttle_vm_writeout;
+	/* The rest replace a whole kernel function where the variant's differs from
+	 * 2.6.25-2.6.28's, which NULL keeps: the priority loop of try_to_free_pages, kswapd's
+	 * balance_pgdat, __alloc_pages, and the watermarks' setup
+	 * (init_per_zone_pages_min's min_free_kbytes, then setup_per_zone_pages_min and the
+	 * total_memory that reclaim's mapped_ratio divides by). */
+	unsigned long (*do_try_to_free_pages)(struct scan_control *sc);
+	unsigned long (*balance_pgdat)(int order);
+	pfn_t (*alloc_pages)(unsigned gfp, unsigned order);
+	long (*min_free_kbytes_for)(unsigned long lowmem_kbytes);
+	void (*setup_per_zone_pages_min)(void);
+	unsigned long (*total_memory)(void);
 };
 
 /* The sysctls of the default kernel era (src/mm/era/). */
@@ -260,6 +274,8 @@ struct mm_machine {
 	struct waitqueue page_wait[64]; /* hashed: lock_page / wait_on_page_writeback */
 	struct waitqueue oom_wait;
 	bool zone_oom_locked;
+	/* 2.6.8's out_of_memory: its static first, last, count and lastkill, in jiffies */
+	uint64_t oom268_first, oom268_last, oom268_count, oom268_lastkill;
 	/* KOSAKI's RFC throttle (kosaki_throttle_rfc.c): tasks past its gate, and its queue */
 	int rfc_reclaimers;
 	struct waitqueue rfc_reclaim_wait;
@@ -380,6 +396,8 @@ typedef int (*shrink_fn)(int nr, unsigned gfp);
 void register_shrinker(shrink_fn shrink, int seeks);
 void unregister_shrinkers(void); /* the machine is going away */
 unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru_pages);
+/* 2.6.8's shrink_slab (vm.reclaim_lru = 2.6.8): returns 0, as the kernel's did */
+unsigned long shrink_slab_268(unsigned long scanned, unsigned gfp, unsigned long lru_pages);
 /* current->reclaim_state: slab pages freed while it is set count for the reclaimer */
 struct reclaim_state {
 	unsigned long reclaimed_slab;
@@ -618,6 +636,29 @@ void mm_bdi_uncongested(struct blockdev *bd, int rw);
 /* ---- oom_kill.c ---- */
 void out_of_memory(unsigned gfp, unsigned order);
 unsigned long badness(struct task_struct *p, sim_time_t uptime);
+/* The pieces 2.6.8's OOM killer shares (oom_kill_268.c): SHIFT_HZ; has_capability; the
+ * kill itself (recorded, TIF_MEMDIE, SIGKILL to every task of the victim's mm) */
+unsigned oom_shift_hz(void);
+#define CAP_SYS_RAWIO	 17
+#define CAP_SYS_ADMIN	 21
+#define CAP_SYS_RESOURCE 24
+bool oom_capable(struct task_struct *p, int cap);
+void oom_kill_task(struct task_struct *victim, unsigned long points);
+/* ---- page_alloc_268.c (vm.reclaim_lru = 2.6.8) ---- */
+/* page_alloc.c's buffered_rmqueue (no watermark test), and the highest populated zone at
+ * or below `high` (the first of the zonelist) */
+pfn_t rmqueue(struct zone *z, unsigned order, unsigned gfp);
+int first_populated(int high);
+pfn_t __alloc_pages_268(unsigned gfp, unsigned order);
+long min_free_kbytes_for_268(unsigned long lowmem_kbytes);
+void setup_per_zone_pages_min_268(void);
+unsigned long total_memory_268(void);
+/* z->protection[classzone] of 2.6.8: what an allocation whose zonelist starts at classzone
+ * must leave free in z */
+unsigned long zone_protection_268(const struct zone *z, int classzone);
+/* ---- oom_kill_268.c ---- */
+/* out_of_memory as 2.6.8 (try_to_free_pages calls it after priority 0) */
+void out_of_memory_268(unsigned gfp);
 
 /* ---- invariants.c ---- */
 /* Checks every frame is in exactly one place, gauges equal list lengths, swap counts are

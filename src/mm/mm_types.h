@@ -120,6 +120,9 @@ struct zone {
 	unsigned long nr_scan[NR_LRU_LISTS]; /* persistent scan accumulators (§1.8) */
 	unsigned long recent_rotated[2], recent_scanned[2];
 	int prev_priority;
+	/* 2.6.8: the priority this zone was last scanned at, by whichever reclaimer; each
+	 * reclaimer's exit copies it to prev_priority (vmscan_268.c) */
+	int temp_priority;
 	unsigned long pages_scanned;
 	bool all_unreclaimable;
 	/* ZONE_CONGESTED (2.6.37+, kept by the writeback throttle's policy): reclaim found

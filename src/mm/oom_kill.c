@@ -7,19 +7,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#define OOM_DISABLE	 (-17)
-#define CAP_SYS_RAWIO	 17
-#define CAP_SYS_ADMIN	 21
-#define CAP_SYS_RESOURCE 24
+#define OOM_DISABLE (-17)
 
-static bool capable(struct task_struct *p, int cap)
+bool oom_capable(struct task_struct *p, int cap)
 {
 	return MM->task_ops && MM->task_ops->has_capability && MM->task_ops->has_capability(p, cap);
 }
 
 /* SHIFT_HZ (include/linux/jiffies.h): the power of two nearest HZ, 3 * 2^(k-2) <= HZ <
  * 3 * 2^(k-1): 7 at HZ 100, 8 at 200 and 250, 10 at 1000. */
-static unsigned shift_hz(void)
+unsigned oom_shift_hz(void)
 {
 	unsigned k = 4;
 	while (k < 13 && HZ >= 3u << (k - 1))
@@ -40,7 +37,7 @@ unsigned long badness(struct task_struct *p, sim_time_t uptime)
 		points += MM->task_ops->children_vm(p, NULL); /* total_vm/2 + 1 each */
 	unsigned long cpu_time =
 	    (unsigned long)(p->task.utime / JIFFY_NS + p->task.stime / JIFFY_NS) >>
-	    (shift_hz() + 3);
+	    (oom_shift_hz() + 3);
 	uint64_t up_s = uptime / NSEC_PER_SEC, start_s = p->task.start_time / NSEC_PER_SEC;
 	unsigned long run_time = up_s >= start_s ? (unsigned long)(up_s - start_s) >> 10 : 0;
 	unsigned long s = int_sqrt(cpu_time);
@@ -51,9 +48,9 @@ unsigned long badness(struct task_struct *p, sim_time_t uptime)
 		points /= s;
 	if (p->task.weight < NICE_0_LOAD) /* task_nice(p) > 0: prio_to_weight[20] is nice 0 */
 		points *= 2;
-	if (capable(p, CAP_SYS_ADMIN) || capable(p, CAP_SYS_RESOURCE))
+	if (oom_capable(p, CAP_SYS_ADMIN) || oom_capable(p, CAP_SYS_RESOURCE))
 		points /= 4;
-	if (capable(p, CAP_SYS_RAWIO))
+	if (oom_capable(p, CAP_SYS_RAWIO))
 		points /= 4;
 	/* cpuset_mems_allowed_intersects is always true: one memory node */
 	int adj = mm->oomkilladj;
@@ -99,7 +96,7 @@ static struct task_struct *select_bad_process(unsigned long *ppoints, sim_time_t
 	return chosen;
 }
 
-static void oom_kill_task(struct task_struct *victim, unsigned long points)
+void oom_kill_task(struct task_struct *victim, unsigned long points)
 {
 	struct reclaim_stats *rs = &MM->rstats;
 	rs->oom_kills++;

@@ -39,12 +39,18 @@ long compute_min_free_kbytes(void)
 	for (int i = 0; i < MM->nr_zones; i++)
 		if (!is_highmem_idx(i))
 			lowmem += MM->zones[i].present_pages;
-	return min_free_kbytes_for(lowmem * (MM->page_size / 1024));
+	unsigned long kb = lowmem * (MM->page_size / 1024);
+	return MM->rules->min_free_kbytes_for ? MM->rules->min_free_kbytes_for(kb)
+					      : min_free_kbytes_for(kb);
 }
 
 /* setup_per_zone_pages_min + setup_per_zone_lowmem_reserve + inactive_ratio (§1.2). */
 void setup_per_zone_pages_min(void)
 {
+	if (MM->rules->setup_per_zone_pages_min) {
+		MM->rules->setup_per_zone_pages_min();
+		return;
+	}
 	unsigned long pages_min_total =
 	    (unsigned long)MM->sysctl.min_free_kbytes >> (MM->page_shift - 10);
 	unsigned long lowmem_pages = 0;
@@ -126,7 +132,7 @@ int gfp_zone(unsigned gfp)
 	return want < top ? want : top;
 }
 
-static int first_populated(int high)
+int first_populated(int high)
 {
 	for (int i = high; i >= 0; i--)
 		if (MM->zones[i].present_pages)
@@ -209,7 +215,7 @@ static void prep_new_page(pfn_t pfn, unsigned order)
  * a time (rmqueue_bulk, in the order taken); a hot page from the list's head, where the
  * last freed page went, a __GFP_COLD one (page cache reads) from its tail; higher orders
  * from the buddy lists under the zone lock. */
-static pfn_t rmqueue(struct zone *z, unsigned order, unsigned gfp)
+pfn_t rmqueue(struct zone *z, unsigned order, unsigned gfp)
 {
 	pfn_t pfn;
 	if (order == 0) {
@@ -278,6 +284,8 @@ pfn_t __alloc_pages(unsigned gfp, unsigned order)
 	bool wait = gfp & __GFP_WAIT;
 	pfn_t pfn;
 
+	if (MM->rules->alloc_pages)
+		return MM->rules->alloc_pages(gfp, order);
 	if (current)
 		cpu_work_sys(MM->hw->page_alloc_ns);
 restart:
@@ -633,6 +641,8 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->vm_total_pages = 0;
 	for (int i = 0; i < MM->nr_zones; i++)
 		MM->vm_total_pages += MM->zones[i].present_pages;
+	if (MM->rules->total_memory) /* 2.6.8: kswapd_init's total_memory, after the marks */
+		MM->vm_total_pages = MM->rules->total_memory();
 	page_writeback_init();
 
 	MM->rmap_cap = 1024;

@@ -3,6 +3,8 @@
  * (src/mm/dcache.c, inode.c). */
 #include "mm/vmscan.h"
 
+#include <limits.h>
+
 /* The registered shrinkers, in registration order (register_shrinker adds at the tail). */
 static struct shrinker {
 	shrink_fn shrink;
@@ -59,4 +61,32 @@ unsigned long shrink_slab(unsigned long scanned, unsigned gfp, unsigned long lru
 		s->nr += (long)total_scan;
 	}
 	return ret;
+}
+
+/* shrink_slab as 2.6.8 (mm/vmscan.c, v2.6.8): the same share of the pressure, but no floor
+ * on `scanned`, no cap at twice the estimate (a wrap is clamped to LONG_MAX), nothing done
+ * until more than SHRINK_BATCH is owed, and then all of it, 128 objects a call. */
+unsigned long shrink_slab_268(unsigned long scanned, unsigned gfp, unsigned long lru_pages)
+{
+	for (int i = 0; i < nr_shrinkers; i++) {
+		struct shrinker *s = &shrinkers[i];
+		unsigned long long delta = (4ull * scanned) / (unsigned)s->seeks;
+		delta *= (unsigned long)s->shrink(0, gfp);
+		delta /= lru_pages + 1;
+		s->nr += (long)delta;
+		if (s->nr < 0)
+			s->nr = LONG_MAX; /* "It wrapped!" */
+		if (s->nr <= SHRINK_BATCH)
+			continue;
+		while (s->nr) {
+			long this_scan = s->nr > 128 ? 128 : s->nr;
+			int shrink_ret = s->shrink((int)this_scan, gfp);
+			count_vm_events(SLABS_SCANNED, (unsigned long)this_scan);
+			s->nr -= this_scan;
+			if (shrink_ret == -1)
+				break;
+			cond_resched();
+		}
+	}
+	return 0;
 }

@@ -148,7 +148,7 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 	activate_locked:
 		/* 2.6.28: not a candidate for swapping, so reclaim the swap space (2.6.25 keeps
 		 * it) */
-		if ((p->flags & PG_swapcache) && vm_swap_full() && !MM->sysctl.reclaim_lru)
+		if ((p->flags & PG_swapcache) && vm_swap_full() && MM->rules->split_lru)
 			remove_exclusive_swap_page_ref(pfn);
 		p->flags |= PG_active;
 		pgactivate++;
@@ -165,7 +165,7 @@ unsigned long shrink_page_list(struct pagelist *list, struct scan_control *sc, i
 	return nr_reclaimed;
 }
 
-static void putback_pages(struct zone *z, struct pagelist *list)
+void putback_pages(struct zone *z, struct pagelist *list)
 {
 	unsigned long n = list->nr;
 	while (list->nr) {
@@ -203,7 +203,7 @@ static int inactive_isolate_mode(const struct scan_control *sc, int priority)
 {
 	if (sc->order > PAGE_ALLOC_COSTLY_ORDER)
 		return ISOLATE_BOTH;
-	if (MM->sysctl.reclaim_lru != RECLAIM_LRU_2625 && sc->order && priority < DEF_PRIORITY - 2)
+	if (MM->rules->split_lru && sc->order && priority < DEF_PRIORITY - 2)
 		return ISOLATE_BOTH;
 	return ISOLATE_INACTIVE;
 }
@@ -341,7 +341,7 @@ void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pag
 		if (nr_pvec == PAGEVEC_SIZE)
 			nr_pvec = 0; /* __pagevec_release */
 	}
-	if (vm_swap_full() && !MM->sysctl.reclaim_lru && !policy_hooked(deactivate_keeps_swap))
+	if (vm_swap_full() && MM->rules->split_lru && !policy_hooked(deactivate_keeps_swap))
 		pagevec_swap_free(pvec, nr_pvec);
 	while (active->nr)
 		putback_lru_page(pagelist_pop_tail(active));
@@ -450,6 +450,7 @@ const struct reclaim_rules reclaim_rules_2628 = {
     .swapin_active = false,
     .progress = RECLAIM_PROGRESS_2626,
     .shrink_zone_lists = shrink_zone_lists_2628,
+    .throttle_vm_writeout = true,
 };
 
 /* shrink_zone (§1.8): the era's list work, a policy's gate around it, then
@@ -471,9 +472,22 @@ unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc)
 	unsigned long nr_reclaimed = MM->rules->shrink_zone_lists(priority, z, sc);
 	if (gate)
 		gate->ops.shrink_zone_exit(z, sc, entered);
-	throttle_vm_writeout(sc->gfp_mask);
+	if (MM->rules->throttle_vm_writeout)
+		throttle_vm_writeout(sc->gfp_mask);
 	rs->shrinking--;
 	return nr_reclaimed;
+}
+
+/* What the shrinkers freed during a direct reclaimer's shrink_slab (its reclaim_state),
+ * counted as reclaimed (the kernel adds reclaimed_slab to sc.nr_reclaimed and zeroes it). */
+unsigned long take_reclaimed_slab(struct scan_control *sc)
+{
+	if (!current || !current->reclaim_state)
+		return 0;
+	unsigned long n = current->reclaim_state->reclaimed_slab;
+	sc->nr_reclaimed_so_far += n;
+	current->reclaim_state->reclaimed_slab = 0;
+	return n;
 }
 
 static void note_zone_scanning_priority(struct zone *z, int priority)
@@ -524,11 +538,7 @@ static unsigned long do_try_to_free_pages(struct scan_control *sc)
 		}
 		policy_call_all(after_shrink_zones, sc, priority, sc->nr_scanned, nr_reclaimed);
 		shrink_slab(sc->nr_scanned, sc->gfp_mask, lru_pages);
-		if (current && current->reclaim_state) {
-			nr_reclaimed += current->reclaim_state->reclaimed_slab;
-			sc->nr_reclaimed_so_far += current->reclaim_state->reclaimed_slab;
-			current->reclaim_state->reclaimed_slab = 0;
-		}
+		nr_reclaimed += take_reclaimed_slab(sc);
 		total_scanned += sc->nr_scanned;
 		if (nr_reclaimed >= (unsigned long)sc->swap_cluster_max) {
 			ret = nr_reclaimed;
@@ -575,7 +585,9 @@ unsigned long try_to_free_pages(unsigned order, unsigned gfp)
 	char gfpbuf[128];
 	trace_event(mm_vmscan_direct_reclaim_begin, "order=%d may_writepage=%d gfp_flags=%s",
 		    sc.order, sc.may_writepage, mm_trace_gfp_flags(gfp, gfpbuf, sizeof(gfpbuf)));
-	unsigned long ret = policy_gated_direct_reclaim(&sc, do_try_to_free_pages);
+	unsigned long ret = policy_gated_direct_reclaim(&sc, MM->rules->do_try_to_free_pages
+								 ? MM->rules->do_try_to_free_pages
+								 : do_try_to_free_pages);
 	trace_event(mm_vmscan_direct_reclaim_end, "nr_reclaimed=%lu", ret);
 	rs->direct_reclaimers--;
 	rs->reclaimers_incl_kswapd--;
@@ -715,7 +727,10 @@ void kswapd_main(void *arg)
 		MM->rstats.reclaimers_incl_kswapd++;
 		if (MM->rstats.reclaimers_incl_kswapd > MM->rstats.max_reclaimers_incl_kswapd)
 			MM->rstats.max_reclaimers_incl_kswapd = MM->rstats.reclaimers_incl_kswapd;
-		balance_pgdat(order);
+		if (MM->rules->balance_pgdat)
+			MM->rules->balance_pgdat(order);
+		else
+			balance_pgdat(order);
 		MM->rstats.reclaimers_incl_kswapd--;
 	}
 }

@@ -25,6 +25,11 @@ struct scan_control {
 	/* 2.6.25-rc1..rc6 (vm.reclaim_nap_needs_io): pages of this priority's pass under
 	 * writeback, dirty but not writable by this caller, or still under I/O after pageout */
 	unsigned long nr_io_pages;
+	/* 2.6.8 (vmscan_268.c): read_page_state(nr_mapped) at the start of each priority's
+	 * pass (direct) or of balance_pgdat (kswapd); shrink_zone's quota, counted down by what
+	 * shrink_cache frees */
+	unsigned long nr_mapped;
+	long nr_to_reclaim;
 };
 
 /* One batch of shrink_inactive_list, as shrink_page_list left it. */
@@ -54,6 +59,17 @@ void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pag
 			   unsigned long taken);
 void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long percent[2]);
 unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc);
+/* A direct reclaimer's slab pages freed since its last call (reclaim_state), taken. */
+unsigned long take_reclaimed_slab(struct scan_control *sc);
+/* Puts shrink_inactive_list's kept pages back on their LRU lists. */
+void putback_pages(struct zone *z, struct pagelist *list);
+/* shrink_zone's scan accumulator for list l (2.6.8-2.6.27, §1.8): adds `add`, and returns
+ * what it holds once that reaches a cluster (emptying it), else 0. */
+unsigned long take_scan(struct zone *z, enum lru_list l, unsigned long add,
+			const struct scan_control *sc);
+/* vm.reclaim_lru = 2.6.8 (vmscan_268.c): its shrink_cache and refill_inactive_zone */
+unsigned long shrink_cache_268(unsigned long nr_to_scan, struct zone *z, struct scan_control *sc);
+void refill_inactive_zone_268(unsigned long nr_pages, struct zone *z, struct scan_control *sc);
 /* vm.reclaim_lru = 2.6.25 (vmscan_2625.c): §1.10's test */
 int calc_reclaim_mapped(const struct scan_control *sc, const struct zone *z, int priority);
 /* do_try_to_free_pages' report and the reclaim nap, by kernel (vmscan_2625.c) */

@@ -69,9 +69,9 @@ static void shrink_active_list_2625(unsigned long nr_pages, struct zone *z, stru
 	shrink_active_putback(z, &inactive, &active, taken);
 }
 
-/* Takes what the accumulator holds once it reaches a cluster (§1.8). */
-static unsigned long take_scan(struct zone *z, enum lru_list l, unsigned long add,
-			       const struct scan_control *sc)
+/* Takes what the accumulator holds once it reaches a cluster (§1.8; 2.6.8 the same). */
+unsigned long take_scan(struct zone *z, enum lru_list l, unsigned long add,
+			const struct scan_control *sc)
 {
 	z->nr_scan[l] += add;
 	unsigned long nr = z->nr_scan[l];
@@ -136,4 +136,5 @@ const struct reclaim_rules reclaim_rules_2625 = {
     .swapin_active = true,
     .progress = RECLAIM_PROGRESS_2625,
     .shrink_zone_lists = shrink_zone_lists_2625,
+    .throttle_vm_writeout = true,
 };

@@ -1,5 +1,7 @@
 #include "util/testutil.h"
 
+#include "mm/era/era.h"
+
 #include "cli/scenario_file.h"
 #include "hw/profile.h"
 #include "mm/mm.h"
@@ -79,6 +81,21 @@ void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long mi
 	struct mm_config mc = {.hw = hw, .ram_bytes = ram, .swap_bytes = swap, .seed = 1};
 	vm_sysctl_defaults(&mc.sysctl);
 	mc.sysctl.min_free_kbytes = min_free_kbytes;
+	sched_init(1, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
+	sched_set_mem_context_cost(hw->switch_mm_ns);
+	sched_set_hz(hw->hz);
+	assert_int_equal(mm_init(&mc, &test_ops), 0);
+	test_nr_oom_killed = 0;
+}
+
+void test_machine_boot_kernel(const char *profile, uint64_t ram, uint64_t swap, const char *version)
+{
+	const struct hw_profile *hw = hw_profile_find(profile);
+	assert_non_null(hw);
+	struct mm_config mc = {.hw = hw, .ram_bytes = ram, .swap_bytes = swap, .seed = 1};
+	kernel_version_t v = 0;
+	assert_int_equal(kernel_version_parse(version, &v), 0);
+	kernel_version_defaults(v, &mc.sysctl);
 	sched_init(1, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
 	sched_set_mem_context_cost(hw->switch_mm_ns);
 	sched_set_hz(hw->hz);

@@ -31,6 +31,9 @@ uint64_t test_vmstat_zones(const struct run_result *res, const char *name);
 /* Boots memory only: `ram` bytes on profile `profile`, `swap` bytes of swap, min_free_kbytes
  * as given (0 = computed). Unit tests call mm functions from scheduler context. */
 void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long min_free_kbytes);
+/* The same, the sysctls as kernel `version` boots them (its era's rules from mm_init on). */
+void test_machine_boot_kernel(const char *profile, uint64_t ram, uint64_t swap,
+			      const char *version);
 void test_machine_shutdown(void);
 /* Victims the OOM killer chose on the bare machine (its kill op records them). */
 extern struct task_struct *test_oom_killed[8];

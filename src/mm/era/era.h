@@ -16,6 +16,7 @@
 /* struct reclaim_rules is in mm/mm.h (page_lru reads it). */
 extern const struct reclaim_rules reclaim_rules_2628; /* vmscan.c */
 extern const struct reclaim_rules reclaim_rules_2625; /* vmscan_2625.c */
+extern const struct reclaim_rules reclaim_rules_268;  /* vmscan_268.c */
 /* Every rule variant, in vm.reclaim_lru's index order, NULL-terminated. */
 extern const struct reclaim_rules *const reclaim_rules_table[];
 /* vm.reclaim_lru's choices, built from the table */
@@ -24,6 +25,7 @@ const char *const *reclaim_rules_names(void);
 struct kernel_era {
 	const char *name;	/* the era's base version, e.g. "2.6.28" */
 	kernel_version_t since; /* the first release it stands for */
+	kernel_version_t until; /* the first it no longer stands for (0: up to the next era) */
 	const char *summary;	/* which versions it stands for, and what it leaves out */
 	/* the core sysctls and the rule variant kernel v of this era boots with; the
 	 * policies' own mainline values are applied after it (mm_policies_mainline) */
@@ -34,8 +36,8 @@ extern const struct kernel_era *const kernel_eras[];
 
 /* "2.6.25-rc1", "2.6.25-mm1", "3.0-rc", "2.6.31": 0, or -1 when it is no kernel version. */
 int kernel_version_parse(const char *text, kernel_version_t *out);
-/* The era with the latest base not after v; for a version older than every era, the
- * oldest era (the nearest one). */
+/* The era with the latest base not after v that still stands for v; for a version no era
+ * stands for, the next era after it (the oldest, for a version older than every era). */
 const struct kernel_era *kernel_era_for(kernel_version_t v);
 /* Every sysctl as kernel v boots: its era's defaults, then each policy's mainline value. */
 void kernel_version_defaults(kernel_version_t v, struct vm_sysctl *s);

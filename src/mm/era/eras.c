@@ -6,10 +6,12 @@
 
 #include <string.h>
 
+extern const struct kernel_era kernel_era_268;
 extern const struct kernel_era kernel_era_2625;
 extern const struct kernel_era kernel_era_2628;
 
 const struct kernel_era *const kernel_eras[] = {
+    &kernel_era_268,
     &kernel_era_2625,
     &kernel_era_2628,
     NULL,
@@ -18,6 +20,7 @@ const struct kernel_era *const kernel_eras[] = {
 const struct reclaim_rules *const reclaim_rules_table[] = {
     &reclaim_rules_2628, /* index RECLAIM_LRU_2628 */
     &reclaim_rules_2625, /* index RECLAIM_LRU_2625 */
+    &reclaim_rules_268,	 /* index RECLAIM_LRU_268 */
     NULL,
 };
 

@@ -52,14 +52,18 @@ int kernel_version_parse(const char *text, kernel_version_t *out)
 
 const struct kernel_era *kernel_era_for(kernel_version_t v)
 {
-	const struct kernel_era *best = NULL, *lowest = NULL;
+	const struct kernel_era *best = NULL, *next = NULL;
 	for (const struct kernel_era *const *e = kernel_eras; *e; e++) {
-		if (!lowest || (*e)->since < lowest->since)
-			lowest = *e;
-		if ((*e)->since <= v && (!best || (*e)->since > best->since))
+		if ((*e)->since > v) {
+			if (!next || (*e)->since < next->since)
+				next = *e;
+		} else if (!best || (*e)->since > best->since) {
 			best = *e;
+		}
 	}
-	return best ? best : lowest; /* older than every era: the nearest one */
+	if (best && (!best->until || v < best->until))
+		return best;
+	return next ? next : best; /* no era stands for v: the next one after it */
 }
 
 void kernel_version_defaults(kernel_version_t v, struct vm_sysctl *s)
