@@ -144,6 +144,10 @@ struct reclaim_rules {
 	unsigned long (*shrink_zone_lists)(int priority, struct zone *z, struct scan_control *sc);
 	/* shrink_zone ends with throttle_vm_writeout (2.6.16 on) */
 	bool throttle_vm_writeout;
+	/* the least free memory any allocation that may wait leaves, in pages_min: 1 from
+	 * 2.6.9 on (the pass after waking kswapd tests pages_min), 2 in 2.6.8 (every pass
+	 * tests pages_low, twice pages_min) */
+	unsigned alloc_floor_mins;
 	/* The rest replace a whole kernel function where the variant's differs from
 	 * 2.6.25-2.6.28's, which NULL keeps: the priority loop of try_to_free_pages, kswapd's
 	 * balance_pgdat, __alloc_pages, and the watermarks' setup

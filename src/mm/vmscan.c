@@ -451,6 +451,7 @@ const struct reclaim_rules reclaim_rules_2628 = {
     .progress = RECLAIM_PROGRESS_2626,
     .shrink_zone_lists = shrink_zone_lists_2628,
     .throttle_vm_writeout = true,
+    .alloc_floor_mins = 1,
 };
 
 /* shrink_zone (§1.8): the era's list work, a policy's gate around it, then

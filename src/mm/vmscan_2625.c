@@ -137,4 +137,5 @@ const struct reclaim_rules reclaim_rules_2625 = {
     .progress = RECLAIM_PROGRESS_2625,
     .shrink_zone_lists = shrink_zone_lists_2625,
     .throttle_vm_writeout = true,
+    .alloc_floor_mins = 1,
 };

@@ -279,6 +279,7 @@ const struct reclaim_rules reclaim_rules_268 = {
     .progress = RECLAIM_PROGRESS_2625, /* unused: do_try_to_free_pages_268 reports */
     .shrink_zone_lists = shrink_zone_lists_268,
     .throttle_vm_writeout = false,
+    .alloc_floor_mins = 2,
     .do_try_to_free_pages = do_try_to_free_pages_268,
     .balance_pgdat = balance_pgdat_268,
     .alloc_pages = __alloc_pages_268,

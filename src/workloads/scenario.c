@@ -457,17 +457,21 @@ static int validate_machine(const struct scenario_config *c, const struct hw_pro
 	}
 	/* Every lowmem zone's pages_min is its share of min_free_kbytes (setup_per_zone_pages_min:
 	 * highmem takes none): at or above what the boot leaves free below highmem, no kernel
-	 * allocation (page tables, stacks) could ever succeed. */
+	 * allocation (page tables, stacks) could ever succeed. 2.6.8's allocations stop at
+	 * pages_low, twice pages_min (the rule variant's alloc_floor_mins). */
 	uint64_t lowmem = hw->layout == LAYOUT_X86_32 ? MIN(c->ram, X86_32_LOWMEM_BYTES) : c->ram;
 	uint64_t usable_kb = lowmem > reserved ? (lowmem - reserved) >> 10 : 0;
-	if (c->vm.min_free_kbytes > 0 && (uint64_t)c->vm.min_free_kbytes >= usable_kb) {
+	unsigned floor = reclaim_rules_at(c->vm.reclaim_lru)->alloc_floor_mins;
+	if (c->vm.min_free_kbytes > 0 &&
+	    (uint64_t)c->vm.min_free_kbytes * (floor ? floor : 1) >= usable_kb) {
 		snprintf(
 		    err, errlen,
-		    "vm.min_free_kbytes %ld is not below the low memory the kernel leaves free "
+		    "vm.min_free_kbytes %ld is not below %sthe low memory the kernel leaves free "
 		    "at boot (%llu kB of machine.ram %llu): every kernel allocation would fail "
-		    "the min watermark",
-		    (long)c->vm.min_free_kbytes, (unsigned long long)usable_kb,
-		    (unsigned long long)c->ram);
+		    "the %s watermark",
+		    (long)c->vm.min_free_kbytes, floor > 1 ? "half " : "",
+		    (unsigned long long)usable_kb, (unsigned long long)c->ram,
+		    floor > 1 ? "low (2 x min, vm.reclaim_lru 2.6.8)" : "min");
 		*key = "vm.min_free_kbytes";
 		return -1;
 	}

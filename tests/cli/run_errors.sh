@@ -80,6 +80,9 @@ expect hackbench-host-memory 2 "hbhost.conf:[0-9]: this run would need about .* 
 # no kernel allocation succeeds (run fuzzer seed 61069: reported as an invariant failure)
 printf 'machine.profile = p3-2004\nmachine.ram = 2000M\nvm.min_free_kbytes = 1000000\n' >"$tmp/lowmem.conf"
 expect min-free-above-lowmem 2 "lowmem.conf:3: vm.min_free_kbytes 1000000 is not below the low memory" -- run "$tmp/lowmem.conf"
+# 2.6.8's allocations all stop at pages_low, twice pages_min (run fuzzer seeds 113064, 113692)
+printf 'machine.ram = 128M\nkernel.version = 2.6.8\nvm.min_free_kbytes = 60000\n' >"$tmp/minfree268.conf"
+expect min-free-above-half-ram-268 2 "minfree268.conf:3: vm.min_free_kbytes 60000 is not below half the low memory" -- run "$tmp/minfree268.conf"
 # Silently wrong before: CR-only lines, a key set twice.
 printf 'machine.ram = 64M\rvm.swappiness = 101\r' >"$tmp/cr.conf"
 expect cr-line-ends 2 "cr.conf:2: bad value '101' for vm.swappiness" -- run "$tmp/cr.conf"

@@ -19,6 +19,8 @@ extern const struct reclaim_rules reclaim_rules_2625; /* vmscan_2625.c */
 extern const struct reclaim_rules reclaim_rules_268;  /* vmscan_268.c */
 /* Every rule variant, in vm.reclaim_lru's index order, NULL-terminated. */
 extern const struct reclaim_rules *const reclaim_rules_table[];
+/* The rule variant of vm.reclaim_lru index i; 2.6.28's for an index out of range. */
+const struct reclaim_rules *reclaim_rules_at(int i);
 /* vm.reclaim_lru's choices, built from the table */
 const char *const *reclaim_rules_names(void);
 

@@ -85,11 +85,15 @@ void vm_sysctl_defaults(struct vm_sysctl *s)
 	kernel_version_defaults(v, s);
 }
 
-void mm_sysctl_apply(void)
+const struct reclaim_rules *reclaim_rules_at(int i)
 {
-	int i = MM->sysctl.reclaim_lru;
 	if (i < 0 || i >= (int)ARRAY_SIZE(reclaim_rules_table) - 1)
 		i = RECLAIM_LRU_2628;
-	MM->rules = reclaim_rules_table[i];
+	return reclaim_rules_table[i];
+}
+
+void mm_sysctl_apply(void)
+{
+	MM->rules = reclaim_rules_at(MM->sysctl.reclaim_lru);
 	mm_policies_activate();
 }
