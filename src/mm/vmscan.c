@@ -23,11 +23,6 @@ bool inactive_anon_is_low(const struct zone *z)
 	return inactive * z->inactive_ratio < active;
 }
 
-static inline bool current_is_kswapd(void)
-{
-	return current && (current->flags & PF_KSWAPD);
-}
-
 /* An isolated page freed by reclaim. */
 static void free_isolated_page(pfn_t pfn)
 {

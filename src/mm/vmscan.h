@@ -59,6 +59,17 @@ void shrink_active_putback(struct zone *z, struct pagelist *inactive, struct pag
 			   unsigned long taken);
 void get_scan_ratio(struct zone *z, struct scan_control *sc, unsigned long percent[2]);
 unsigned long shrink_zone(int priority, struct zone *z, struct scan_control *sc);
+static inline bool current_is_kswapd(void)
+{
+	return current && (current->flags & PF_KSWAPD);
+}
+/* Every mapped page, file or anonymous: 2.6.8's nr_mapped, 2.6.25's NR_FILE_MAPPED +
+ * NR_ANON_PAGES (§1.10's mapped_ratio) */
+static inline unsigned long nr_mapped_pages(void)
+{
+	return (unsigned long)(global_page_state(NR_FILE_MAPPED) +
+			       global_page_state(NR_ANON_PAGES));
+}
 /* A direct reclaimer's slab pages freed since its last call (reclaim_state), taken. */
 unsigned long take_reclaimed_slab(struct scan_control *sc);
 /* Puts shrink_inactive_list's kept pages back on their LRU lists. */

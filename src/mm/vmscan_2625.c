@@ -26,8 +26,7 @@ int calc_reclaim_mapped(const struct scan_control *sc, const struct zone *z, int
 	int prio = z->prev_priority < priority ? z->prev_priority : priority;
 	long distress = 100 >> prio;
 	unsigned long total = MM->vm_total_pages ? MM->vm_total_pages : 1;
-	long mapped_ratio = (global_page_state(NR_FILE_MAPPED) + global_page_state(NR_ANON_PAGES)) *
-			    100 / (long)total;
+	long mapped_ratio = (long)nr_mapped_pages() * 100 / (long)total;
 	long swap_tendency = mapped_ratio / 2 + distress + sc->swappiness;
 	long imbalance = z->stat[NR_ACTIVE] / (z->stat[NR_INACTIVE] + 1);
 	imbalance = imbalance * (MM->sysctl.swappiness + 1) / 100;

@@ -22,18 +22,6 @@
 
 #include <string.h>
 
-static inline bool current_is_kswapd(void)
-{
-	return current && (current->flags & PF_KSWAPD);
-}
-
-/* read_page_state(nr_mapped): every mapped page, file or anonymous */
-static unsigned long nr_mapped_pages(void)
-{
-	return (unsigned long)(global_page_state(NR_FILE_MAPPED) +
-			       global_page_state(NR_ANON_PAGES));
-}
-
 static unsigned long zone_free(const struct zone *z)
 {
 	return (unsigned long)zone_page_state(z, NR_FREE_PAGES);

@@ -74,13 +74,13 @@ static void test_kill(struct task_struct *victim)
 
 static const struct mm_task_ops test_ops = {.kill = test_kill};
 
-void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long min_free_kbytes)
+static void boot_with(const char *profile, uint64_t ram, uint64_t swap,
+		      const struct vm_sysctl *sysctl)
 {
 	const struct hw_profile *hw = hw_profile_find(profile);
 	assert_non_null(hw);
 	struct mm_config mc = {.hw = hw, .ram_bytes = ram, .swap_bytes = swap, .seed = 1};
-	vm_sysctl_defaults(&mc.sysctl);
-	mc.sysctl.min_free_kbytes = min_free_kbytes;
+	mc.sysctl = *sysctl;
 	sched_init(1, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
 	sched_set_mem_context_cost(hw->switch_mm_ns);
 	sched_set_hz(hw->hz);
@@ -88,19 +88,21 @@ void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long mi
 	test_nr_oom_killed = 0;
 }
 
+void test_machine_boot(const char *profile, uint64_t ram, uint64_t swap, long min_free_kbytes)
+{
+	struct vm_sysctl s;
+	vm_sysctl_defaults(&s);
+	s.min_free_kbytes = min_free_kbytes;
+	boot_with(profile, ram, swap, &s);
+}
+
 void test_machine_boot_kernel(const char *profile, uint64_t ram, uint64_t swap, const char *version)
 {
-	const struct hw_profile *hw = hw_profile_find(profile);
-	assert_non_null(hw);
-	struct mm_config mc = {.hw = hw, .ram_bytes = ram, .swap_bytes = swap, .seed = 1};
+	struct vm_sysctl s;
 	kernel_version_t v = 0;
 	assert_int_equal(kernel_version_parse(version, &v), 0);
-	kernel_version_defaults(v, &mc.sysctl);
-	sched_init(1, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
-	sched_set_mem_context_cost(hw->switch_mm_ns);
-	sched_set_hz(hw->hz);
-	assert_int_equal(mm_init(&mc, &test_ops), 0);
-	test_nr_oom_killed = 0;
+	kernel_version_defaults(v, &s);
+	boot_with(profile, ram, swap, &s);
 }
 
 void test_machine_shutdown(void)

@@ -29,9 +29,4 @@ bool throttle_rfc_no_longer_needed(const struct scan_control *sc);
  * __GFP_IO|__GFP_FS callers, §2.3 last point). */
 bool too_many_isolated(struct zone *z, int file, struct scan_control *sc, bool v516);
 
-static inline bool current_is_kswapd(void)
-{
-	return current && (current->flags & PF_KSWAPD);
-}
-
 #endif
