@@ -179,7 +179,19 @@ static void sched_keys_follow_the_rc(void **state)
 		/* leftmost-only min_vruntime: 2.6.25-rc6 (3fe69747dab) to 2.6.27 */
 		assert_int_equal(cfg.sched_min_vruntime_leftmost,
 				 i >= 3 && strcmp(k[i].version, "2.6.28") != 0);
+		assert_int_equal(cfg.sched_o1, 0);
 	}
+	/* the O(1) scheduler before CFS (2.6.23), unless kernel.scheduler is set */
+	static const char *const o1[] = {"2.6.8-rc2", "2.6.9", "2.6.22"};
+	for (size_t i = 0; i < sizeof(o1) / sizeof(o1[0]); i++) {
+		snprintf(text, sizeof(text), "kernel.version = %s\n", o1[i]);
+		test_scenario(&cfg, text);
+		assert_int_equal(cfg.sched_o1, 1);
+	}
+	test_scenario(&cfg, "kernel.version = 2.6.23\n");
+	assert_int_equal(cfg.sched_o1, 0);
+	test_scenario(&cfg, "kernel.scheduler = cfs\nkernel.version = 2.6.8\n");
+	assert_int_equal(cfg.sched_o1, 0);
 	test_scenario(&cfg, "kernel.sched_min_vruntime = curr\nkernel.version = 2.6.26\n");
 	assert_int_equal(cfg.sched_min_vruntime_leftmost, 0);
 	test_scenario(&cfg, "machine.ram = 64M\n"); /* the default kernel, 2.6.28 */

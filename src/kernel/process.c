@@ -355,6 +355,7 @@ int sys_wait(int *code)
 		 * oldest zombie. release_task: a reaped child leaves the parent's list. */
 		if (me->nr_zombies) {
 			struct process *c = zombie_pop(me);
+			sched_exit(&c->task->task, &me->task->task);
 			release_pid(c);
 			unlink_child(me, c);
 			if (code)

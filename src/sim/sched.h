@@ -48,6 +48,22 @@ struct task {
 	uint32_t weight;	/* CFS load weight of its nice level (1024 at nice 0) */
 	uint64_t rq_seq;	/* the seq of its entry in the run queue while it is queued */
 	short next_of, last_of; /* 1 + the CPU whose next (last) buddy it is; 0 none */
+	/* The O(1) scheduler's (kernel/sched.c, 2.6.8; sched_o1.c), used when
+	 * sched_set_o1(true): priorities 100..139, nice 0 at 120 */
+	int prio, static_prio;
+	int time_slice; /* jiffies left of its timeslice */
+	int activated;	/* -1 woken from an uninterruptible sleep, 1 by a task, 2 by an
+			 * interrupt, 0 none since it last ran */
+	int interactive_credit;
+	bool first_time_slice; /* has not used up its first timeslice since fork */
+	bool
+	    sleep_uninterruptible; /* the sleep it is in (or last was in) is TASK_UNINTERRUPTIBLE */
+	bool woken_by_task;	   /* the last wakeup came from a task, not an interrupt or timer */
+	uint8_t o1_requeue;	   /* where it goes back when it leaves its CPU still runnable */
+	uint32_t o1_epoch;	   /* which array it belongs to (sched_o1.c) */
+	sim_time_t sleep_avg, timestamp;
+	struct task *o1_next, *o1_prev; /* its priority list while queued */
+	struct task *o1_after; /* requeue just behind this child it forked (do_fork's resched) */
 	bool timed_out;
 	bool killable_sleep; /* a fatal signal ends this sleep */
 	/* A fatal signal is pending: it ends a killable sleep and keeps the task from starting
@@ -127,8 +143,16 @@ void task_start(struct task *t);
 /* The memory context t runs in from now on (0: none). A running task's CPU switches to it
  * at once, as exec's activate_mm does. */
 void task_set_mem_context(struct task *t, uint64_t ctx);
-/* set_user_nice: the CFS weight of nice -20..19 (the kernel's prio_to_weight). */
+/* set_user_nice: the CFS weight of nice -20..19 (the kernel's prio_to_weight); under the
+ * O(1) scheduler its static priority. */
 void set_user_nice(struct task *t, int nice);
+/* Which scheduler runs the machine: false, CFS (2.6.23 on; the default); true, 2.6.8's O(1)
+ * scheduler (sched_o1.c). Before any task starts. */
+void sched_set_o1(bool on);
+/* release_task's sched_exit (2.6.8): a reaped child that never used up its first timeslice
+ * gives the rest back to its parent, and a child that slept less lowers the parent's
+ * sleep average. Nothing under CFS. */
+void sched_exit(struct task *child, struct task *parent);
 
 /* The task running now (NULL in scheduler context); layers above wrap it as `current`. */
 extern struct task *sim_current;

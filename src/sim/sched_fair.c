@@ -150,6 +150,8 @@ static const uint32_t prio_to_weight[40] = {
 void set_user_nice(struct task *t, int nice)
 {
 	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+	if (sched.o1)
+		o1_set_nice(t, nice);
 	uint32_t w = prio_to_weight[nice + 20];
 	if (t->state == TASK_RUNNABLE && t->cpu < 0)
 		sched.rq_weight = sched.rq_weight - t->weight + w; /* queued: keep the sum */
@@ -328,6 +330,10 @@ void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_n
  * cannot starve the tasks already queued. */
 void make_runnable_as(struct task *t, bool wakeup)
 {
+	if (sched.o1) {
+		o1_make_runnable(t, wakeup);
+		return;
+	}
 	t->state = TASK_RUNNABLE;
 	update_min_vruntime();
 	if (wakeup) {
@@ -352,12 +358,30 @@ void make_runnable_as(struct task *t, bool wakeup)
 		check_preempt_wakeup(t);
 }
 
-/* task_new_fair: a new task starts one slice after min_vruntime (START_DEBIT); with
- * child-runs-first (the 2.6.2x default), a child that would start behind its parent takes the
- * parent's place instead, and the parent is asked to give it the CPU. */
+static void cfs_task_new(struct task *parent_task, struct task *t);
+
+/* A new task joins the run queue by the scheduler's fork rules (task_new_fair's, or 2.6.8's
+ * sched_fork and wake_up_forked_process), at its parent's local time. */
 void task_start(struct task *t)
 {
 	struct task *parent_task = sim_current;
+	if (sched.o1)
+		o1_task_start(parent_task && parent_task->cpu >= 0 ? parent_task : NULL, t);
+	else
+		cfs_task_new(parent_task, t);
+	t->wake_gen++;
+	if (parent_task && parent_task->pending)
+		ev_push((struct event){
+		    .time = local_now(), .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
+	else
+		make_runnable_as(t, false);
+}
+
+/* task_new_fair: a new task starts one slice after min_vruntime (START_DEBIT); with
+ * child-runs-first (the 2.6.2x default), a child that would start behind its parent takes the
+ * parent's place instead, and the parent is asked to give it the CPU. */
+static void cfs_task_new(struct task *parent_task, struct task *t)
+{
 	update_min_vruntime();
 	sim_time_t child =
 	    sched.min_vruntime +
@@ -375,12 +399,6 @@ void task_start(struct task *t)
 		}
 		set_need_resched(parent_task->cpu, true);
 	}
-	t->wake_gen++;
-	if (parent_task && parent_task->pending)
-		ev_push((struct event){
-		    .time = local_now(), .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
-	else
-		make_runnable_as(t, false);
 }
 
 /* cfs_rq->load of CPU c's run queue as pick_next_task sees it (the previous task put
@@ -479,7 +497,7 @@ struct task *cpu_dispatch(int c)
 	struct task *t = sched.cpus[c].curr;
 	if (!t)
 		return NULL;
-	t = pick_next(c, t);
+	t = sched.o1 ? o1_pick_next(c, t) : pick_next(c, t);
 	if (t->state == TASK_RUNNABLE && t->co.sp) {
 		sched.stats.context_switches++;
 		t->nr_switched_in++;
@@ -500,6 +518,10 @@ struct task *cpu_dispatch(int c)
 /* A task that blocked or died leaves CPU c: the next queued task gets it. */
 void cpu_release(int c, struct task *t)
 {
+	if (sched.o1) {
+		o1_cpu_release(c, t);
+		return;
+	}
 	/* dequeue_entity's update_curr, t still cfs_rq->curr: when no task is left,
 	 * min_vruntime keeps t's vruntime for the next wakeup on the idle CPU */
 	update_min_vruntime();
@@ -535,5 +557,5 @@ void run_on_cpu(int c)
 
 int sched_nr_running(void)
 {
-	return rq_nr_queued() + sched.ncpus - sched.nr_idle;
+	return (sched.o1 ? o1_nr_queued() : rq_nr_queued()) + sched.ncpus - sched.nr_idle;
 }

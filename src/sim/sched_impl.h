@@ -36,6 +36,8 @@ struct rq_entry {
 	struct task *task;
 };
 
+#define O1_MAX_PRIO 140
+
 struct sched_state {
 	struct event *heap;
 	size_t nr, cap;
@@ -86,6 +88,17 @@ struct sched_state {
 	void (*observe)(sim_time_t when); /* a monitor reading state at fixed times */
 	sim_time_t observe_every, observe_next;
 	struct sched_stats stats;
+	/* the O(1) scheduler (sched_o1.c): one runqueue's two priority arrays for all CPUs */
+	bool o1;
+	struct o1_array {
+		struct task *head[O1_MAX_PRIO], *tail[O1_MAX_PRIO];
+		uint64_t bitmap[(O1_MAX_PRIO + 63) / 64];
+		int nr_active;
+	} o1_arrays[2];
+	uint32_t o1_active_epoch; /* the active array is o1_arrays[epoch & 1] */
+	bool o1_expired_since;	  /* rq->expired_timestamp != 0 */
+	uint64_t o1_expired_timestamp;
+	int o1_best_expired_prio;
 };
 
 extern struct sched_state sched;
@@ -112,6 +125,16 @@ void set_curr(int c, struct task *t);
 void set_need_resched(int c, bool on);
 sim_time_t vdelta(const struct task *t, sim_time_t ns);
 sim_time_t task_slice(const struct task *t);
+
+/* sched_o1.c: the O(1) scheduler's side of sched_fair.c's entry points */
+void o1_task_init(struct task *t);
+int o1_nr_queued(void);
+void o1_set_nice(struct task *t, int nice);
+void o1_make_runnable(struct task *t, bool wakeup);
+void o1_task_start(struct task *parent, struct task *child);
+struct task *o1_pick_next(int c, struct task *t);
+void o1_cpu_release(int c, struct task *t);
+void o1_ticks(struct task *t, uint64_t ticks);
 
 /* task.c */
 void switch_to_sched(int finishing);

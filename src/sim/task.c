@@ -126,6 +126,7 @@ void task_init(struct task *t, const char *comm, void (*fn)(void *), void *arg)
 	t->arg = arg;
 	t->weight = NICE_0_LOAD;
 	t->next_of = t->last_of = 0;
+	o1_task_init(t);
 	t->start_time = local_now();
 	if (sched.all_tail)
 		sched.all_tail->next_all = t;
@@ -166,7 +167,13 @@ void yield_cpu(bool force)
 	sim_time_t used0 = t->slice_used;
 	sim_time_t when = sim_clock + t->pending;
 	sim_time_t charge = t->pending; /* update_curr's delta_exec for this stretch */
-	if (sched.tick_cost) {
+	if (sched.o1) {
+		/* scheduler_tick at each timer interrupt of the stretch */
+		uint64_t ticks = ticks_between(t->cpu, sim_clock, when);
+		o1_ticks(t, ticks);
+		when += ticks * sched.tick_cost;
+		t->stime += ticks * sched.tick_cost;
+	} else if (sched.tick_cost) {
 		sim_time_t ph = sched.cpus[t->cpu].tick_phase;
 		uint64_t ticks = ticks_between(t->cpu, sim_clock, when);
 		if (sched.jiffy_clock)

@@ -17,6 +17,10 @@ void schedule_timeout(sim_time_t ns)
 	flush_pending();
 	t->wake_gen++;
 	t->timed_out = false;
+	/* schedule_timeout_uninterruptible: the model's callers (the allocator's and the OOM
+	 * killer's one-jiffy waits) sleep uninterruptibly */
+	t->sleep_uninterruptible = true;
+	t->woken_by_task = false;
 	ev_push(
 	    (struct event){.time = sim_clock + ns, .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
 	block_current();
@@ -71,6 +75,10 @@ static bool do_sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killab
 	t->wake_gen++;
 	t->timed_out = false;
 	t->killable_sleep = killable;
+	/* the killable sleeps are the interruptible ones (sockets, pipes, wait, nanosleep); the
+	 * others are TASK_UNINTERRUPTIBLE (pages, congestion, reclaim throttles) */
+	t->sleep_uninterruptible = !killable;
+	t->woken_by_task = false;
 	t->wq_exclusive = exclusive;
 	wq_add(wq, t, exclusive);
 	if (timeout_ns)
@@ -104,6 +112,7 @@ static void wake(struct task *t)
 {
 	if (t->wq)
 		wq_remove(t->wq, t);
+	t->woken_by_task = sim_current != NULL; /* not a device callback */
 	t->wake_gen++;
 	if (t->state != TASK_BLOCKED)
 		return; /* still catching up with the clock in sleep_on: it will see wq == NULL */

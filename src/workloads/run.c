@@ -79,6 +79,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	sched_set_hz(hw->hz);
 	sched_set_ticks(hw->tick_ns, seed);
 	sched_set_jiffy_clock(cfg->sched_clock_jiffies);
+	sched_set_o1(cfg->sched_o1);
 	sched_set_normalized_sleeper(cfg->sched_normalized_sleeper);
 	sched_set_min_vruntime_leftmost(cfg->sched_min_vruntime_leftmost);
 	sched_set_wakeup_rules((enum sched_buddies)cfg->sched_buddies,

@@ -26,6 +26,8 @@ static const char *const slub_order_rule_names[] = {"2.6.25", "2.6.26", "2.6.30"
 
 static const char *const sched_clock_names[] = {"ns", "jiffies", NULL};
 
+static const char *const scheduler_names[] = {"cfs", "o1", NULL};
+
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
     {"scenario.reproduces", P_STRING, SP(reproduces), 0, 0, NULL,
@@ -47,6 +49,10 @@ static const struct param_desc base_params[] = {
     {"kernel.version", P_STRING, SP(kernel_version), 0, 0, NULL,
      "the kernel the scenario runs (e.g. 2.6.25-rc1, 2.6.28, 3.0-rc): every vm.* key not set "
      "by name takes that kernel's value, its reclaim rules and mainline policies included"},
+    {"kernel.scheduler", P_ENUM, SP(sched_o1), 0, 0, scheduler_names,
+     "the process scheduler (default: kernel.version's): cfs (2.6.23 on; the kernel.sched_* "
+     "keys are its rules) or o1 (the O(1) scheduler before 2.6.23, 2.6.8's rules: priority "
+     "arrays, 102 ms timeslices at nice 0, the sleep-average interactivity bonus)"},
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
      "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25-rc1..rc5, 2.6.25, 2.6.26), 1 "
      "scaled down by the run queue's load (2.6.25-rc6..rc9); default: kernel.version's"},
@@ -219,7 +225,7 @@ static int kernel_nap_needs_io(kernel_version_t v, int rc)
  * (74e3cd7f480), back to 10 ms in 2.6.26 and to 5 ms in 2.6.27; the last buddy came in
  * 2.6.28-rc4 (4793241be40), taken here for every 2.6.28; later kernels get 2.6.28's. */
 static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, int rc,
-			       const bool set[5])
+			       const bool set[6])
 {
 	bool r2625 = v == KERNEL_VERSION(2, 6, 25);
 	int buddies = v < KERNEL_VERSION(2, 6, 25)   ? SCHED_BUDDIES_NONE
@@ -241,6 +247,9 @@ static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, in
 		c->sched_normalized_sleeper = r2625 && rc >= 6;
 	/* min_vruntime of the leftmost alone: 3fe69747dab "sched: min_vruntime fix" in
 	 * 2.6.25-rc6, until 2.6.28's update_min_vruntime (1af5f730fc1) took curr back in */
+	/* CFS replaced the O(1) scheduler in 2.6.23 (dd41f596cda "sched: cfs core code") */
+	if (!set[5])
+		c->sched_o1 = v < KERNEL_VERSION(2, 6, 23);
 	if (!set[4])
 		c->sched_min_vruntime_leftmost =
 		    (r2625 && (rc == 0 || rc >= 6)) ||
@@ -280,13 +289,14 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		if (!key_is_set(c, t, n, offsetof(struct scenario_config, vm.reclaim_nap_needs_io)))
 			c->vm.reclaim_nap_needs_io =
 			    kernel_nap_needs_io(v, kernel_version_rc(text));
-		const bool set[5] = {
+		const bool set[6] = {
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_asym_gran)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_normalized_sleeper)),
 		    key_is_set(c, t, n,
 			       offsetof(struct scenario_config, sched_min_vruntime_leftmost)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_o1)),
 		};
 		apply_kernel_sched(c, v, kernel_version_rc(text), set);
 	}
@@ -308,7 +318,7 @@ void scenario_defaults(struct scenario_config *c)
 	vm_sysctl_defaults(&c->vm);
 	{
 		kernel_version_t v = 0;
-		const bool none_set[5] = {false, false, false, false, false};
+		const bool none_set[6] = {false};
 		kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
 		apply_kernel_sched(c, v, kernel_version_rc(KERNEL_VERSION_DEFAULT), none_set);
 	}
