@@ -361,6 +361,23 @@ static void job_child(void *arg)
 	sys_exec(j->link ? "ld" : "cc1", j->link ? K.ld : K.cc1, &j->text_start, compiler_main, j);
 }
 
+/* The processes between make and the compiler: Kbuild runs each command through sh -c, and
+ * the gcc driver forks cc1 and waits for it the same way. One process stands for both: it
+ * forks the compiler, waits for it and exits with its status. It execs nothing (a fork of
+ * make that touches none of make's pages: its memory is fork's page tables and kernel
+ * stack, not sh's and the driver's, docs/model.md). Make's child is therefore a process
+ * that sleeps while the compiler runs, as in a real build, which the O(1) scheduler's
+ * sched_exit and sleep average see. */
+static void job_shell(void *arg)
+{
+	struct job *j = arg;
+	int code = 1;
+	track(sys_fork(j->link ? "ld" : "cc1", job_child, j));
+	if (sys_wait(&code) < 0)
+		code = 1;
+	sys_exit(code);
+}
+
 /* The pages make references before it starts its n-th compile job: the measured window n
  * (cycling), each measured page of rank r among its make's N mapped to page r * M / N of the
  * model's M (docs/kbuild-measured.md, "make's own references"). */
@@ -405,7 +422,7 @@ static void make_main(void *arg)
 		while (running < p->parallel && next < p->nr_jobs) {
 			make_window(next, mine, rss, K.make_text_start, text_pages);
 			sys_compute(p->make_cpu);
-			struct process *c = sys_fork("cc", job_child, &K.jobs[next++]);
+			struct process *c = sys_fork("sh", job_shell, &K.jobs[next++]);
 			track(c);
 			if (c) {
 				running++;
@@ -426,7 +443,7 @@ static void make_main(void *arg)
 			jobs_alive(b, -1); /* killed before it could say it ended */
 		}
 	}
-	track(sys_fork("ld", job_child, &K.jobs[p->nr_jobs]));
+	track(sys_fork("sh", job_shell, &K.jobs[p->nr_jobs]));
 	if (sys_wait(&code) >= 0 && code != 0)
 		b->failed++;
 	b->end = local_now();
