@@ -79,6 +79,31 @@ static void hogs_take_whole_timeslices(void **state)
 	sched_destroy();
 }
 
+/* Two CPU-bound tasks at the top of the sleep average (bonus 10: prio 115, interactive):
+ * TIMESLICE_GRANULARITY is MIN_TIMESLICE x 2^((10 - 10 ?: 1) - 1) x 1 CPU = 10 jiffies, so
+ * each goes to the tail of its priority after every 10 ms of its 102-jiffy slice, and they
+ * alternate every 10 ms instead of every 102 (their sleep averages fall only when
+ * schedule() charges the run, by 10 ms a turn: bonus 9 keeps the granularity at 10). */
+static void interactive_tasks_round_robin_by_granularity(void **state)
+{
+	(void)state;
+	boot();
+	nr_runs = 0;
+	for (int i = 1; i <= 2; i++) {
+		struct task *t = task_create("I", hog, (void *)(intptr_t)i);
+		t->sleep_avg = 1020 * MS;
+		task_start(t);
+		assert_int_equal(t->prio, 115);
+	}
+	sched_run(60 * MS, NULL);
+	assert_true(nr_runs >= 5);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(runs[i].id, i % 2 ? 2 : 1);
+		assert_near(runs[i].at, (sim_time_t)i * 10 * MS, 1200 * US);
+	}
+	sched_destroy();
+}
+
 static struct waitqueue never;
 static int s_prio_at_wake;
 static sim_time_t s_woke_at;
@@ -220,6 +245,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(hogs_take_whole_timeslices),
+	    cmocka_unit_test(interactive_tasks_round_robin_by_granularity),
 	    cmocka_unit_test(sleeper_wakes_with_a_bonus_and_preempts),
 	    cmocka_unit_test(fork_splits_the_timeslice_and_the_child_runs_first),
 	    cmocka_unit_test(uninterruptible_sleep_earns_only_interactive),
