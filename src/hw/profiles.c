@@ -105,10 +105,9 @@ static const struct hw_profile profiles[] = {
 	.inode_bytes = 340,		/* struct inode, 2.6.28 32-bit SMP (docs/model.md) */
 	.pt_upper_pages = 1,		/* 2 levels without PAE: the pgd page */
 	USER_LAYOUT_I386,		/* [assumption] no PAE: the box has 384 MB */
-	/* CFS sched_min_granularity 4 ms (2.6.25), as the other profiles: the scheduler is CFS
-	 * in every era, and this is its START_DEBIT and slice. O(1)'s 100 ms timeslice here put
-	 * make 100 ms of vruntime ahead at every fork, and make -j60 ran 3-7 jobs at once
-	 * where a real one keeps ~55 (docs/kbuild-measured.md) */
+	/* CFS sched_min_granularity 4 ms (2.6.25), as the other profiles: the slice and
+	 * START_DEBIT of a CFS kernel on this machine. Under the O(1) scheduler (kernel.version
+	 * below 2.6.23, sim/sched_o1.c) the timeslice is the kernel's BASE_TIMESLICE instead */
 	.timeslice_ns = 4 * NSEC_PER_MSEC,
 	.quantum_ns = 100 * NSEC_PER_USEC, /* model knob [estimate] */
 	/* CPU costs: [P3-790] is the same CPU family and memory class (i686, PC133), so kernel
