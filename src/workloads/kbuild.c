@@ -60,6 +60,12 @@ static const struct param_desc params[] = {
      "make's text and library pages it references (measured)"},
     {"kbuild.make_cpu", P_TIME, KP(make_cpu), 0, HOUR, NULL,
      "make's CPU per compile job it starts (measured instructions)"},
+    {"kbuild.driver_anon", P_SIZE, KP(driver_anon), 0, 1LL << 32, NULL,
+     "the gcc driver's anonymous memory, held by each job's waiting process: written when it "
+     "starts, read when the compiler exits (measured: 32-bit driver)"},
+    {"kbuild.as_anon", P_SIZE, KP(as_anon), 0, 1LL << 32, NULL,
+     "GNU as's anonymous memory beside each compile (-pipe): grows with the compile's "
+     "progress, read whole at its end (measured: 32-bit as, its peak at exit)"},
     {"kbuild.step", P_TIME, KP(step), 10000, 1000000000, NULL,
      "compiler CPU between reference bursts (model grain)"},
     {"kbuild.heap_refs", P_INT, KP(heap_refs), 0, 1 << 20, NULL,
@@ -111,6 +117,14 @@ void kbuild_defaults(struct kbuild_params *p)
 	    .make_anon = kbuild_measured_make_anon_pages * 4096,
 	    .make_text = kbuild_measured_make_file_pages * 4096,
 	    .make_cpu = kbuild_measured_make_cpu_us * 1000,
+	    /* the helpers of a Kbuild job as 32-bit (i386) processes under qemu-i386 on the 41
+	     * mm/ jobs of 2.6.24 (tools/measure/kbuild/helpers32.sh, data/measured/kbuild/
+	     * helpers32-2.6.24-i386-raw.csv, docs/kbuild-measured.md "The other processes of a
+	     * job"): the means of the anonymous peaks (what the jobs alive add up to), gcc 12.2's
+	     * driver 150.7 kB and binutils 2.40's as 818.2 kB; 2004's gcc 3.3 and binutils 2.15
+	     * are not measured: sizes kept */
+	    .driver_anon = 151 * 1024,
+	    .as_anon = 818 * 1024,
 	    .step = NSEC_PER_MSEC, /* model grain */
 	    /* cc1 measured under Valgrind per step of its CPU (tools/measure/kbuild/cc1refs.sh,
 	     * docs/kbuild-measured.md "References inside a compile job"); the rule is
@@ -334,7 +348,14 @@ static void compiler_main(void *arg)
 	struct kbuild_heap_refs *h = j->refs = xcalloc(1, sizeof(*h));
 	kbuild_heap_refs_init(h, &gaps, j->heap_pages);
 	uint64_t *pick = j->pick = xcalloc((size_t)p->heap_refs + 1, sizeof(*pick));
+	/* as reads cc1's output through the pipe as it comes: its memory grows with the
+	 * compile's progress and is at its largest when it writes the object (measured: it
+	 * grew steadily and peaked at exit in every run). One address space with cc1 here. */
+	uint64_t as_pages = j->link ? 0 : pages(p->as_anon), as_grown = 0;
+	uint64_t as = as_pages ? sys_mmap_anon(as_pages, VM_READ | VM_WRITE) : 0;
 	for (uint64_t s = 1; s <= steps; s++) {
+		while (as_grown < as_pages * s / steps)
+			sys_touch(as + as_grown++, TOUCH_WRITE);
 		uint64_t target = heap_at(j, s, steps);
 		kbuild_heap_refs_begin(h, (uint32_t)s);
 		while (grown < target) {
@@ -347,6 +368,8 @@ static void compiler_main(void *arg)
 			sys_touch(heap + pick[i], TOUCH_READ);
 		sys_compute(p->step);
 	}
+	for (uint64_t i = 0; i < as_grown; i++)
+		sys_touch(as + i, TOUCH_READ); /* as writes out its sections */
 	job_free_refs(j);
 	if (!j->link) {
 		sys_write(K.objs, j->obj_off, j->obj_pages);
@@ -372,9 +395,15 @@ static void job_shell(void *arg)
 {
 	struct job *j = arg;
 	int code = 1;
+	uint64_t np = pages(K.p.driver_anon);
+	uint64_t driver = np ? sys_mmap_anon(np, VM_READ | VM_WRITE) : 0;
+	for (uint64_t i = 0; i < np; i++)
+		sys_touch(driver + i, TOUCH_WRITE);
 	track(sys_fork(j->link ? "ld" : "cc1", job_child, j));
 	if (sys_wait(&code) < 0)
 		code = 1;
+	for (uint64_t i = 0; i < np; i++)
+		sys_touch(driver + i, TOUCH_READ); /* the driver collects its children */
 	sys_exit(code);
 }
 

@@ -24,16 +24,18 @@ struct kbuild_params {
 	int heap_scale;	  /* percent: a measured cc1 anonymous peak to the model's (100) */
 	uint64_t text;	  /* cc1 text + libraries the jobs reference, one shared file (measured) */
 	uint64_t headers; /* the hot include set: the measured jobs' distinct headers */
-	uint64_t make_anon; /* make's anonymous memory (measured) */
-	uint64_t make_text; /* make's text and libraries it references (measured) */
-	uint64_t make_cpu;  /* make's CPU per compile job it starts (measured) */
-	uint64_t step;	    /* compiler CPU between bursts of memory references (model grain) */
-	int heap_refs;	    /* grown heap pages re-referenced per step, by reuse gap (measured) */
-	int text_refs;	    /* text pages executed per step, uniformly (measured) */
-	uint64_t link_cpu;  /* final link: CPU of the measured ld -r stand-in, before cpu_scale */
-	uint64_t link_heap; /* final link: peak RSS of the measured ld -r stand-in */
-	uint64_t named;	    /* background daemon's anonymous memory; 0 = none */
-	int named_qps;	    /* queries a second it answers; 0 = idle (measured) */
+	uint64_t make_anon;   /* make's anonymous memory (measured) */
+	uint64_t make_text;   /* make's text and libraries it references (measured) */
+	uint64_t make_cpu;    /* make's CPU per compile job it starts (measured) */
+	uint64_t driver_anon; /* the gcc driver's anonymous memory, in the job's shell (measured) */
+	uint64_t as_anon;     /* GNU as's anonymous memory at exit, beside cc1 (measured) */
+	uint64_t step;	      /* compiler CPU between bursts of memory references (model grain) */
+	int heap_refs;	      /* grown heap pages re-referenced per step, by reuse gap (measured) */
+	int text_refs;	      /* text pages executed per step, uniformly (measured) */
+	uint64_t link_cpu;    /* final link: CPU of the measured ld -r stand-in, before cpu_scale */
+	uint64_t link_heap;   /* final link: peak RSS of the measured ld -r stand-in */
+	uint64_t named;	      /* background daemon's anonymous memory; 0 = none */
+	int named_qps;	      /* queries a second it answers; 0 = idle (measured) */
 	int named_query_pages; /* random pages of its memory one query reads (measured) */
 };
 
