@@ -104,6 +104,39 @@ static void interactive_tasks_round_robin_by_granularity(void **state)
 	sched_destroy();
 }
 
+/* EXPIRED_STARVING's second clause: a CPU hog at nice -10 (static 110, prio 115, not
+ * interactive) uses up its first timeslice, the default 102 jiffies it was created with
+ * (set_user_nice leaves the slice alone), goes to the expired array with a new one of
+ * BASE_TIMESLICE(110) = 151 jiffies, and sets best_expired_prio 110. The interactive nice-0
+ * task (prio 115) that runs next would go back to the active array at the end of its 102
+ * jiffies, but its static priority 120 is worse than the expired hog's, so it goes to the
+ * expired array too, the arrays switch, and the hog runs again at 204 ms, for 151 (without
+ * the clause the interactive task would keep the CPU for some 300 ms more). */
+static void expired_better_static_prio_stops_interactive_requeue(void **state)
+{
+	(void)state;
+	boot();
+	nr_runs = 0;
+	struct task *h = task_create("H", hog, (void *)(intptr_t)1);
+	set_user_nice(h, -10);
+	task_start(h);
+	struct task *i = task_create("I", hog, (void *)(intptr_t)2);
+	i->sleep_avg = 1020 * MS;
+	task_start(i);
+	assert_int_equal(h->prio, 115);
+	assert_int_equal(i->prio, 115);
+	assert_int_equal(h->time_slice, 102);
+	sched_run(400 * MS, NULL);
+	assert_true(nr_runs >= 4);
+	assert_int_equal(runs[1].id, 2);
+	assert_near(runs[1].at, 102 * MS, 1200 * US);
+	assert_int_equal(runs[2].id, 1);
+	assert_near(runs[2].at, 204 * MS, 1200 * US);
+	assert_int_equal(runs[3].id, 2);
+	assert_near(runs[3].at, 355 * MS, 1200 * US);
+	sched_destroy();
+}
+
 static struct waitqueue never;
 static int s_prio_at_wake;
 static sim_time_t s_woke_at;
@@ -246,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(hogs_take_whole_timeslices),
 	    cmocka_unit_test(interactive_tasks_round_robin_by_granularity),
+	    cmocka_unit_test(expired_better_static_prio_stops_interactive_requeue),
 	    cmocka_unit_test(sleeper_wakes_with_a_bonus_and_preempts),
 	    cmocka_unit_test(fork_splits_the_timeslice_and_the_child_runs_first),
 	    cmocka_unit_test(uninterruptible_sleep_earns_only_interactive),
