@@ -16,13 +16,6 @@
 #define MS NSEC_PER_MSEC
 #define US NSEC_PER_USEC
 
-static void boot(void)
-{
-	sched_init(1, 50 * US, 4 * MS, 1000);
-	sched_set_ticks(1000, 7);
-	sched_set_o1(true);
-}
-
 /* who ran when: each change of the task running, at its local time */
 struct run {
 	int id;
@@ -30,6 +23,15 @@ struct run {
 };
 static struct run runs[64];
 static int nr_runs;
+
+/* One CPU at HZ 1000, timer ticks of 1 us, the O(1) scheduler; the log of runs emptied. */
+static void boot(void)
+{
+	sched_init(1, 50 * US, 4 * MS, 1000);
+	sched_set_ticks(1000, 7);
+	sched_set_o1(true);
+	nr_runs = 0;
+}
 
 static void ran(int id)
 {
@@ -55,6 +57,14 @@ static void assert_near(sim_time_t got, sim_time_t want, sim_time_t tol)
 			 (unsigned long long)want, (unsigned long long)tol);
 }
 
+/* The i-th change of task was to task id at ms milliseconds, to within a jiffy's phase. */
+static void assert_run(int i, int id, sim_time_t ms)
+{
+	assert_true(nr_runs > i);
+	assert_int_equal(runs[i].id, id);
+	assert_near(runs[i].at, ms * MS, 1200 * US);
+}
+
 /* Two CPU hogs (sleep_avg 0: prio 125, not interactive): each runs its whole 102-jiffy
  * timeslice, then goes to the expired array; the other runs; when both have expired the
  * arrays switch. A CFS machine would switch them every few ms. */
@@ -62,7 +72,6 @@ static void hogs_take_whole_timeslices(void **state)
 {
 	(void)state;
 	boot();
-	nr_runs = 0;
 	struct task *a = task_create("A", hog, (void *)(intptr_t)1);
 	struct task *b = task_create("B", hog, (void *)(intptr_t)2);
 	task_start(a);
@@ -70,12 +79,9 @@ static void hogs_take_whole_timeslices(void **state)
 	assert_int_equal(a->prio, 125);
 	assert_int_equal(a->time_slice, 102);
 	sched_run(400 * MS, NULL);
-	assert_true(nr_runs >= 4);
-	for (int i = 0; i < 4; i++) {
-		assert_int_equal(runs[i].id, i % 2 ? 2 : 1);
-		/* each stretch: 102 ticks, the first cut short by the tick phase */
-		assert_near(runs[i].at, (sim_time_t)i * 102 * MS, 1200 * US);
-	}
+	/* each stretch: 102 ticks, the first cut short by the tick phase */
+	for (int i = 0; i < 4; i++)
+		assert_run(i, i % 2 ? 2 : 1, (sim_time_t)i * 102);
 	sched_destroy();
 }
 
@@ -88,7 +94,6 @@ static void interactive_tasks_round_robin_by_granularity(void **state)
 {
 	(void)state;
 	boot();
-	nr_runs = 0;
 	for (int i = 1; i <= 2; i++) {
 		struct task *t = task_create("I", hog, (void *)(intptr_t)i);
 		t->sleep_avg = 1020 * MS;
@@ -96,11 +101,8 @@ static void interactive_tasks_round_robin_by_granularity(void **state)
 		assert_int_equal(t->prio, 115);
 	}
 	sched_run(60 * MS, NULL);
-	assert_true(nr_runs >= 5);
-	for (int i = 0; i < 5; i++) {
-		assert_int_equal(runs[i].id, i % 2 ? 2 : 1);
-		assert_near(runs[i].at, (sim_time_t)i * 10 * MS, 1200 * US);
-	}
+	for (int i = 0; i < 5; i++)
+		assert_run(i, i % 2 ? 2 : 1, (sim_time_t)i * 10);
 	sched_destroy();
 }
 
@@ -116,7 +118,6 @@ static void expired_better_static_prio_stops_interactive_requeue(void **state)
 {
 	(void)state;
 	boot();
-	nr_runs = 0;
 	struct task *h = task_create("H", hog, (void *)(intptr_t)1);
 	set_user_nice(h, -10);
 	task_start(h);
@@ -127,13 +128,9 @@ static void expired_better_static_prio_stops_interactive_requeue(void **state)
 	assert_int_equal(i->prio, 115);
 	assert_int_equal(h->time_slice, 102);
 	sched_run(400 * MS, NULL);
-	assert_true(nr_runs >= 4);
-	assert_int_equal(runs[1].id, 2);
-	assert_near(runs[1].at, 102 * MS, 1200 * US);
-	assert_int_equal(runs[2].id, 1);
-	assert_near(runs[2].at, 204 * MS, 1200 * US);
-	assert_int_equal(runs[3].id, 2);
-	assert_near(runs[3].at, 355 * MS, 1200 * US);
+	assert_run(1, 2, 102);
+	assert_run(2, 1, 204);
+	assert_run(3, 2, 355);
 	sched_destroy();
 }
 
@@ -157,7 +154,6 @@ static void sleeper_wakes_with_a_bonus_and_preempts(void **state)
 {
 	(void)state;
 	boot();
-	nr_runs = 0;
 	memset(&never, 0, sizeof(never));
 	struct task *s = task_create("S", sleeper, NULL);
 	task_set_mem_context(s, 1);
@@ -202,7 +198,6 @@ static void fork_splits_the_timeslice_and_the_child_runs_first(void **state)
 {
 	(void)state;
 	boot();
-	nr_runs = 0;
 	parent_task = task_create("P", parent, NULL);
 	task_start(parent_task);
 	task_start(task_create("Q", hog, (void *)(intptr_t)3)); /* queued behind P, prio 125 */
@@ -212,10 +207,8 @@ static void fork_splits_the_timeslice_and_the_child_runs_first(void **state)
 	assert_int_equal(p_slice_at_child, 50);
 	assert_true(nr_runs >= 4);
 	assert_int_equal(runs[1].id, 2);
-	assert_int_equal(runs[2].id, 1);
-	assert_near(runs[2].at, 52 * MS, 1200 * US);
-	assert_int_equal(runs[3].id, 3);
-	assert_near(runs[3].at, 102 * MS, 1200 * US);
+	assert_run(2, 1, 52);
+	assert_run(3, 3, 102);
 	sched_destroy();
 }
 

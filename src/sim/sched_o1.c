@@ -479,6 +479,16 @@ void o1_cpu_release(int c, struct task *t)
 		give_cpu(c, n);
 }
 
+/* scheduler_tick's dequeue_task + enqueue_task at the tail: t leaves its CPU at its next
+ * yield and goes to the tail of its (new) priority */
+static void requeue_at_tail(struct task *t)
+{
+	set_need_resched(t->cpu, true);
+	t->prio = effective_prio(t);
+	t->o1_requeue = REQUEUE_TAIL;
+	t->o1_after = NULL;
+}
+
 /* scheduler_tick, once per timer interrupt that found t running: its timeslice counts
  * down; used up, it gets a new one and goes to the expired array, or back to the active
  * one if interactive and the expired tasks are not starving; an interactive task with
@@ -491,16 +501,13 @@ void o1_ticks(struct task *t, uint64_t ticks)
 			continue;
 		}
 		if (!--t->time_slice) {
-			set_need_resched(t->cpu, true);
-			t->prio = effective_prio(t);
+			requeue_at_tail(t);
 			t->time_slice = (int)task_timeslice(t);
 			t->first_time_slice = false;
 			if (!sched.o1_expired_since) {
 				sched.o1_expired_since = true;
 				sched.o1_expired_timestamp = jiffies_now();
 			}
-			t->o1_requeue = REQUEUE_TAIL;
-			t->o1_after = NULL;
 			if (!task_interactive(t) || expired_starving(t)) {
 				t->o1_epoch = sched.o1_active_epoch + 1;
 				if (t->static_prio < sched.o1_best_expired_prio)
@@ -509,12 +516,8 @@ void o1_ticks(struct task *t, uint64_t ticks)
 		} else {
 			long g = timeslice_granularity(t);
 			if (task_interactive(t) && !((task_timeslice(t) - t->time_slice) % g) &&
-			    t->time_slice >= g) {
-				set_need_resched(t->cpu, true);
-				t->prio = effective_prio(t);
-				t->o1_requeue = REQUEUE_TAIL;
-				t->o1_after = NULL;
-			}
+			    t->time_slice >= g)
+				requeue_at_tail(t);
 		}
 	}
 }

@@ -167,27 +167,27 @@ void yield_cpu(bool force)
 	sim_time_t used0 = t->slice_used;
 	sim_time_t when = sim_clock + t->pending;
 	sim_time_t charge = t->pending; /* update_curr's delta_exec for this stretch */
-	if (sched.o1) {
-		/* scheduler_tick at each timer interrupt of the stretch */
+	if (sched.o1 || sched.tick_cost) {
 		uint64_t ticks = ticks_between(t->cpu, sim_clock, when);
-		o1_ticks(t, ticks);
-		when += ticks * sched.tick_cost;
-		t->stime += ticks * sched.tick_cost;
-	} else if (sched.tick_cost) {
-		sim_time_t ph = sched.cpus[t->cpu].tick_phase;
-		uint64_t ticks = ticks_between(t->cpu, sim_clock, when);
-		if (sched.jiffy_clock)
-			charge = ticks * JIFFY_NS;
-		/* scheduler_tick -> check_preempt_tick: a slice ends at the first timer interrupt
-		 * after it is used up (delta_exec > ideal_runtime), not the instant it is; with a
-		 * jiffy sched_clock delta_exec grows only at the ticks, so that tick is in this
-		 * stretch */
-		sim_time_t slice = task_slice(t);
-		if (used0 + charge > slice) {
-			sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
-			sim_time_t first = (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
-			if (sched.jiffy_clock || first <= when)
-				set_need_resched(t->cpu, true);
+		if (sched.o1) {
+			o1_ticks(t,
+				 ticks); /* scheduler_tick at each timer interrupt of the stretch */
+		} else {
+			sim_time_t ph = sched.cpus[t->cpu].tick_phase;
+			if (sched.jiffy_clock)
+				charge = ticks * JIFFY_NS;
+			/* scheduler_tick -> check_preempt_tick: a slice ends at the first timer
+			 * interrupt after it is used up (delta_exec > ideal_runtime), not the
+			 * instant it is; with a jiffy sched_clock delta_exec grows only at the
+			 * ticks, so that tick is in this stretch */
+			sim_time_t slice = task_slice(t);
+			if (used0 + charge > slice) {
+				sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
+				sim_time_t first =
+				    (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
+				if (sched.jiffy_clock || first <= when)
+					set_need_resched(t->cpu, true);
+			}
 		}
 		/* the timer interrupts that land in this stretch steal their cost from it */
 		when += ticks * sched.tick_cost;
