@@ -27,7 +27,8 @@ struct kbuild_params {
 	uint64_t make_anon;   /* make's anonymous memory (measured) */
 	uint64_t make_text;   /* make's text and libraries it references (measured) */
 	uint64_t make_cpu;    /* make's CPU per compile job it starts (measured) */
-	uint64_t driver_anon; /* the gcc driver's anonymous memory, in the job's shell (measured) */
+	uint64_t shell_anon;  /* the job's sh -c's anonymous memory (measured) */
+	uint64_t driver_anon; /* the gcc driver's anonymous memory (measured) */
 	uint64_t as_anon;     /* GNU as's anonymous memory at exit, beside cc1 (measured) */
 	uint64_t step;	      /* compiler CPU between bursts of memory references (model grain) */
 	int heap_refs;	      /* grown heap pages re-referenced per step, by reuse gap (measured) */
