@@ -192,6 +192,25 @@ static void sched_keys_follow_the_rc(void **state)
 	assert_int_equal(cfg.sched_o1, 0);
 	test_scenario(&cfg, "kernel.scheduler = cfs\nkernel.version = 2.6.8\n");
 	assert_int_equal(cfg.sched_o1, 0);
+	/* the anticipatory elevator before CFQ (2.6.18), unless kernel.elevator is set */
+	static const char *const as[] = {"2.6.8-rc2", "2.6.9", "2.6.17"};
+	for (size_t i = 0; i < sizeof(as) / sizeof(as[0]); i++) {
+		snprintf(text, sizeof(text), "kernel.version = %s\n", as[i]);
+		test_scenario(&cfg, text);
+		assert_int_equal(cfg.elevator_as, 1);
+	}
+	static const char *const clook[] = {"2.6.18", "2.6.25-rc1", "2.6.28", "2.6.31", "3.0-rc"};
+	for (size_t i = 0; i < sizeof(clook) / sizeof(clook[0]); i++) {
+		snprintf(text, sizeof(text), "kernel.version = %s\n", clook[i]);
+		test_scenario(&cfg, text);
+		assert_int_equal(cfg.elevator_as, 0);
+	}
+	test_scenario(&cfg, "kernel.elevator = clook\nkernel.version = 2.6.8\n");
+	assert_int_equal(cfg.elevator_as, 0);
+	test_scenario(&cfg, "kernel.version = 2.6.28\nkernel.elevator = as\n");
+	assert_int_equal(cfg.elevator_as, 1);
+	test_scenario(&cfg, "machine.ram = 64M\n"); /* the default kernel, 2.6.28 */
+	assert_int_equal(cfg.elevator_as, 0);
 	test_scenario(&cfg, "kernel.sched_min_vruntime = curr\nkernel.version = 2.6.26\n");
 	assert_int_equal(cfg.sched_min_vruntime_leftmost, 0);
 	test_scenario(&cfg, "machine.ram = 64M\n"); /* the default kernel, 2.6.28 */

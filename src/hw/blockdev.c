@@ -271,7 +271,7 @@ static void queue_insert(struct blockdev *bd, struct request *r)
 	rqhash_add_start(bd, r);
 }
 
-static void queue_remove(struct blockdev *bd, struct request *r)
+void blockdev_queue_remove(struct blockdev *bd, struct request *r)
 {
 	if (r->prev)
 		r->prev->next = r->next;
@@ -296,6 +296,21 @@ static void schedule_dispatch(struct blockdev *bd, sim_time_t when)
 	sched_callback_at(when, dispatch, bd, 0);
 }
 
+void blockdev_kick(struct blockdev *bd)
+{
+	schedule_dispatch(bd, sim_clock);
+}
+
+void blockdev_set_elevator(struct blockdev *bd, enum elevator_kind e, unsigned hz)
+{
+	for (unsigned i = 0; i < bd->nr_members; i++)
+		blockdev_set_elevator(&bd->members[i], e, hz);
+	bd->elevator = e;
+	as_init(&bd->as, hz);
+	if (e == ELEVATOR_AS)
+		task_io_exit = as_task_exit;
+}
+
 static void complete(void *arg, uint64_t unused)
 {
 	(void)unused;
@@ -318,6 +333,9 @@ static void complete(void *arg, uint64_t unused)
 		}
 		v[i].bio->end_io(v[i].bio); /* the owner frees the bio (bio_free) */
 	}
+	/* end_that_request_last: the elevator hears of it after the bios have ended */
+	if (bd->elevator == ELEVATOR_AS)
+		as_completed_request(bd, r);
 	r->nr_bios = 0;
 	r->next = bd->free_rq;
 	bd->free_rq = r;
@@ -332,7 +350,15 @@ static void complete(void *arg, uint64_t unused)
 	}
 	if (bd->nr_queued[rw] < bd->p.nr_requests)
 		wake_up_one(&bd->slot_wait[rw]);
-	schedule_dispatch(bd, sim_clock);
+	/* Under AS the next request is chosen at once, in the completion interrupt, before the
+	 * tasks the completion woke have run (ide_intr's ide_do_request): what anticipation is
+	 * for. The one-way elevator chooses after them (docs/model.md, "Devices"). */
+	if (bd->elevator == ELEVATOR_AS) {
+		bd->dispatch_scheduled = false;
+		dispatch(bd, 0);
+	} else {
+		schedule_dispatch(bd, sim_clock);
+	}
 }
 
 /* One-way elevator: the first request at or after the head, else wrap to the lowest. */
@@ -343,12 +369,19 @@ static void dispatch(void *arg, uint64_t unused)
 	bd->dispatch_scheduled = false;
 	if (bd->active || !bd->queue)
 		return;
-	struct request *r = bd->queue;
-	while (r && r->sector < bd->head)
-		r = r->next;
-	if (!r)
+	struct request *r;
+	if (bd->elevator == ELEVATOR_AS) {
+		r = as_next_request(bd); /* off the queue already */
+		if (!r)
+			return;
+	} else {
 		r = bd->queue;
-	queue_remove(bd, r);
+		while (r && r->sector < bd->head)
+			r = r->next;
+		if (!r)
+			r = bd->queue;
+		blockdev_queue_remove(bd, r);
+	}
 	bd->active = r;
 	sim_time_t rotation = 0;
 	if (bd->p.rpm)
@@ -454,6 +487,8 @@ void submit_bio(struct blockdev *bd, struct bio *bio)
 	r->rw = bio->rw;
 	rq_add_bio_back(r, bio);
 	queue_insert(bd, r);
+	if (bd->elevator == ELEVATOR_AS)
+		as_add_request(bd, r);
 	bd->nr_queued[bio->rw]++;
 	if (!bd->congested[bio->rw] && bd->nr_queued[bio->rw] >= congestion_on(bd)) {
 		bd->congested[bio->rw] = true;

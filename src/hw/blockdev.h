@@ -5,6 +5,7 @@
 #ifndef MMSIM_HW_BLOCKDEV_H
 #define MMSIM_HW_BLOCKDEV_H
 
+#include "hw/as_iosched.h"
 #include "hw/frame.h"
 #include "hw/profile.h"
 #include "sim/rng.h"
@@ -46,6 +47,12 @@ struct request {
 	uint64_t sector;
 	uint32_t nr_sectors;
 	uint8_t rw;
+	/* the anticipatory scheduler's (as_rq): a read is sync; the submitting task's context;
+	 * the FIFO deadline in jiffies and the FIFO of its direction */
+	uint8_t is_sync;
+	struct as_io_context *aic;
+	unsigned long expires;
+	struct request *fifo_next, *fifo_prev;
 	/* its bios in transfer order, bios[first .. first + nr_bios): an array rather than a
 	 * chain through the bios, so completion reads their addresses, and those of the memory
 	 * their end_io reads, in sequence. A pooled request keeps its array, so steady state
@@ -67,8 +74,15 @@ struct blockdev_stats {
 	uint64_t slot_waits; /* submitters that blocked for a request slot */
 };
 
+enum elevator_kind {
+	ELEVATOR_CLOOK, /* the model's one-way elevator by sector */
+	ELEVATOR_AS,	/* 2.6.8's anticipatory scheduler (as_iosched.c) */
+};
+
 struct blockdev {
 	char name[16];
+	enum elevator_kind elevator;
+	struct as_data as;
 	struct disk_params p;
 	uint64_t nr_sectors;
 	struct request *queue; /* pending, sorted by sector */
@@ -110,6 +124,13 @@ void blockdev_init(struct blockdev *bd, const char *name, const struct disk_para
 void blockdev_init_striped(struct blockdev *bd, const char *name, const struct disk_params *p,
 			   unsigned nr, uint32_t chunk_bytes, uint64_t seed);
 void blockdev_destroy(struct blockdev *bd);
+/* The elevator the queue (or each member of a striped device) runs, on a machine of hz
+ * jiffies a second; ELEVATOR_CLOOK unless set, before any I/O. */
+void blockdev_set_elevator(struct blockdev *bd, enum elevator_kind e, unsigned hz);
+/* For an elevator: takes a queued request off the sorted queue and its merge hashes, and
+ * runs the queue again soon (kblockd's unplug work). */
+void blockdev_queue_remove(struct blockdev *bd, struct request *r);
+void blockdev_kick(struct blockdev *bd);
 bool blockdev_members_congested(const struct blockdev *bd, int rw);
 
 struct bio *bio_alloc(struct blockdev *bd);

@@ -177,6 +177,7 @@ struct mm_config {
 	uint64_t swap_bytes; /* 0 = no swap */
 	uint64_t seed;
 	struct vm_sysctl sysctl;
+	int elevator; /* enum elevator_kind (hw/blockdev.h) */
 };
 
 /* Statistics of reclaim the run reports beside vmstat. */

@@ -659,6 +659,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 				      cfg->hw->raid_chunk_bytes, cfg->seed);
 	else
 		blockdev_init(&MM->disk, "sda", &cfg->hw->disk, cfg->seed);
+	blockdev_set_elevator(&MM->disk, cfg->elevator, cfg->hw->hz);
 	MM->disk.uncongested = mm_bdi_uncongested;
 	uint64_t swap_slots = cfg->swap_bytes >> MM->page_shift;
 	MM->swap.nr_slots = swap_slots;
@@ -674,6 +675,7 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	MM->fs_next_sector = MM->swap.disk_sector + (cfg->swap_bytes >> SECTOR_SHIFT) + 2048;
 	if (cfg->hw->swap_own_disk) {
 		blockdev_init(&MM->swap_disk, "sdswap", &cfg->hw->disk, cfg->seed + 1);
+		blockdev_set_elevator(&MM->swap_disk, cfg->elevator, cfg->hw->hz);
 		MM->swap_disk.uncongested = mm_bdi_uncongested;
 		MM->swap.bdev = &MM->swap_disk;
 		MM->fs_next_sector = 2048;
@@ -721,6 +723,7 @@ void mm_destroy(void)
 	blockdev_destroy(&MM->disk);
 	if (MM->swap.bdev == &MM->swap_disk)
 		blockdev_destroy(&MM->swap_disk);
+	as_free_all();
 	for (int i = 0; i < MAX_NR_ZONES; i++)
 		free(MM->zones[i].pcp);
 	free(MM->pages);

@@ -70,6 +70,8 @@ struct task {
 	 * one, as signal_pending_state() does for TASK_KILLABLE in schedule(). */
 	bool fatal_signal;
 
+	struct as_io_context *io_context; /* the block layer's (hw/as_iosched.h), or NULL */
+
 	void (*fn)(void *arg);
 	void *arg;
 	void (*on_exit)(struct task *t); /* higher layers free what the task held */
@@ -157,6 +159,8 @@ void sched_exit(struct task *child, struct task *parent);
 /* The task running now (NULL in scheduler context); layers above wrap it as `current`. */
 extern struct task *sim_current;
 extern sim_time_t sim_clock;
+/* called for every task that exits (exit_io_context), if set */
+extern void (*task_io_exit)(struct task *t);
 
 /* smp_processor_id: the CPU the running task is on (0 outside any task). */
 static inline int this_cpu(void)

@@ -19,6 +19,7 @@
 struct sched_state sched;
 struct task *sim_current;
 sim_time_t sim_clock;
+void (*task_io_exit)(struct task *t);
 sim_time_t sim_quantum;
 unsigned sim_hz = 1000;
 int sim_nr_need_resched;
@@ -270,6 +271,8 @@ _Noreturn void task_exit(void)
 	flush_pending();
 	if (t->on_exit)
 		t->on_exit(t);
+	if (task_io_exit)
+		task_io_exit(t);
 	flush_pending();
 	t->state = TASK_DEAD;
 	t->exit_time = sim_clock;

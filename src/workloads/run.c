@@ -3,6 +3,7 @@
  * time limit with the invariant checker hooked in, collect the results, tear down. */
 #include "workloads/scenario.h"
 
+#include "hw/blockdev.h"
 #include "kernel/process.h"
 #include "sim/xalloc.h"
 
@@ -73,7 +74,8 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 			       .ram_bytes = cfg->ram,
 			       .swap_bytes = cfg->swap,
 			       .seed = seed,
-			       .sysctl = cfg->vm};
+			       .sysctl = cfg->vm,
+			       .elevator = cfg->elevator_as ? ELEVATOR_AS : ELEVATOR_CLOOK};
 	sched_init(cfg->cpus, hw->quantum_ns, hw->timeslice_ns, hw->ctxsw_ns);
 	sched_set_mem_context_cost(hw->switch_mm_ns);
 	sched_set_hz(hw->hz);

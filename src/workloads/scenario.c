@@ -27,6 +27,7 @@ static const char *const slub_order_rule_names[] = {"2.6.25", "2.6.26", "2.6.30"
 static const char *const sched_clock_names[] = {"ns", "jiffies", NULL};
 
 static const char *const scheduler_names[] = {"cfs", "o1", NULL};
+static const char *const elevator_names[] = {"clook", "as", NULL};
 
 static const struct param_desc base_params[] = {
     {"scenario.name", P_STRING, SP(name), 0, 0, NULL, "a short name for reports"},
@@ -53,6 +54,11 @@ static const struct param_desc base_params[] = {
      "the process scheduler (default: kernel.version's): cfs (2.6.23 on; the kernel.sched_* "
      "keys are its rules) or o1 (the O(1) scheduler before 2.6.23, 2.6.8's rules: priority "
      "arrays, 102 ms timeslices at nice 0, the sleep-average interactivity bonus)"},
+    {"kernel.elevator", P_ENUM, SP(elevator_as), 0, 0, elevator_names,
+     "the disks' I/O scheduler (the boot parameter elevator=; default: kernel.version's): as "
+     "(2.6.8's anticipatory scheduler, the default from 2.6.0 to 2.6.17: read and write "
+     "batches, FIFO deadlines, anticipation of a task's next read) or clook (the model's "
+     "one-way elevator by sector, for 2.6.18 on, where CFQ is not modelled)"},
     {"kernel.sched_normalized_sleeper", P_INT, SP(sched_normalized_sleeper), 0, 1, NULL,
      "CFS sleeper credit: 0 one sched_latency (2.6.24, 2.6.25-rc1..rc5, 2.6.25, 2.6.26), 1 "
      "scaled down by the run queue's load (2.6.25-rc6..rc9); default: kernel.version's"},
@@ -225,7 +231,7 @@ static int kernel_nap_needs_io(kernel_version_t v, int rc)
  * (74e3cd7f480), back to 10 ms in 2.6.26 and to 5 ms in 2.6.27; the last buddy came in
  * 2.6.28-rc4 (4793241be40), taken here for every 2.6.28; later kernels get 2.6.28's. */
 static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, int rc,
-			       const bool set[6])
+			       const bool set[7])
 {
 	bool r2625 = v == KERNEL_VERSION(2, 6, 25);
 	int buddies = v < KERNEL_VERSION(2, 6, 25)   ? SCHED_BUDDIES_NONE
@@ -250,6 +256,11 @@ static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, in
 	/* CFS replaced the O(1) scheduler in 2.6.23 (dd41f596cda "sched: cfs core code") */
 	if (!set[5])
 		c->sched_o1 = v < KERNEL_VERSION(2, 6, 23);
+	/* AS was the default elevator from 2.6.0 until CFQ became it in 2.6.18 (b17d3c4c
+	 * "[PATCH] Make CFQ the default IO scheduler"); CFQ is not modelled, so 2.6.18 on run
+	 * the model's one-way elevator (docs/model.md, "Devices") */
+	if (!set[6])
+		c->elevator_as = v < KERNEL_VERSION(2, 6, 18);
 	if (!set[4])
 		c->sched_min_vruntime_leftmost =
 		    (r2625 && (rc == 0 || rc >= 6)) ||
@@ -289,7 +300,7 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		if (!key_is_set(c, t, n, offsetof(struct scenario_config, vm.reclaim_nap_needs_io)))
 			c->vm.reclaim_nap_needs_io =
 			    kernel_nap_needs_io(v, kernel_version_rc(text));
-		const bool set[6] = {
+		const bool set[7] = {
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_asym_gran)),
@@ -297,6 +308,7 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		    key_is_set(c, t, n,
 			       offsetof(struct scenario_config, sched_min_vruntime_leftmost)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_o1)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, elevator_as)),
 		};
 		apply_kernel_sched(c, v, kernel_version_rc(text), set);
 	}
@@ -318,7 +330,7 @@ void scenario_defaults(struct scenario_config *c)
 	vm_sysctl_defaults(&c->vm);
 	{
 		kernel_version_t v = 0;
-		const bool none_set[6] = {false};
+		const bool none_set[7] = {false};
 		kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
 		apply_kernel_sched(c, v, kernel_version_rc(KERNEL_VERSION_DEFAULT), none_set);
 	}

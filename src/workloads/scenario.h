@@ -48,7 +48,8 @@ struct scenario_config {
 	/* kernel.sched_buddies (enum sched_buddies), kernel.sched_wakeup_granularity (ns,
 	 * before the CPU-count factor), kernel.sched_asym_gran: kernel.version's unless set
 	 * by name */
-	int sched_o1; /* kernel.scheduler = o1 */
+	int sched_o1;	 /* kernel.scheduler = o1 */
+	int elevator_as; /* kernel.elevator = as */
 	int sched_buddies;
 	uint64_t sched_wakeup_granularity;
 	int sched_asym_gran;
