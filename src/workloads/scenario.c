@@ -482,6 +482,17 @@ static int validate_machine(const struct scenario_config *c, const struct hw_pro
 	 * allocation (page tables, stacks) could ever succeed. 2.6.8's allocations stop at
 	 * pages_low, twice pages_min (the rule variant's alloc_floor_mins). */
 	uint64_t lowmem = hw->layout == LAYOUT_X86_32 ? MIN(c->ram, X86_32_LOWMEM_BYTES) : c->ram;
+	/* x86-32 keeps the kernel and mem_map below 896 MB, whatever the RAM above it */
+	if (lowmem < reserved + 1024ULL * hw->page_size) {
+		snprintf(err, errlen,
+			 "hw.kernel_reserved_kb %u is too large for profile %s: with mem_map the "
+			 "kernel takes %llu bytes of its %llu bytes of low memory, and at least "
+			 "1024 pages must be left",
+			 hw->kernel_reserved_kb, c->profile, (unsigned long long)reserved,
+			 (unsigned long long)lowmem);
+		*key = c->hw.kernel_reserved_kb ? "hw.kernel_reserved_kb" : "machine.ram";
+		return -1;
+	}
 	uint64_t usable_kb = lowmem > reserved ? (lowmem - reserved) >> 10 : 0;
 	unsigned floor = reclaim_rules_at(c->vm.reclaim_lru)->alloc_floor_mins;
 	if (c->vm.min_free_kbytes > 0 &&

@@ -69,6 +69,8 @@ printf 'machine.ram = 512G\n' >"$tmp/ram.conf"
 expect ram-model-limit 2 "ram.conf:1: machine.ram .* more than the model supports .* below 2\^27" -- run "$tmp/ram.conf"
 # an hw.* override counts: a reserved memory above the RAM is refused, not run on no memory
 expect reserved-above-ram 2 "machine.ram .* too small for profile .* its kernel and mem_map take" -- run "$tmp/ram.conf" --set machine.ram=64M --set hw.kernel_reserved_kb=1000000000
+# on x86-32 the kernel lives below 896 MB: a reservation above that is refused on any RAM
+expect reserved-above-lowmem 2 "hw.kernel_reserved_kb 1000000 is too large for profile p3-2004: .* of its 939524096 bytes of low memory" -- run "$tmp/ram.conf" --set machine.profile=p3-2004 --set machine.ram=2G --set hw.kernel_reserved_kb=1000000
 printf 'machine.ram = 128M\nvm.min_free_kbytes = 200000\n' >"$tmp/minfree.conf"
 expect min-free-above-ram 2 "minfree.conf:2: vm.min_free_kbytes 200000 is not below the low memory" -- run "$tmp/minfree.conf"
 printf 'machine.ram = 256G\n' >"$tmp/host.conf"
