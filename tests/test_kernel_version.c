@@ -7,6 +7,7 @@
 #include "mm/policy/swap_token.h"
 #include "util/testutil.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static void versions_parse(void **state)
@@ -145,6 +146,20 @@ static void keys_set_by_name_win(void **state)
 	assert_int_equal(cfg.vm.swap_token, SWAP_TOKEN_PRIORITY);
 }
 
+/* Each of the n versions gives the int key at `field` of the scenario the value want. */
+static void expect_by_version(const char *const *versions, size_t n, size_t field, int want)
+{
+	struct scenario_config cfg;
+	char text[64];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(text, sizeof(text), "kernel.version = %s\n", versions[i]);
+		test_scenario(&cfg, text);
+		int got;
+		memcpy(&got, (const char *)&cfg + field, sizeof(got));
+		assert_int_equal(got, want);
+	}
+}
+
 /* The scheduler keys follow kernel.version down to the release candidate
  * (kernel/sched_fair.c at the tags): the next buddy from 2.6.25-rc6, the 5 ms wakeup
  * granularity from -rc7 (an -mm tree counts as its release), 10 ms again in 2.6.26, the last
@@ -183,28 +198,16 @@ static void sched_keys_follow_the_rc(void **state)
 	}
 	/* the O(1) scheduler before CFS (2.6.23), unless kernel.scheduler is set */
 	static const char *const o1[] = {"2.6.8-rc2", "2.6.9", "2.6.22"};
-	for (size_t i = 0; i < sizeof(o1) / sizeof(o1[0]); i++) {
-		snprintf(text, sizeof(text), "kernel.version = %s\n", o1[i]);
-		test_scenario(&cfg, text);
-		assert_int_equal(cfg.sched_o1, 1);
-	}
+	expect_by_version(o1, 3, offsetof(struct scenario_config, sched_o1), 1);
 	test_scenario(&cfg, "kernel.version = 2.6.23\n");
 	assert_int_equal(cfg.sched_o1, 0);
 	test_scenario(&cfg, "kernel.scheduler = cfs\nkernel.version = 2.6.8\n");
 	assert_int_equal(cfg.sched_o1, 0);
 	/* the anticipatory elevator before CFQ (2.6.18), unless kernel.elevator is set */
 	static const char *const as[] = {"2.6.8-rc2", "2.6.9", "2.6.17"};
-	for (size_t i = 0; i < sizeof(as) / sizeof(as[0]); i++) {
-		snprintf(text, sizeof(text), "kernel.version = %s\n", as[i]);
-		test_scenario(&cfg, text);
-		assert_int_equal(cfg.elevator_as, 1);
-	}
+	expect_by_version(as, 3, offsetof(struct scenario_config, elevator_as), 1);
 	static const char *const clook[] = {"2.6.18", "2.6.25-rc1", "2.6.28", "2.6.31", "3.0-rc"};
-	for (size_t i = 0; i < sizeof(clook) / sizeof(clook[0]); i++) {
-		snprintf(text, sizeof(text), "kernel.version = %s\n", clook[i]);
-		test_scenario(&cfg, text);
-		assert_int_equal(cfg.elevator_as, 0);
-	}
+	expect_by_version(clook, 5, offsetof(struct scenario_config, elevator_as), 0);
 	test_scenario(&cfg, "kernel.elevator = clook\nkernel.version = 2.6.8\n");
 	assert_int_equal(cfg.elevator_as, 0);
 	test_scenario(&cfg, "kernel.version = 2.6.28\nkernel.elevator = as\n");

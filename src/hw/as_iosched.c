@@ -104,6 +104,19 @@ static struct request *as_find_first_arq(struct blockdev *bd, int dir)
 	return r;
 }
 
+/* How far the head goes from `last` to sector s: forward as is, backward up to MAXBACK at
+ * twice the cost; further back it wraps (*wrap) */
+static uint64_t head_distance(uint64_t last, uint64_t s, bool *wrap)
+{
+	*wrap = false;
+	if (s >= last)
+		return s - last;
+	if (s + MAXBACK >= last)
+		return (last - s) * BACK_PENALTY;
+	*wrap = true;
+	return 0;
+}
+
 /* as_choose_req: a one-way elevator but for backward seeks of up to MAXBACK sectors, which
  * cost twice a forward seek of the same length */
 static struct request *as_choose_req(struct as_data *ad, struct request *a, struct request *b)
@@ -112,20 +125,9 @@ static struct request *as_choose_req(struct as_data *ad, struct request *a, stru
 		return b;
 	if (!b)
 		return a;
-	uint64_t last = ad->last_sector[a->is_sync], s1 = a->sector, s2 = b->sector, d1 = 0, d2 = 0;
-	bool w1 = false, w2 = false;
-	if (s1 >= last)
-		d1 = s1 - last;
-	else if (s1 + MAXBACK >= last)
-		d1 = (last - s1) * BACK_PENALTY;
-	else
-		w1 = true;
-	if (s2 >= last)
-		d2 = s2 - last;
-	else if (s2 + MAXBACK >= last)
-		d2 = (last - s2) * BACK_PENALTY;
-	else
-		w2 = true;
+	uint64_t last = ad->last_sector[a->is_sync], s1 = a->sector, s2 = b->sector;
+	bool w1, w2;
+	uint64_t d1 = head_distance(last, s1, &w1), d2 = head_distance(last, s2, &w2);
 	if (!w1 && w2)
 		return a;
 	if (!w2 && w1)
@@ -457,12 +459,10 @@ static void as_move_to_dispatch(struct blockdev *bd, struct request *r)
 			ad->current_write_count--;
 	}
 	ad->ioc_finished = false;
-	ad->next_arq[dir] = as_find_next_arq(bd, r);
+	ad->next_arq[dir] = as_find_next_arq(bd, r); /* never r itself */
 	/* as_remove_queued_request */
 	if (r->aic)
 		r->aic->nr_queued--;
-	if (ad->next_arq[dir] == r)
-		ad->next_arq[dir] = as_find_next_arq(bd, r);
 	fifo_del(ad, r);
 	blockdev_queue_remove(bd, r);
 	if (r->aic)
@@ -470,8 +470,9 @@ static void as_move_to_dispatch(struct blockdev *bd, struct request *r)
 	ad->nr_dispatched++;
 }
 
-/* as_dispatch_request: the request to move to the dispatch list, or NULL */
-static struct request *as_dispatch_request(struct blockdev *bd)
+/* as_next_request with as_dispatch_request: the device takes each request as it is chosen,
+ * so the dispatch list is never more than that one and the two are one function here */
+struct request *as_next_request(struct blockdev *bd)
 {
 	struct as_data *ad = &bd->as;
 	struct request *r;
@@ -538,9 +539,4 @@ dispatch_request:
 	}
 	as_move_to_dispatch(bd, r);
 	return r;
-}
-
-struct request *as_next_request(struct blockdev *bd)
-{
-	return as_dispatch_request(bd);
 }

@@ -353,12 +353,10 @@ static void complete(void *arg, uint64_t unused)
 	/* Under AS the next request is chosen at once, in the completion interrupt, before the
 	 * tasks the completion woke have run (ide_intr's ide_do_request): what anticipation is
 	 * for. The one-way elevator chooses after them (docs/model.md, "Devices"). */
-	if (bd->elevator == ELEVATOR_AS) {
-		bd->dispatch_scheduled = false;
+	if (bd->elevator == ELEVATOR_AS)
 		dispatch(bd, 0);
-	} else {
+	else
 		schedule_dispatch(bd, sim_clock);
-	}
 }
 
 /* One-way elevator: the first request at or after the head, else wrap to the lowest. */
