@@ -312,6 +312,7 @@ _Noreturn void sys_exec(const char *comm, struct address_space *text, uint64_t *
 			void (*fn)(void *), void *arg)
 {
 	struct task_struct *t = current;
+	sched_exec(); /* do_execve's sched_balance_exec, before anything else */
 	cpu_work_sys(MM->hw->exec_ns);
 	struct mm_struct *old = t->mm;
 	struct mm_struct *mm = mm_alloc();

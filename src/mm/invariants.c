@@ -8,28 +8,15 @@
 #include "mm/slab.h"
 #include "sim/xalloc.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int invariant_failed(const char *rule, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "mmsim: invariant %s violated at t=%llu ns: ", rule,
-		(unsigned long long)sim_clock);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	return -1;
-}
 
 /* MM_BUG_ON(cond, rule, fmt, ...): when cond holds, report the broken rule and fail. */
 #define MM_BUG_ON(cond, rule, ...)                                                                 \
 	do {                                                                                       \
 		if (cond)                                                                          \
-			return invariant_failed(rule, __VA_ARGS__);                                \
+			return sched_invariant_failed(rule, __VA_ARGS__);                          \
 	} while (0)
 
 enum { W_NONE = 0, W_FREE, W_LRU, W_ISOLATED, W_KERNEL, W_USER_NEW };
@@ -417,6 +404,8 @@ int mm_check_invariants(void)
 	if (!ret && vfs_caches_check())
 		ret = -1;
 	if (!ret && kmem_caches_check())
+		ret = -1;
+	if (!ret && sched_check_invariants())
 		ret = -1;
 	return ret;
 }

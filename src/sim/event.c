@@ -200,8 +200,12 @@ static bool step_direct(struct task *self, const struct cpu_event *mine)
 		c = cpu_event_pop();
 	}
 	struct task *t = cpu_dispatch(c);
-	if (t != self)
+	if (!t) { /* the CPU went idle: self moved to another one (sched_exec) */
+		sched.switched_back = NULL;
+		coro_switch(&self->co, &sched.sched_ctx, 0);
+	} else if (t != self) {
 		coro_switch(&self->co, &t->co, 0);
+	}
 	return true;
 }
 

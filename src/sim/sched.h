@@ -64,6 +64,9 @@ struct task {
 	sim_time_t sleep_avg, timestamp;
 	struct task *o1_next, *o1_prev; /* its priority list while queued */
 	struct task *o1_after; /* requeue just behind this child it forked (do_fork's resched) */
+	int o1_cpu;	       /* task_cpu(): the runqueue it is on, or was last on */
+	int wake_cpu;	       /* the CPU its last wakeup ran on; -1: a timer, on o1_cpu */
+	int o1_migrate;	       /* 1 + the CPU sched_balance_exec sends it to; 0 none */
 	bool timed_out;
 	bool killable_sleep; /* a fatal signal ends this sleep */
 	/* A fatal signal is pending: it ends a killable sleep and keeps the task from starting
@@ -155,6 +158,18 @@ void sched_set_o1(bool on);
  * gives the rest back to its parent, and a child that slept less lowers the parent's
  * sleep average. Nothing under CFS. */
 void sched_exit(struct task *child, struct task *parent);
+/* do_execve's sched_balance_exec (2.6.8): with the O(1) scheduler on an SMP machine, an
+ * exec'ing task whose CPU has others queued moves to a clearly idler CPU, giving up its own
+ * at once; nothing otherwise (the CFS model has one run queue). */
+void sched_exec(void);
+/* The run queues' invariant: every runnable task is queued once or running on one CPU, and
+ * (O(1)) each queued task is in the array its runqueue says, an idle CPU has nothing queued.
+ * 0, or -1 with the broken rule on stderr. O(tasks). */
+int sched_check_invariants(void);
+/* An invariant checker's report: "mmsim: invariant RULE violated at t=... ns: ..." on stderr;
+ * returns -1. The memory manager's checker uses it too. */
+int sched_invariant_failed(const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* The task running now (NULL in scheduler context); layers above wrap it as `current`. */
 extern struct task *sim_current;

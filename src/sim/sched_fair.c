@@ -498,6 +498,8 @@ struct task *cpu_dispatch(int c)
 	if (!t)
 		return NULL;
 	t = sched.o1 ? o1_pick_next(c, t) : pick_next(c, t);
+	if (!t)
+		return NULL; /* its task moved to another CPU and nothing was left (sched_exec) */
 	if (t->state == TASK_RUNNABLE && t->co.sp) {
 		sched.stats.context_switches++;
 		t->nr_switched_in++;

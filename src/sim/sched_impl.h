@@ -38,6 +38,33 @@ struct rq_entry {
 
 #define O1_MAX_PRIO 140
 
+struct o1_array {
+	struct task *head[O1_MAX_PRIO], *tail[O1_MAX_PRIO];
+	uint64_t bitmap[(O1_MAX_PRIO + 63) / 64];
+	int nr_active;
+};
+
+/* One CPU's runqueue of 2.6.8 (runqueue_t) with the balancing state of its one
+ * sched_domain (SD_CPU_INIT spanning every CPU: arch_init_sched_domains without NUMA or SMT).
+ * The running task is not in the arrays (the kernel keeps it in its list; the model puts it
+ * back where it was when it leaves the CPU still runnable). */
+struct o1_rq {
+	struct o1_array arrays[2];
+	uint32_t active_epoch; /* the active array is arrays[epoch & 1] */
+	int nr_queued;	       /* tasks in the two arrays */
+	bool expired_since;    /* rq->expired_timestamp != 0 */
+	uint64_t expired_timestamp;
+	int best_expired_prio;
+	uint64_t cpu_load;	   /* rebalance_tick's average of nr_running x SCHED_LOAD_SCALE */
+	uint64_t load_jiffy;	   /* the jiffy cpu_load has been brought up to */
+	uint64_t last_balance;	   /* sd->last_balance, in jiffies + CPU_OFFSET */
+	unsigned balance_interval; /* sd->balance_interval, ms */
+	unsigned nr_balance_failed;
+	uint64_t idle_gen; /* invalidates an idle CPU's pending rebalance_tick */
+	bool idle_armed;   /* an idle rebalance_tick is pending */
+	bool in_schedule;  /* its CPU is in schedule(), choosing its next task */
+};
+
 struct sched_state {
 	struct event *heap;
 	size_t nr, cap;
@@ -88,17 +115,9 @@ struct sched_state {
 	void (*observe)(sim_time_t when); /* a monitor reading state at fixed times */
 	sim_time_t observe_every, observe_next;
 	struct sched_stats stats;
-	/* the O(1) scheduler (sched_o1.c): one runqueue's two priority arrays for all CPUs */
+	/* the O(1) scheduler (sched_o1.c, sched_o1_balance.c): one runqueue per CPU */
 	bool o1;
-	struct o1_array {
-		struct task *head[O1_MAX_PRIO], *tail[O1_MAX_PRIO];
-		uint64_t bitmap[(O1_MAX_PRIO + 63) / 64];
-		int nr_active;
-	} o1_arrays[2];
-	uint32_t o1_active_epoch; /* the active array is o1_arrays[epoch & 1] */
-	bool o1_expired_since;	  /* rq->expired_timestamp != 0 */
-	uint64_t o1_expired_timestamp;
-	int o1_best_expired_prio;
+	struct o1_rq *o1_rqs;
 };
 
 extern struct sched_state sched;
@@ -135,6 +154,29 @@ void o1_task_start(struct task *parent, struct task *child);
 struct task *o1_pick_next(int c, struct task *t);
 void o1_cpu_release(int c, struct task *t);
 void o1_ticks(struct task *t, uint64_t ticks);
+
+/* sched_o1.c, for sched_o1_balance.c: a CPU's runqueue, its queued tasks and their arrays */
+int o1_nr_running(int c);
+void o1_load_sync(int c);
+int o1_move_tasks(int busiest, int this_cpu, unsigned long max_nr_move, bool check_hot);
+void o1_activate_on(struct task *p, int c, bool preempt);
+struct task *o1_pick_first(int c);
+uint64_t o1_jiffies(void);
+
+/* sched_o1_balance.c: 2.6.8's SMP balancing (kernel/sched.c) */
+int o1_wake_cpu(struct task *p, int cpu, int this_cpu);
+int o1_fork_cpu(void);
+void o1_idle_balance(int c);
+void o1_rebalance_busy(int c, uint64_t ticks);
+void o1_idle_arm(int c);
+void o1_maybe_arm_idle(int c);
+int o1_exec_cpu(int c);
+int o1_check(void);
+/* task_hot: run or woken within SD_CPU_INIT's cache_hot_time (2.5 ms) */
+static inline bool o1_task_hot(const struct task *p, sim_time_t now)
+{
+	return now <= p->timestamp || now - p->timestamp < 2500 * NSEC_PER_USEC;
+}
 
 /* task.c */
 void switch_to_sched(int finishing);

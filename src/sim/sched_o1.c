@@ -1,13 +1,15 @@
-/* The O(1) scheduler of 2.6.8 (kernel/sched.c), for the kernels before CFS: two priority
- * arrays of 140 lists with a bitmap, the active one served first, a task that uses up its
- * timeslice moved to the expired one unless it is interactive; dynamic priority from the
- * sleep average (effective_prio, recalc_task_prio), the timeslice by static priority
+/* The O(1) scheduler of 2.6.8 (kernel/sched.c), for the kernels before CFS: per CPU a runqueue
+ * of two priority arrays of 140 lists with a bitmap, the active one served first, a task that
+ * uses up its timeslice moved to the expired one unless it is interactive; dynamic priority
+ * from the sleep average (effective_prio, recalc_task_prio), the timeslice by static priority
  * (task_timeslice: 102 ms at nice 0 and HZ 1000), the interactive round robin
  * (TIMESLICE_GRANULARITY), the starvation limit, the fork split of the parent's timeslice
- * with the child queued ahead of it, and sched_exit. One runqueue for all CPUs, as the
- * CFS model (docs/model.md "Scheduler"): per-CPU runqueues and their load balancing are
- * not modelled. Every operation is O(1). */
+ * with the child queued ahead of it, and sched_exit. Which runqueue a task is on, and how
+ * the runqueues are balanced, is sched_o1_balance.c. Every operation on a runqueue is O(1). */
 #include "sim/sched_impl.h"
+#include "sim/xalloc.h"
+
+#include <stdlib.h>
 
 /* ---- 2.6.8's tuning knobs (kernel/sched.c), in jiffies of the machine's HZ ---- */
 
@@ -147,138 +149,6 @@ static void recalc_task_prio(struct task *p, sim_time_t now)
 	p->prio = effective_prio(p);
 }
 
-/* ---- the priority arrays ---- */
-
-static struct o1_array *array_of(uint32_t epoch)
-{
-	return &sched.o1_arrays[epoch & 1];
-}
-
-/* A task belongs to the active array unless it expired after the last switch of arrays;
- * a running task that was active when another CPU switched them stays active (its own
- * CPU's runqueue would not have switched). */
-static bool in_active(const struct task *p)
-{
-	return (int32_t)(p->o1_epoch - sched.o1_active_epoch) <= 0;
-}
-
-static struct o1_array *task_array(const struct task *p)
-{
-	return array_of(in_active(p) ? sched.o1_active_epoch : sched.o1_active_epoch + 1);
-}
-
-enum { REQUEUE_HEAD, REQUEUE_TAIL };
-
-static void list_link(struct o1_array *a, struct task *p, struct task *prev, struct task *next)
-{
-	int q = p->prio;
-	p->o1_prev = prev;
-	p->o1_next = next;
-	if (prev)
-		prev->o1_next = p;
-	else
-		a->head[q] = p;
-	if (next)
-		next->o1_prev = p;
-	else
-		a->tail[q] = p;
-	a->bitmap[q / 64] |= 1ull << (q % 64);
-	a->nr_active++;
-}
-
-/* enqueue_task (tail), enqueue_task_head, or just behind `after` in its list */
-static void enqueue(struct task *p, int where, struct task *after)
-{
-	struct o1_array *a = task_array(p);
-	if (after)
-		list_link(a, p, after, after->o1_next);
-	else if (where == REQUEUE_HEAD)
-		list_link(a, p, NULL, a->head[p->prio]);
-	else
-		list_link(a, p, a->tail[p->prio], NULL);
-}
-
-static void dequeue(struct task *p)
-{
-	struct o1_array *a = task_array(p);
-	int q = p->prio;
-	if (p->o1_prev)
-		p->o1_prev->o1_next = p->o1_next;
-	else
-		a->head[q] = p->o1_next;
-	if (p->o1_next)
-		p->o1_next->o1_prev = p->o1_prev;
-	else
-		a->tail[q] = p->o1_prev;
-	if (!a->head[q])
-		a->bitmap[q / 64] &= ~(1ull << (q % 64));
-	p->o1_next = p->o1_prev = NULL;
-	a->nr_active--;
-}
-
-static int first_bit(const struct o1_array *a)
-{
-	for (int w = 0; w < (MAX_PRIO + 63) / 64; w++)
-		if (a->bitmap[w])
-			return w * 64 + __builtin_ctzll(a->bitmap[w]);
-	return -1;
-}
-
-int o1_nr_queued(void)
-{
-	return sched.o1_arrays[0].nr_active + sched.o1_arrays[1].nr_active;
-}
-
-static bool queued(const struct task *p)
-{
-	return p->state == TASK_RUNNABLE && p->cpu < 0;
-}
-
-/* jiffies, as rq->expired_timestamp counts them: CPU 0's timer interrupts so far */
-static uint64_t jiffies_now(void)
-{
-	return jiffies_between(0, local_now());
-}
-
-/* rq->nr_running of one CPU: its running task and its share of the queued ones */
-static uint64_t nr_running_per_cpu(void)
-{
-	int running = sched.ncpus - sched.nr_idle;
-	uint64_t n = ((uint64_t)o1_nr_queued() + (uint64_t)running) / (uint64_t)sched.ncpus;
-	return n ? n : 1;
-}
-
-/* EXPIRED_STARVING: the expired tasks have waited STARVATION_LIMIT per task on the
- * runqueue, or one of them has a better static priority than the running task */
-static bool expired_starving(const struct task *curr)
-{
-	if (sched.o1_expired_since && jiffies_now() - sched.o1_expired_timestamp >=
-					  (uint64_t)max_sleep_avg() * nr_running_per_cpu() + 1)
-		return true;
-	return curr->static_prio > sched.o1_best_expired_prio;
-}
-
-/* schedule()'s pick: the first task of the best priority in the active array, the arrays
- * switched first when the active one is empty */
-static struct task *pick_first(void)
-{
-	if (!o1_nr_queued()) {
-		if (sched.nr_idle == sched.ncpus)
-			sched.o1_expired_since = false; /* rq->nr_running 0 */
-		return NULL;
-	}
-	struct o1_array *a = array_of(sched.o1_active_epoch);
-	if (!a->nr_active) {
-		sched.o1_active_epoch++;
-		a = array_of(sched.o1_active_epoch);
-		sched.o1_expired_since = false;
-		sched.o1_best_expired_prio = MAX_PRIO;
-	}
-	struct task *next = a->head[first_bit(a)];
-	dequeue(next);
-	return next;
-}
-
 /* schedule(), for the task leaving the CPU: its run since it last got it (or was last
  * scheduled) is taken off its sleep average */
 static void charge_run_time(struct task *prev, sim_time_t now)
@@ -314,21 +184,273 @@ static void picked(struct task *next, sim_time_t now)
 	next->timestamp = now;
 }
 
+/* ---- the priority arrays ---- */
+
+static struct o1_rq *rq_of(int c)
+{
+	return &sched.o1_rqs[c];
+}
+
+static struct o1_array *array_of(struct o1_rq *rq, uint32_t epoch)
+{
+	return &rq->arrays[epoch & 1];
+}
+
+/* A task belongs to its runqueue's active array unless it expired after that runqueue last
+ * switched its arrays. */
+static bool in_active(const struct task *p)
+{
+	return (int32_t)(p->o1_epoch - rq_of(p->o1_cpu)->active_epoch) <= 0;
+}
+
+static struct o1_array *task_array(const struct task *p)
+{
+	struct o1_rq *rq = rq_of(p->o1_cpu);
+	return array_of(rq, in_active(p) ? rq->active_epoch : rq->active_epoch + 1);
+}
+
+enum { REQUEUE_HEAD, REQUEUE_TAIL };
+
+/* rq->nr_running: the queued tasks and the one running */
+int o1_nr_running(int c)
+{
+	return rq_of(c)->nr_queued + (sched.cpus[c].curr != NULL);
+}
+
+/* jiffies: CPU 0's timer interrupts so far (every CPU's rebalance_tick reads them) */
+uint64_t o1_jiffies(void)
+{
+	return jiffies_between(0, local_now());
+}
+
+/* rebalance_tick's load average, brought up to now: at each tick cpu_load becomes the mean
+ * of itself (rounded up while the load rises) and nr_running x SCHED_LOAD_SCALE. Called
+ * before nr_running changes, so over the ticks since the last call it was constant; the
+ * average reaches it within a few dozen ticks and stays. */
+void o1_load_sync(int c)
+{
+	struct o1_rq *rq = rq_of(c);
+	uint64_t j = o1_jiffies();
+	if (j <= rq->load_jiffy)
+		return;
+	uint64_t k = j - rq->load_jiffy;
+	rq->load_jiffy = j;
+	uint64_t target = (uint64_t)o1_nr_running(c) * 128; /* SCHED_LOAD_SCALE */
+	for (k = k < 64 ? k : 64; k; k--) {
+		uint64_t old = rq->cpu_load;
+		if (target > old)
+			old++;
+		uint64_t next = (old + target) / 2;
+		if (next == rq->cpu_load)
+			break;
+		rq->cpu_load = next;
+	}
+}
+
+static void list_link(struct o1_rq *rq, struct o1_array *a, struct task *p, struct task *prev,
+		      struct task *next)
+{
+	int q = p->prio;
+	p->o1_prev = prev;
+	p->o1_next = next;
+	if (prev)
+		prev->o1_next = p;
+	else
+		a->head[q] = p;
+	if (next)
+		next->o1_prev = p;
+	else
+		a->tail[q] = p;
+	a->bitmap[q / 64] |= 1ull << (q % 64);
+	a->nr_active++;
+	rq->nr_queued++;
+}
+
+/* enqueue_task (tail), enqueue_task_head, or just behind `after` in its list, on the task's
+ * runqueue */
+static void enqueue(struct task *p, int where, struct task *after)
+{
+	struct o1_rq *rq = rq_of(p->o1_cpu);
+	struct o1_array *a = task_array(p);
+	o1_load_sync(p->o1_cpu);
+	if (after)
+		list_link(rq, a, p, after, after->o1_next);
+	else if (where == REQUEUE_HEAD)
+		list_link(rq, a, p, NULL, a->head[p->prio]);
+	else
+		list_link(rq, a, p, a->tail[p->prio], NULL);
+}
+
+static void dequeue(struct task *p)
+{
+	struct o1_rq *rq = rq_of(p->o1_cpu);
+	struct o1_array *a = task_array(p);
+	int q = p->prio;
+	o1_load_sync(p->o1_cpu);
+	if (p->o1_prev)
+		p->o1_prev->o1_next = p->o1_next;
+	else
+		a->head[q] = p->o1_next;
+	if (p->o1_next)
+		p->o1_next->o1_prev = p->o1_prev;
+	else
+		a->tail[q] = p->o1_prev;
+	if (!a->head[q])
+		a->bitmap[q / 64] &= ~(1ull << (q % 64));
+	p->o1_next = p->o1_prev = NULL;
+	a->nr_active--;
+	rq->nr_queued--;
+}
+
+static int next_bit(const struct o1_array *a, int from)
+{
+	for (int w = from / 64; w < (MAX_PRIO + 63) / 64; w++) {
+		uint64_t bits = a->bitmap[w];
+		if (w == from / 64)
+			bits &= ~0ull << (from % 64);
+		if (bits)
+			return w * 64 + __builtin_ctzll(bits);
+	}
+	return MAX_PRIO;
+}
+
+int o1_nr_queued(void)
+{
+	int n = 0;
+	for (int c = 0; c < sched.ncpus; c++)
+		n += rq_of(c)->nr_queued;
+	return n;
+}
+
+static bool queued(const struct task *p)
+{
+	return p->state == TASK_RUNNABLE && p->cpu < 0;
+}
+
+/* CPU c runs t now (or goes idle, t NULL) */
+static void o1_set_curr(int c, struct task *t)
+{
+	struct o1_rq *rq = rq_of(c);
+	o1_load_sync(c);
+	set_curr(c, t);
+	if (t && rq->idle_armed) { /* the idle CPU's pending rebalance_tick is void */
+		rq->idle_armed = false;
+		rq->idle_gen++;
+	}
+}
+
+/* EXPIRED_STARVING: the expired tasks have waited STARVATION_LIMIT per task on the
+ * runqueue, or one of them has a better static priority than the running task */
+static bool expired_starving(const struct task *curr)
+{
+	struct o1_rq *rq = rq_of(curr->cpu);
+	if (rq->expired_since &&
+	    o1_jiffies() - rq->expired_timestamp >=
+		(uint64_t)max_sleep_avg() * (uint64_t)o1_nr_running(curr->cpu) + 1)
+		return true;
+	return curr->static_prio > rq->best_expired_prio;
+}
+
+/* schedule()'s pick on CPU c: the first task of the best priority in its active array, the
+ * arrays switched first when the active one is empty; NULL when the runqueue is empty */
+struct task *o1_pick_first(int c)
+{
+	struct o1_rq *rq = rq_of(c);
+	if (!rq->nr_queued)
+		return NULL;
+	struct o1_array *a = array_of(rq, rq->active_epoch);
+	if (!a->nr_active) {
+		rq->active_epoch++;
+		a = array_of(rq, rq->active_epoch);
+		rq->expired_since = false;
+		rq->best_expired_prio = MAX_PRIO;
+	}
+	struct task *next = a->head[next_bit(a, 0)];
+	dequeue(next);
+	return next;
+}
+
+/* schedule() with nothing queued: idle_balance, then the pick, or the idle task */
+static struct task *pick_or_idle(int c)
+{
+	struct task *n = o1_pick_first(c);
+	if (!n && sched.ncpus > 1) {
+		rq_of(c)->in_schedule = true; /* what it pulls waits for the pick below */
+		o1_idle_balance(c);
+		rq_of(c)->in_schedule = false;
+		n = o1_pick_first(c);
+	}
+	if (!n)
+		rq_of(c)->expired_since = false; /* rq->expired_timestamp = 0 */
+	return n;
+}
+
+/* move_tasks: up to max_nr_move queued tasks of CPU busiest go to this_cpu's runqueue, the
+ * expired array's first (they will not run soon), each list from its tail, the best
+ * priority first; can_migrate_task skips a cache-hot one (run or woken within
+ * cache_hot_time, 2.5 ms) when check_hot. The running task is never queued. */
+int o1_move_tasks(int busiest, int this_cpu, unsigned long max_nr_move, bool check_hot)
+{
+	struct o1_rq *src = rq_of(busiest), *dst = rq_of(this_cpu);
+	int pulled = 0;
+	if (!max_nr_move || o1_nr_running(busiest) <= 1)
+		return 0;
+	/* the expired array first, if it has tasks, then the active one */
+	bool expired = src->arrays[(src->active_epoch + 1) & 1].nr_active > 0;
+	sim_time_t now = local_now();
+	for (;;) {
+		struct o1_array *a = array_of(src, src->active_epoch + (expired ? 1 : 0));
+		for (int idx = next_bit(a, 0); idx < MAX_PRIO; idx = next_bit(a, idx + 1)) {
+			struct task *p = a->tail[idx];
+			while (p) {
+				struct task *prev = p->o1_prev;
+				bool hot = o1_task_hot(p, now);
+				if (!(check_hot && hot)) {
+					/* pull_task: to the same array of this runqueue */
+					dequeue(p);
+					p->o1_cpu = this_cpu;
+					p->o1_epoch = dst->active_epoch + (expired ? 1 : 0);
+					enqueue(p, REQUEUE_TAIL, NULL);
+					o1_activate_on(p, this_cpu, true);
+					if ((unsigned long)++pulled >= max_nr_move)
+						return pulled;
+				}
+				p = prev;
+			}
+		}
+		if (!expired || !array_of(src, src->active_epoch)->nr_active)
+			break;
+		expired = false;
+	}
+	return pulled;
+}
+
 static void give_cpu(int c, struct task *t)
 {
-	set_curr(c, t);
+	o1_set_curr(c, t);
 	t->cpu = c;
+	t->o1_cpu = c;
 	t->slice_used = 0;
 	picked(t, sim_clock);
 	cpu_kick(c, sim_clock);
 }
 
-static int idle_cpu(void)
+/* A task just queued on CPU c's runqueue: TASK_PREEMPTS_CURR asks the running task to
+ * reschedule; an idle CPU takes it at once (the idle task is always preempted). */
+void o1_activate_on(struct task *p, int c, bool preempt)
 {
-	for (int c = 0; sched.nr_idle && c < sched.ncpus; c++)
-		if (!sched.cpus[c].curr)
-			return c;
-	return -1;
+	const struct task *curr = sched.cpus[c].curr;
+	if (!curr) {
+		if (rq_of(c)->in_schedule)
+			return;
+		dequeue(p);
+		give_cpu(c, p);
+		return;
+	}
+	if (preempt && curr->prio > p->prio)
+		set_need_resched(c, true);
+	if (o1_nr_running(c) >= 2)
+		o1_maybe_arm_idle(c);
 }
 
 /* ---- the entry points ---- */
@@ -338,7 +460,9 @@ void o1_task_init(struct task *t)
 	t->static_prio = NICE_TO_PRIO(0);
 	t->prio = effective_prio(t);
 	t->time_slice = (int)task_timeslice(t);
-	t->o1_epoch = sched.o1_active_epoch;
+	t->o1_cpu = 0;
+	t->wake_cpu = -1;
+	t->o1_epoch = sched.o1_rqs ? rq_of(0)->active_epoch : 0;
 }
 
 void o1_set_nice(struct task *t, int nice)
@@ -353,48 +477,37 @@ void o1_set_nice(struct task *t, int nice)
 		enqueue(t, REQUEUE_TAIL, NULL);
 }
 
-/* try_to_wake_up + activate_task (wakeup), or a new task joining the runqueue. A woken
- * task goes to the tail of its priority in the active array and preempts the CPU running
- * the task of the worst priority, if its own is better (TASK_PREEMPTS_CURR). */
+/* try_to_wake_up + activate_task (wakeup), or a new task joining its runqueue. A woken task
+ * goes to the runqueue sched_o1_balance.c chooses (its own, or the waker's CPU), at the tail
+ * of its priority in the active array, and preempts that CPU's task if its own priority is
+ * better (TASK_PREEMPTS_CURR). */
 void o1_make_runnable(struct task *t, bool wakeup)
 {
 	t->state = TASK_RUNNABLE;
 	int where = REQUEUE_TAIL;
 	if (wakeup) {
 		sim_time_t now = sim_clock;
+		int this = t->wake_cpu < 0 ? t->o1_cpu : t->wake_cpu;
+		if (sched.ncpus > 1 && this != t->o1_cpu)
+			t->o1_cpu = o1_wake_cpu(t, t->o1_cpu, this);
 		if (t->sleep_uninterruptible)
 			t->activated = -1;
 		recalc_task_prio(t, now);
 		if (!t->activated)
 			t->activated = t->woken_by_task ? 1 : 2;
 		t->timestamp = now;
-		t->o1_epoch = sched.o1_active_epoch;
+		t->o1_epoch = rq_of(t->o1_cpu)->active_epoch;
 	} else if (t->o1_requeue == REQUEUE_HEAD) {
 		where = REQUEUE_HEAD; /* a child forked by a running parent, ahead of it */
 	}
-	int c = idle_cpu();
-	if (c >= 0) {
-		give_cpu(c, t);
-		return;
-	}
 	enqueue(t, where, NULL);
-	if (!wakeup)
-		return;
-	int worst = -1;
-	for (int i = 0; i < sched.ncpus; i++) {
-		const struct task *curr = sched.cpus[i].curr;
-		if (curr && curr->prio > t->prio &&
-		    (worst < 0 || curr->prio > sched.cpus[worst].curr->prio))
-			worst = i;
-	}
-	if (worst >= 0)
-		set_need_resched(worst, true);
+	o1_activate_on(t, t->o1_cpu, wakeup);
 }
 
 /* sched_fork + wake_up_forked_process + do_fork's set_need_resched: the child takes half
  * the parent's timeslice, both lose sleep average (the child 5 % of its bonus), and a
- * parent on a CPU has the child queued just ahead of itself at its own priority, then
- * gives up the CPU, so the child runs first. */
+ * parent on a CPU has the child queued on its runqueue just ahead of itself at its own
+ * priority, then gives up the CPU, so the child runs first. */
 void o1_task_start(struct task *parent, struct task *child)
 {
 	sim_time_t now = local_now();
@@ -404,8 +517,11 @@ void o1_task_start(struct task *parent, struct task *child)
 	if (!parent) {
 		child->prio = effective_prio(child);
 		child->o1_requeue = REQUEUE_TAIL;
+		child->o1_cpu = o1_fork_cpu();
+		child->o1_epoch = rq_of(child->o1_cpu)->active_epoch;
 		return;
 	}
+	child->o1_cpu = parent->cpu;
 	child->static_prio = parent->static_prio;
 	child->sleep_avg = parent->sleep_avg; /* dup_task_struct */
 	child->time_slice = (parent->time_slice + 1) >> 1;
@@ -435,15 +551,33 @@ static void requeue(struct task *t)
 {
 	struct task *after = t->o1_after;
 	t->o1_after = NULL;
-	if (after &&
-	    !(queued(after) && after->prio == t->prio && task_array(after) == task_array(t)))
+	if (after && !(queued(after) && after->o1_cpu == t->o1_cpu && after->prio == t->prio &&
+		       task_array(after) == task_array(t)))
 		after = NULL;
 	enqueue(t, t->o1_requeue, after);
 	t->o1_requeue = REQUEUE_HEAD;
 }
 
+/* sched_balance_exec's migration (the migration thread's __migrate_task: deactivate here,
+ * activate_task on the other runqueue, as a task's wakeup, at the tail) */
+static void migrate_running(struct task *t, int dest)
+{
+	t->o1_migrate = 0;
+	t->o1_cpu = dest;
+	recalc_task_prio(t, sim_clock);
+	if (!t->activated)
+		t->activated = 1;
+	t->timestamp = sim_clock;
+	t->o1_epoch = rq_of(dest)->active_epoch;
+	t->o1_after = NULL;
+	t->o1_requeue = REQUEUE_HEAD;
+	enqueue(t, REQUEUE_TAIL, NULL);
+	o1_activate_on(t, dest, true);
+}
+
 /* pick_next: schedule() with the task still runnable, when it was asked to give up the
- * CPU (its timeslice ended, a better task woke, it forked). */
+ * CPU (its timeslice ended, a better task woke, it forked, it is moving to another CPU).
+ * NULL: CPU c goes idle. */
 struct task *o1_pick_next(int c, struct task *t)
 {
 	bool resched = sched.cpus[c].need_resched;
@@ -452,31 +586,51 @@ struct task *o1_pick_next(int c, struct task *t)
 		return t;
 	charge_run_time(t, sim_clock);
 	t->state = TASK_RUNNABLE;
-	requeue(t);
-	struct task *n = pick_first();
-	if (n == t) {
-		t->state = TASK_RUNNING; /* not switched out: no context switch */
-	} else {
-		set_curr(c, n);
-		n->cpu = c;
+	struct task *n;
+	if (t->o1_migrate) {
+		int dest = t->o1_migrate - 1;
 		t->cpu = -1;
+		o1_set_curr(c, NULL);
+		migrate_running(t, dest);
+		n = pick_or_idle(c);
+		if (!n) {
+			o1_idle_arm(c);
+			return NULL;
+		}
+		o1_set_curr(c, n);
+		n->cpu = c;
+		n->o1_cpu = c;
+	} else {
+		requeue(t);
+		n = o1_pick_first(c);
+		if (n == t) {
+			t->state = TASK_RUNNING; /* not switched out: no context switch */
+		} else {
+			o1_set_curr(c, n);
+			n->cpu = c;
+			t->cpu = -1;
+		}
 	}
 	n->slice_used = 0;
 	picked(n, sim_clock);
 	return n;
 }
 
-/* schedule() for a task that blocked or died: deactivate_task, then the next one */
+/* schedule() for a task that blocked or died: deactivate_task, then the next one, or
+ * idle_balance, or the idle task */
 void o1_cpu_release(int c, struct task *t)
 {
 	charge_run_time(t, sim_clock);
 	t->cpu = -1;
 	t->o1_after = NULL;
 	t->o1_requeue = REQUEUE_HEAD;
-	set_curr(c, NULL);
-	struct task *n = pick_first();
+	t->o1_migrate = 0;
+	o1_set_curr(c, NULL);
+	struct task *n = pick_or_idle(c);
 	if (n)
 		give_cpu(c, n);
+	else
+		o1_idle_arm(c);
 }
 
 /* scheduler_tick's dequeue_task + enqueue_task at the tail: t leaves its CPU at its next
@@ -492,10 +646,11 @@ static void requeue_at_tail(struct task *t)
 /* scheduler_tick, once per timer interrupt that found t running: its timeslice counts
  * down; used up, it gets a new one and goes to the expired array, or back to the active
  * one if interactive and the expired tasks are not starving; an interactive task with
- * a granularity's worth used goes to the tail of its priority */
+ * a granularity's worth used goes to the tail of its priority. Then rebalance_tick. */
 void o1_ticks(struct task *t, uint64_t ticks)
 {
-	for (; ticks; ticks--) {
+	struct o1_rq *rq = rq_of(t->cpu);
+	for (uint64_t n = ticks; n; n--) {
 		if (!in_active(t)) {
 			set_need_resched(t->cpu, true);
 			continue;
@@ -504,14 +659,14 @@ void o1_ticks(struct task *t, uint64_t ticks)
 			requeue_at_tail(t);
 			t->time_slice = (int)task_timeslice(t);
 			t->first_time_slice = false;
-			if (!sched.o1_expired_since) {
-				sched.o1_expired_since = true;
-				sched.o1_expired_timestamp = jiffies_now();
+			if (!rq->expired_since) {
+				rq->expired_since = true;
+				rq->expired_timestamp = o1_jiffies();
 			}
 			if (!task_interactive(t) || expired_starving(t)) {
-				t->o1_epoch = sched.o1_active_epoch + 1;
-				if (t->static_prio < sched.o1_best_expired_prio)
-					sched.o1_best_expired_prio = t->static_prio;
+				t->o1_epoch = rq->active_epoch + 1;
+				if (t->static_prio < rq->best_expired_prio)
+					rq->best_expired_prio = t->static_prio;
 			}
 		} else {
 			long g = timeslice_granularity(t);
@@ -520,6 +675,24 @@ void o1_ticks(struct task *t, uint64_t ticks)
 				requeue_at_tail(t);
 		}
 	}
+	if (ticks && sched.ncpus > 1)
+		o1_rebalance_busy(t->cpu, ticks);
+}
+
+/* sched_balance_exec: at exec, a task whose runqueue has others queued moves to the idlest
+ * CPU when that is clearly less loaded (sched_o1_balance.c), through the migration thread:
+ * it gives up its CPU at once and runs next on the other one. */
+void sched_exec(void)
+{
+	struct task *t = sim_current;
+	if (!sched.o1 || sched.ncpus < 2 || !t || t->cpu < 0)
+		return;
+	int dest = o1_exec_cpu(t->cpu);
+	if (dest == t->cpu)
+		return;
+	t->o1_migrate = dest + 1;
+	set_need_resched(t->cpu, true);
+	preempt_point();
 }
 
 void sched_exit(struct task *child, struct task *parent)
@@ -539,5 +712,67 @@ void sched_exit(struct task *child, struct task *parent)
 void sched_set_o1(bool on)
 {
 	sched.o1 = on;
-	sched.o1_best_expired_prio = MAX_PRIO;
+	free(sched.o1_rqs);
+	sched.o1_rqs = NULL;
+	if (!on)
+		return;
+	sched.o1_rqs = xcalloc((size_t)sched.ncpus, sizeof(*sched.o1_rqs));
+	for (int c = 0; c < sched.ncpus; c++) {
+		struct o1_rq *rq = rq_of(c);
+		rq->best_expired_prio = MAX_PRIO;
+		rq->balance_interval = 1; /* SD_CPU_INIT */
+		rq->last_balance = 0;	  /* jiffies at boot */
+	}
+	for (struct task *t = sched.all_head; t; t = t->next_all)
+		t->o1_epoch = 0;
+}
+
+/* The runqueues' invariant: every queued task is in the array its runqueue and epoch say, at
+ * its priority, and counted there; an idle CPU has nothing queued; a CPU's task runs there;
+ * every runnable task is queued once or running. O(tasks). */
+int o1_check(void)
+{
+	int queued_total = 0;
+	for (int c = 0; c < sched.ncpus; c++) {
+		struct o1_rq *rq = rq_of(c);
+		int n = 0;
+		for (int e = 0; e < 2; e++) {
+			const struct o1_array *a = &rq->arrays[e];
+			int in_a = 0;
+			for (int q = 0; q < MAX_PRIO; q++) {
+				bool bit = a->bitmap[q / 64] >> (q % 64) & 1;
+				if (bit != (a->head[q] != NULL))
+					return sched_invariant_failed("o1_bitmap", "cpu %d prio %d",
+								      c, q);
+				for (const struct task *t = a->head[q]; t; t = t->o1_next) {
+					if (t->o1_cpu != c || t->prio != q || task_array(t) != a ||
+					    !queued(t))
+						return sched_invariant_failed(
+						    "o1_queued", "pid %d on cpu %d's list %d",
+						    t->pid, c, q);
+					in_a++;
+				}
+			}
+			if (in_a != a->nr_active)
+				return sched_invariant_failed("o1_nr_active", "cpu %d", c);
+			n += in_a;
+		}
+		if (n != rq->nr_queued)
+			return sched_invariant_failed("o1_nr_queued", "cpu %d: %d, counted %d", c,
+						      rq->nr_queued, n);
+		const struct task *curr = sched.cpus[c].curr;
+		if (!curr && n)
+			return sched_invariant_failed("o1_idle_with_queue", "cpu %d", c);
+		if (curr && (curr->cpu != c || curr->o1_cpu != c))
+			return sched_invariant_failed("o1_curr", "cpu %d runs pid %d", c,
+						      curr->pid);
+		queued_total += n;
+	}
+	int runnable = 0;
+	for (const struct task *t = sched.all_head; t; t = t->next_all)
+		runnable += t->state == TASK_RUNNABLE || t->state == TASK_RUNNING;
+	if (runnable != queued_total + sched.ncpus - sched.nr_idle)
+		return sched_invariant_failed("o1_runnable", "%d runnable, %d queued, %d running",
+					      runnable, queued_total, sched.ncpus - sched.nr_idle);
+	return 0;
 }

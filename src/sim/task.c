@@ -99,6 +99,7 @@ void sched_destroy(void)
 	free(sched.rq);
 	free(sched.cpus);
 	free(sched.cpu_heap);
+	free(sched.o1_rqs);
 	memset(&sched, 0, sizeof(sched));
 	sim_current = NULL;
 	sim_clock = 0;

@@ -21,6 +21,7 @@ void schedule_timeout(sim_time_t ns)
 	 * killer's one-jiffy waits) sleep uninterruptibly */
 	t->sleep_uninterruptible = true;
 	t->woken_by_task = false;
+	t->wake_cpu = -1; /* the timer runs on the sleeper's CPU */
 	ev_push(
 	    (struct event){.time = sim_clock + ns, .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});
 	block_current();
@@ -79,6 +80,7 @@ static bool do_sleep_on(struct waitqueue *wq, sim_time_t timeout_ns, bool killab
 	 * others are TASK_UNINTERRUPTIBLE (pages, congestion, reclaim throttles) */
 	t->sleep_uninterruptible = !killable;
 	t->woken_by_task = false;
+	t->wake_cpu = -1; /* a timeout runs on the sleeper's CPU */
 	t->wq_exclusive = exclusive;
 	wq_add(wq, t, exclusive);
 	if (timeout_ns)
@@ -113,6 +115,7 @@ static void wake(struct task *t)
 	if (t->wq)
 		wq_remove(t->wq, t);
 	t->woken_by_task = sim_current != NULL; /* not a device callback */
+	t->wake_cpu = this_cpu();		/* a device's interrupt: CPU 0 */
 	t->wake_gen++;
 	if (t->state != TASK_BLOCKED)
 		return; /* still catching up with the clock in sleep_on: it will see wq == NULL */
