@@ -2,7 +2,8 @@
  * on a write fault unless swap is more than half full (can_share_swap_page,
  * remove_exclusive_swap_page), shrink_active_list releases slots only from its last
  * pagevec, swapin_readahead reads the allocated run around the slot within the aligned
- * page_cluster window, and fork copies no PTEs of a VMA without anon_vma. */
+ * page_cluster window (2.6.8: the run from the window's start), and fork copies no PTEs of
+ * a VMA without anon_vma. */
 #include "util/testutil.h"
 
 struct anon {
@@ -184,6 +185,44 @@ static void readahead_reads_the_run_around_the_slot(void **state)
 	teardown(&a);
 }
 
+/* Slots 8..16 allocated but 10, page_cluster 3, as above, then slots 1..7 but 3. 2.6.8's
+ * valid_swaphandles reads from the window's start to its first free slot: for slot 13 the
+ * run 8..9, which does not reach it (13 is then read alone); for slot 5 (window 0..7, the
+ * header skipped) the run 1..2. */
+static void readahead_2_6_8_reads_from_the_window_start(void **state)
+{
+	(void)state;
+	test_machine_boot_kernel("p3-2004", 64ULL << 20, 64ULL << 20, "2.6.8-rc2");
+	MM->sysctl.page_cluster = 3;
+	struct swap_info *si = &MM->swap;
+	for (uint32_t s = 1; s < 17; s++) {
+		if (s == 10 || s == 3)
+			continue;
+		si->swap_map[s] = 1;
+		si->nr_free--;
+	}
+	bool major = false;
+	pfn_t pfn = swapin_readahead(13, &major);
+	assert_true(pfn != NO_PFN && major);
+	for (uint32_t s = 8; s < 17; s++)
+		assert_true((lookup_swap_cache(s) != NO_PFN) == (s == 8 || s == 9 || s == 13));
+	pfn = swapin_readahead(5, &major);
+	assert_true(pfn != NO_PFN && major);
+	for (uint32_t s = 1; s < 8; s++)
+		assert_true((lookup_swap_cache(s) != NO_PFN) == (s == 1 || s == 2 || s == 5));
+	sched_run(sim_clock + NSEC_PER_SEC, NULL); /* the reads complete */
+	for (uint32_t s = 1; s < 17; s++) {
+		pfn_t p = lookup_swap_cache(s);
+		if (p != NO_PFN)
+			delete_from_swap_cache(p);
+		if (s != 10 && s != 3) {
+			si->swap_map[s] = 0;
+			si->nr_free++;
+		}
+	}
+	test_machine_shutdown();
+}
+
 /* Fork copies the PTEs of a VMA with anonymous pages and none of a file VMA without. */
 static void fork_skips_file_vmas_without_anon_vma(void **state)
 {
@@ -214,6 +253,7 @@ int main(void)
 	    cmocka_unit_test(active_list_frees_only_the_last_pagevec),
 	    cmocka_unit_test(deactivation_keeps_swap_2630),
 	    cmocka_unit_test(readahead_reads_the_run_around_the_slot),
+	    cmocka_unit_test(readahead_2_6_8_reads_from_the_window_start),
 	    cmocka_unit_test(fork_skips_file_vmas_without_anon_vma),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

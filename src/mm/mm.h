@@ -138,6 +138,10 @@ struct reclaim_rules {
 	/* read_swap_cache_async puts a page read from swap on the active list
 	 * (lru_cache_add_active, 2.6.9-2.6.27), not the inactive anon list (2.6.28) */
 	bool swapin_active;
+	/* valid_swaphandles counts the allocated run from the start of the page_cluster
+	 * window, stopping at its first free slot (before 8952898b0d2, 2.6.25-rc1), not the
+	 * run around the faulting slot */
+	bool swapin_window_from_start;
 	/* what try_to_free_pages reports when vm.reclaim_progress = auto */
 	int progress;
 	/* shrink_zone's list work: how much of which list to scan, and scanning it */

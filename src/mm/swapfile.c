@@ -206,7 +206,10 @@ static pfn_t read_swap_cache_async(uint32_t slot)
 
 /* valid_swaphandles (2.6.28 swapfile.c): within the 2^page_cluster-aligned window holding
  * the slot (slot 0 is the header), the run of allocated slots around it. Returns the
- * number of slots to read from *start, or 0 for no readahead. */
+ * number of slots to read from *start, or 0 for no readahead. Before 2.6.25-rc1 (2.6.8's
+ * swapfile.c; 8952898b0d2 "swapin: fix valid_swaphandles defect") the run began at the
+ * window's start and ended at its first free slot, whether or not it reached the faulting
+ * slot: one free slot at the start of a window made every fault in it read one page. */
 static unsigned valid_swaphandles(uint32_t slot, uint64_t *start)
 {
 	const struct swap_info *si = &MM->swap;
@@ -220,6 +223,12 @@ static unsigned valid_swaphandles(uint32_t slot, uint64_t *start)
 	if (end > si->nr_slots)
 		end = si->nr_slots;
 	unsigned nr = 0;
+	if (MM->rules->swapin_window_from_start) {
+		*start = base;
+		for (uint64_t t = base; t < end && si->swap_map[t]; t++)
+			nr++;
+		return nr;
+	}
 	for (uint64_t t = slot + 1; t < end && si->swap_map[t]; t++)
 		nr++;
 	uint64_t low = slot;

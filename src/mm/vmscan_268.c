@@ -264,6 +264,7 @@ const struct reclaim_rules reclaim_rules_268 = {
 	       "OOM killer",
     .split_lru = false,
     .swapin_active = true,
+    .swapin_window_from_start = true,
     .progress = RECLAIM_PROGRESS_2625, /* unused: do_try_to_free_pages_268 reports */
     .shrink_zone_lists = shrink_zone_lists_268,
     .throttle_vm_writeout = false,
