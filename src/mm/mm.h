@@ -261,6 +261,7 @@ struct mm_machine {
 	uint32_t nr_files, files_cap;
 	struct address_space *dirty_files; /* inodes with dirty pages, oldest first */
 	struct address_space *dirty_files_tail;
+	uint64_t wb_passes; /* writeback_inodes calls so far */
 
 	struct blockdev disk;	   /* the filesystem's (and swap's, unless swap_disk is used) */
 	struct blockdev swap_disk; /* swap on a disk of its own (hw_profile.swap_own_disk) */

@@ -253,6 +253,7 @@ struct address_space {
 	unsigned long nr_mapped_vmas; /* i_mmap is non-empty */
 	sim_time_t dirtied_when;
 	uint64_t wb_cursor; /* where the flusher resumes */
+	uint64_t wb_pass;   /* the writeback_inodes call that last took it (once per call) */
 	bool on_dirty_list;
 	struct address_space *dirty_next;
 	/* readahead state (file_ra_state) */

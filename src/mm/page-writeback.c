@@ -271,9 +271,14 @@ static long writeback_inodes(long nr, sim_time_t older_than, bool nonblocking, b
 {
 	long written = 0;
 	struct address_space *f;
-	while ((f = MM->dirty_files) && written < nr) {
+	/* generic_sync_sb_inodes takes each inode once a call: it works through s_io, and an
+	 * inode it puts back goes to s_dirty or s_more_io, not s_io; a file requeued here
+	 * comes round again only in a later call */
+	uint64_t pass = ++MM->wb_passes;
+	while ((f = MM->dirty_files) && written < nr && f->wb_pass != pass) {
 		if (older_than && f->dirtied_when > older_than)
 			break;
+		f->wb_pass = pass;
 		if (nonblocking && bdi_write_congested(&MM->disk)) {
 			if (congested)
 				*congested = true;
