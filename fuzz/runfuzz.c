@@ -276,6 +276,15 @@ static int child(const struct drawn *o, bool verbose)
 	}
 	char *a = NULL, *b = NULL;
 	int ra = run_once(&cfg, o->run_seed, &a);
+	if (ra == SCENARIO_REFUSED) { /* validation that needed the booted machine */
+		if (verbose) {
+			const char *key = NULL;
+			const char *why = scenario_refusal(&key);
+			fprintf(stderr, "runfuzz: refused at start: %s: %s\n", key, why);
+		}
+		free(a);
+		return RF_REJECTED;
+	}
 	if (ra == SCENARIO_NO_START) {
 		fprintf(stderr, "runfuzz: the workload could not start\n");
 		return RF_NO_START;

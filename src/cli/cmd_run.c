@@ -354,6 +354,16 @@ int cmd_run(int argc, char **argv)
 	int rc = scenario_run(&cfg, a.seed, &res, cfg.check_every ? mm_check_invariants : NULL);
 	if (stop_trace(tf, a.trace) != 0)
 		rc = -1;
+	if (rc == SCENARIO_REFUSED) {
+		const char *key = NULL;
+		const char *why = scenario_refusal(&key);
+		char err[1024];
+		scenario_key_error(&cfg, a.file, key, why, err, sizeof(err));
+		fprintf(stderr, "mmsim run: %s\n", err);
+		run_result_free(&res);
+		ret = 2;
+		goto out;
+	}
 	if (rc == SCENARIO_NO_START) {
 		fprintf(stderr, "mmsim run: the workload could not start in the modelled machine "
 				"(its input is unusable, or no memory was left for its first "

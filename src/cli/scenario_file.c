@@ -208,6 +208,13 @@ int scenario_check(const struct scenario_config *cfg, const char *file, char *er
 	const char *key = NULL;
 	if (scenario_validate_key(cfg, msg, sizeof(msg), &key) == 0)
 		return 0;
+	scenario_key_error(cfg, file, key, msg, err, errlen);
+	return -1;
+}
+
+void scenario_key_error(const struct scenario_config *cfg, const char *file, const char *key,
+			const char *msg, char *err, size_t errlen)
+{
 	int line = 0;
 	const char *name = scenario_key_origin(cfg, key, &line);
 	if (line > 0)
@@ -216,5 +223,4 @@ int scenario_check(const struct scenario_config *cfg, const char *file, char *er
 		snprintf(err, errlen, "--set %s: %s", name, msg);
 	else
 		snprintf(err, errlen, "%s: %s", file, msg);
-	return -1;
 }

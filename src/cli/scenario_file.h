@@ -25,5 +25,9 @@ const char *scenario_key_origin(const struct scenario_config *cfg, const char *k
 /* scenario_validate, its message prefixed with where the key at fault was set: "file:line",
  * "--set KEY", or the file when the key kept its default. Returns 0 or -1. */
 int scenario_check(const struct scenario_config *cfg, const char *file, char *err, size_t errlen);
+/* "FILE:LINE: MSG" for the line that set key, "--set KEY: MSG" for an override, "FILE: MSG"
+ * for a key left at its default. */
+void scenario_key_error(const struct scenario_config *cfg, const char *file, const char *key,
+			const char *msg, char *err, size_t errlen);
 
 #endif

@@ -120,8 +120,11 @@ static int filestream_start(const struct scenario_config *cfg, uint64_t seed)
 		    file_create(name, F.p.mode == FILESTREAM_READ ? npages : 0, npages, false);
 	}
 	struct process *init = process_spawn("filestream-launch", filestream_launcher, NULL);
-	if (!init)
-		return -1;
+	if (!init) /* the files' inodes and dentries, made first, left no kernel stack free */
+		return scenario_refuse("filestream.processes",
+				       "%d files (one a process) leave no memory for the first "
+				       "process in %llu MiB of RAM",
+				       F.n, (unsigned long long)(cfg->ram >> 20));
 	init->is_init = true;
 	return 0;
 }

@@ -7,12 +7,32 @@
 #include "kernel/process.h"
 #include "sim/xalloc.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const struct workload *running;
 static int (*check_fn)(void);
+static char refusal[512];
+static const char *refusal_key;
+
+int scenario_refuse(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(refusal, sizeof(refusal), fmt, ap);
+	va_end(ap);
+	refusal_key = key;
+	return SCENARIO_REFUSED;
+}
+
+const char *scenario_refusal(const char **key)
+{
+	*key = refusal_key;
+	return refusal;
+}
+
 static bool check_failed;
 
 static void check_hook(void)
@@ -92,12 +112,13 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	}
 	kernel_reset();
 	mm_start_kthreads();
-	if (running->start(cfg, seed) != 0) {
+	int started = running->start(cfg, seed);
+	if (started != 0) {
 		if (running->cleanup)
 			running->cleanup();
 		mm_destroy();
 		sched_destroy();
-		return SCENARIO_NO_START;
+		return started == SCENARIO_REFUSED ? SCENARIO_REFUSED : SCENARIO_NO_START;
 	}
 	check_fn = check;
 	check_failed = false;

@@ -147,6 +147,15 @@ struct run_result {
  * machine did not boot or the workload could not start in it (its input unusable, or no
  * memory for its first process); no result. */
 #define SCENARIO_NO_START (-2)
+/* SCENARIO_REFUSED: the workload's start() refused its input once the machine had booted,
+ * as validation would have if it could see the booted machine; scenario_refusal() names the
+ * key and says why. No result. */
+#define SCENARIO_REFUSED (-3)
+/* For a workload's start(): records why its input is unusable in this machine (the key it
+ * rests on, a message) and returns SCENARIO_REFUSED. */
+int scenario_refuse(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The last refusal's message; *key its key. */
+const char *scenario_refusal(const char **key);
 int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_result *res,
 		 int (*check)(void));
 void run_result_free(struct run_result *res);

@@ -82,6 +82,10 @@ expect hackbench-host-memory 2 "hbhost.conf:[0-9]: this run would need about .* 
 # no kernel allocation succeeds (run fuzzer seed 61069: reported as an invariant failure)
 printf 'machine.profile = p3-2004\nmachine.ram = 2000M\nvm.min_free_kbytes = 1000000\n' >"$tmp/lowmem.conf"
 expect min-free-above-lowmem 2 "lowmem.conf:3: vm.min_free_kbytes 1000000 is not below the low memory" -- run "$tmp/lowmem.conf"
+# filestream's files are made before its first process: 10,000 of them fill 18 MB (run fuzzer
+# seed 259102, which the machine only shows once booted: a start-time refusal, exit 2)
+printf 'workload = filestream\nmachine.ram = 18M\nfilestream.size = 1M\nfilestream.processes = 10000\n' >"$tmp/fsfiles.conf"
+expect filestream-files-fill-ram 2 "fsfiles.conf:4: 10000 files .one a process. leave no memory for the first process in 18 MiB of RAM" -- run "$tmp/fsfiles.conf"
 # 2.6.8's allocations all stop at pages_low, twice pages_min (run fuzzer seeds 113064, 113692)
 printf 'machine.ram = 128M\nkernel.version = 2.6.8\nvm.min_free_kbytes = 60000\n' >"$tmp/minfree268.conf"
 expect min-free-above-half-ram-268 2 "minfree268.conf:3: vm.min_free_kbytes 60000 is not below half the low memory" -- run "$tmp/minfree268.conf"
