@@ -19,13 +19,14 @@ int sched_invariant_failed(const char *rule, const char *fmt, ...)
 
 int sched_check_invariants(void)
 {
-	if (sched.o1)
-		return o1_check();
+	int queued = sched.o1 ? o1_check() : sched.nr_rq - sched.nr_stale;
+	if (queued < 0)
+		return -1;
 	int runnable = 0, running = sched.ncpus - sched.nr_idle;
 	for (const struct task *t = sched.all_head; t; t = t->next_all)
 		runnable += t->state == TASK_RUNNABLE || t->state == TASK_RUNNING;
-	if (runnable != sched.nr_rq - sched.nr_stale + running)
-		return sched_invariant_failed("cfs_runnable", "%d runnable, %d queued, %d running",
-					      runnable, sched.nr_rq - sched.nr_stale, running);
+	if (runnable != queued + running)
+		return sched_invariant_failed("runnable", "%d runnable, %d queued, %d running",
+					      runnable, queued, running);
 	return 0;
 }

@@ -171,7 +171,12 @@ void o1_rebalance_busy(int c, uint64_t ticks);
 void o1_idle_arm(int c);
 void o1_maybe_arm_idle(int c);
 int o1_exec_cpu(int c);
-int o1_check(void);
+int o1_check(void); /* the tasks queued, or -1 (sched_check_invariants) */
+
+static inline struct o1_rq *o1_rq_of(int c)
+{
+	return &sched.o1_rqs[c];
+}
 /* task_hot: run or woken within SD_CPU_INIT's cache_hot_time (2.5 ms) */
 static inline bool o1_task_hot(const struct task *p, sim_time_t now)
 {

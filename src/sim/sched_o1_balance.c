@@ -18,17 +18,12 @@
 
 enum idle_type { IDLE, NOT_IDLE, NEWLY_IDLE };
 
-static struct o1_rq *rq_of(int c)
-{
-	return &sched.o1_rqs[c];
-}
-
 /* a low guess at a migration source's load */
 static uint64_t source_load(int c)
 {
 	o1_load_sync(c);
 	uint64_t now = (uint64_t)o1_nr_running(c) * SCHED_LOAD_SCALE;
-	return rq_of(c)->cpu_load < now ? rq_of(c)->cpu_load : now;
+	return o1_rq_of(c)->cpu_load < now ? o1_rq_of(c)->cpu_load : now;
 }
 
 /* a high guess at a migration target's load */
@@ -36,7 +31,7 @@ static uint64_t target_load(int c)
 {
 	o1_load_sync(c);
 	uint64_t now = (uint64_t)o1_nr_running(c) * SCHED_LOAD_SCALE;
-	return rq_of(c)->cpu_load > now ? rq_of(c)->cpu_load : now;
+	return o1_rq_of(c)->cpu_load > now ? o1_rq_of(c)->cpu_load : now;
 }
 
 /* msecs_to_jiffies, at least 1 */
@@ -145,13 +140,13 @@ static void active_load_balance(int busiest)
 	for (int c = 0; c < sched.ncpus && o1_nr_running(busiest) > 1; c++)
 		if (c != busiest && !sched.cpus[c].curr)
 			o1_move_tasks(busiest, c, 1,
-				      rq_of(busiest)->nr_balance_failed < CACHE_NICE_TRIES);
+				      o1_rq_of(busiest)->nr_balance_failed < CACHE_NICE_TRIES);
 }
 
 /* load_balance (rebalance_tick's, idle or busy) */
 static int load_balance(int this_cpu, enum idle_type idle)
 {
-	struct o1_rq *rq = rq_of(this_cpu);
+	struct o1_rq *rq = o1_rq_of(this_cpu);
 	unsigned long imbalance;
 	int busiest = find_busiest(this_cpu, &imbalance, idle);
 	if (busiest < 0) {
@@ -189,7 +184,7 @@ void o1_idle_balance(int c)
  * that on a busy CPU */
 static bool rebalance_due(int c, enum idle_type idle, uint64_t *interval)
 {
-	struct o1_rq *rq = rq_of(c);
+	struct o1_rq *rq = o1_rq_of(c);
 	uint64_t ms = rq->balance_interval * (idle == IDLE ? 1u : BUSY_FACTOR);
 	*interval = ms_to_jiffies(ms);
 	uint64_t j = o1_jiffies() + cpu_offset(c);
@@ -202,7 +197,7 @@ void o1_rebalance_busy(int c, uint64_t ticks)
 	uint64_t interval;
 	while (ticks-- && rebalance_due(c, NOT_IDLE, &interval)) {
 		load_balance(c, NOT_IDLE);
-		rq_of(c)->last_balance += interval;
+		o1_rq_of(c)->last_balance += interval;
 	}
 }
 
@@ -221,7 +216,7 @@ static void idle_tick(void *unused, uint64_t arg);
  * due. The attempts it skipped meanwhile found nothing: each doubled the interval. */
 void o1_idle_arm(int c)
 {
-	struct o1_rq *rq = rq_of(c);
+	struct o1_rq *rq = o1_rq_of(c);
 	if (rq->idle_armed || sched.cpus[c].curr || !others_queued(c))
 		return;
 	sim_time_t ph = sched.cpus[c].tick_phase;
@@ -250,7 +245,7 @@ static void idle_tick(void *unused, uint64_t arg)
 {
 	(void)unused;
 	int c = (int)(arg % 4096);
-	struct o1_rq *rq = rq_of(c);
+	struct o1_rq *rq = o1_rq_of(c);
 	if (arg / 4096 != rq->idle_gen || sched.cpus[c].curr)
 		return;
 	rq->idle_armed = false;
