@@ -86,6 +86,10 @@ expect min-free-above-lowmem 2 "lowmem.conf:3: vm.min_free_kbytes 1000000 is not
 # seed 259102, which the machine only shows once booted: a start-time refusal, exit 2)
 printf 'workload = filestream\nmachine.ram = 18M\nfilestream.size = 1M\nfilestream.processes = 10000\n' >"$tmp/fsfiles.conf"
 expect filestream-files-fill-ram 2 "fsfiles.conf:4: 10000 files .one a process. leave no memory for the first process in 18 MiB of RAM" -- run "$tmp/fsfiles.conf"
+# An element operation that costs nothing leaves run.time_limit no bound on qsbench's trace
+# (run fuzzer seed 290895: the host sorted ten 2.97 GB arrays before the machine started).
+printf 'workload = qsbench\nqsbench.op_ns = 0ns\n' >"$tmp/qsop.conf"
+expect qsbench-op-ns-zero 2 "qsop.conf:2: .*qsbench.op_ns" -- run "$tmp/qsop.conf"
 # 2.6.8's allocations all stop at pages_low, twice pages_min (run fuzzer seeds 113064, 113692)
 printf 'machine.ram = 128M\nkernel.version = 2.6.8\nvm.min_free_kbytes = 60000\n' >"$tmp/minfree268.conf"
 expect min-free-above-half-ram-268 2 "minfree268.conf:3: vm.min_free_kbytes 60000 is not below half the low memory" -- run "$tmp/minfree268.conf"
