@@ -221,6 +221,19 @@ static void sched_keys_follow_the_rc(void **state)
 	test_scenario(&cfg, "kernel.sched_buddies = none\nkernel.version = 2.6.25-mm1\n");
 	assert_int_equal(cfg.sched_buddies, SCHED_BUDDIES_NONE);
 	assert_int_equal(cfg.sched_wakeup_granularity, 5 * NSEC_PER_MSEC);
+	/* 3.0's CFS from 3.0 (its buddies, 1 ms); 2.6.29-2.6.39 keep 2.6.28's */
+	static const char *const v30[] = {"3.0-rc", "3.0", "3.2"};
+	expect_by_version(v30, 3, offsetof(struct scenario_config, sched_fair_30), 1);
+	expect_by_version(v30, 3, offsetof(struct scenario_config, sched_buddies),
+			  SCHED_BUDDIES_30);
+	static const char *const v26[] = {"2.6.28", "2.6.31-rc", "2.6.39"};
+	expect_by_version(v26, 3, offsetof(struct scenario_config, sched_fair_30), 0);
+	expect_by_version(v26, 3, offsetof(struct scenario_config, sched_buddies),
+			  SCHED_BUDDIES_2628);
+	test_scenario(&cfg, "kernel.version = 3.0-rc\n");
+	assert_int_equal(cfg.sched_wakeup_granularity, 1 * NSEC_PER_MSEC);
+	test_scenario(&cfg, "kernel.sched_fair = 2.6\nkernel.version = 3.0\n");
+	assert_int_equal(cfg.sched_fair_30, 0);
 }
 
 /* vm.reclaim_nap_needs_io follows kernel.version down to the release candidate: Rik van

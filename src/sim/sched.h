@@ -133,11 +133,20 @@ enum sched_buddies {
 	SCHED_BUDDIES_2625, /* 2.6.25-rc6 .. 2.6.25: next buddy, gran over the run queue load */
 	SCHED_BUDDIES_2626, /* 2.6.26, 2.6.27: next buddy, wakeup_preempt_entity() != 0 */
 	SCHED_BUDDIES_2628, /* 2.6.28: next and last buddies, kept until the task sleeps */
+	SCHED_BUDDIES_30,   /* 3.0: last then next buddy, set only by a preempting wakeup,
+			     * cleared when picked (NEXT_BUDDY off) */
 };
 /* check_preempt_wakeup's rules: the buddies, sysctl_sched_wakeup_granularity before
  * sched_init_granularity's scaling (ns), and whether only a task heavier than nice 0 has
  * it scaled by its weight (2.6.25 on; 2.6.24 scales it for every weight but nice 0's). */
 void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_ns, bool asym_gran);
+/* 3.0's sched_fair.c in place of 2.6.28's where they differ outside the buddies (docs/model.md,
+ * "Scheduler"): the tunables 6 ms / 0.75 ms (sched_nr_latency 8) scaled by 1 + ilog2(min(CPUs,
+ * 8)) with no cap, the sleeper credit of half a latency (GENTLE_FAIR_SLEEPERS), no
+ * child-runs-first and a child placed from its parent's vruntime (task_fork_fair),
+ * check_preempt_tick's catch-up, the wakeup granularity in the woken task's weight. Before
+ * sched_set_wakeup_rules, which scales the granularity by the factor this sets. */
+void sched_set_cfs_30(bool on);
 
 /* Prepares t, embedded in an owner's object, to run fn(arg) once started; it joins the list
  * of every task in creation order. Aborts if the host cannot map its stack. */

@@ -164,16 +164,15 @@ sim_time_t vdelta(const struct task *t, sim_time_t ns)
 	return t->weight == NICE_0_LOAD ? ns : ns * NICE_0_LOAD / t->weight;
 }
 
-/* sched_nr_latency: sysctl_sched_latency / sysctl_sched_min_granularity at boot (20 / 4),
- * which sched_init_granularity's scaling of both leaves as it is */
-#define SCHED_NR_LATENCY 5
-
-/* __sched_period (2.6.25-rc1 .. 2.6.28): the period in which each of nr_running tasks runs
+/* __sched_period (2.6.25-rc1 .. 3.0): the period in which each of nr_running tasks runs
  * once, sched_latency, stretched to the minimum granularity per task past sched_nr_latency
- * tasks (2.6.24's sched_latency x nr / sched_nr_latency is the same with these values) */
+ * tasks (2.6.24's sched_latency x nr / sched_nr_latency is the same with these values).
+ * sched_nr_latency is latency / granularity before the CPU-count scaling, which leaves it
+ * as it is: 5 (20 / 4 ms), 8 in 3.0 (6 / 0.75 ms). */
 static sim_time_t sched_period(uint64_t nr_running)
 {
-	return nr_running > SCHED_NR_LATENCY ? sched.slice * nr_running : sched.sched_latency;
+	return nr_running > (uint64_t)sched.nr_latency ? sched.slice * nr_running
+						       : sched.sched_latency;
 }
 
 /* cfs_rq->nr_running and cfs_rq->load of the run queue of a CPU with a task running: that
@@ -207,15 +206,18 @@ static sim_time_t start_debit(const struct task *parent, const struct task *chil
 	return sched_period(nr + 1) * NICE_0_LOAD / (load + child->weight);
 }
 
-/* The wakeup granularity in the virtual time of a task of weight w (wakeup_gran, 2.6.26;
- * inline in check_preempt_wakeup before): 2.6.25 on scale it only for a task heavier than
- * nice 0 ("More easily preempt - nice tasks, while not making it harder for + nice
- * tasks", ASYM_GRAN in 2.6.27-28), 2.6.24 for every weight but nice 0's. */
-static sim_time_t wakeup_gran(const struct task *t)
+/* The wakeup granularity wakeup_preempt_entity(curr, se) allows curr over se, in virtual
+ * time (wakeup_gran, 2.6.26; inline in check_preempt_wakeup before): up to 2.6.28 in curr's,
+ * scaled only for a task heavier than nice 0 from 2.6.25 ("More easily preempt - nice
+ * tasks, while not making it harder for + nice tasks", ASYM_GRAN in 2.6.27-28), for every
+ * weight but nice 0's in 2.6.24; in 3.0 always in se's, calc_delta_fair(gran, se). */
+static sim_time_t wakeup_gran(const struct task *curr, const struct task *se)
 {
-	if (t->weight == NICE_0_LOAD || (sched.asym_gran && t->weight < NICE_0_LOAD))
+	if (sched.cfs30)
+		return vdelta(se, sched.wakeup_gran);
+	if (curr->weight == NICE_0_LOAD || (sched.asym_gran && curr->weight < NICE_0_LOAD))
 		return sched.wakeup_gran;
-	return vdelta(t, sched.wakeup_gran);
+	return vdelta(curr, sched.wakeup_gran);
 }
 
 static void set_next_buddy(int c, struct task *t)
@@ -274,12 +276,26 @@ static void check_preempt_wakeup(struct task *t)
 			ahead = c;
 			ahead_v = v;
 		}
-		/* the granularity in the running task's virtual time */
-		sim_time_t gran = wakeup_gran(curr);
+		sim_time_t gran = wakeup_gran(curr, t);
 		if (v > t->vruntime + gran && v - t->vruntime > lead) {
 			lead = v - t->vruntime;
 			best = c;
 		}
+	}
+	if (sched.buddies == SCHED_BUDDIES_30) {
+		/* 3.0: with NEXT_BUDDY off only a preempting wakeup marks buddies: the woken task
+		 * next, and (when the run queue holds sched_nr_latency tasks or more) the
+		 * preempted one last */
+		if (best < 0)
+			return;
+		struct task *curr = sched.cpus[best].curr;
+		uint64_t nr, load;
+		cfs_rq_share(curr, &nr, &load);
+		set_next_buddy(best, t);
+		if (nr >= (uint64_t)sched.nr_latency && curr->state == TASK_RUNNING)
+			set_last_buddy(best, curr);
+		set_need_resched(best, true);
+		return;
 	}
 	int c = best >= 0 ? best : ahead;
 	if (c >= 0 && sched.buddies != SCHED_BUDDIES_NONE) {
@@ -317,6 +333,23 @@ void sched_set_min_vruntime_leftmost(bool on)
 	sched.min_vruntime_leftmost = on;
 }
 
+/* 3.0's tunables (kernel/sched_fair.c: sysctl_sched_latency 6 ms, min_granularity 0.75 ms,
+ * sched_nr_latency 8) and update_sysctl's SCHED_TUNABLESCALING_LOG factor, 1 + ilog2 of the
+ * CPUs counted up to 8, without 2.6.2x's 200 ms cap (kernel/sched.c, 3.0) */
+void sched_set_cfs_30(bool on)
+{
+	sched.cfs30 = on;
+	if (!on)
+		return;
+	int cpus = sched.ncpus < 8 ? sched.ncpus : 8, factor = 1;
+	for (int n = cpus; n > 1; n >>= 1)
+		factor++;
+	sched.gran_factor = factor;
+	sched.sched_latency = 6 * NSEC_PER_MSEC * (sim_time_t)factor;
+	sched.slice = 750 * NSEC_PER_USEC * (sim_time_t)factor;
+	sched.nr_latency = 8;
+}
+
 void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_ns, bool asym_gran)
 {
 	sched.buddies = buddies;
@@ -338,6 +371,8 @@ void make_runnable_as(struct task *t, bool wakeup)
 	update_min_vruntime();
 	if (wakeup) {
 		sim_time_t floor = sched.min_vruntime, credit = sched.sched_latency;
+		if (sched.cfs30) /* GENTLE_FAIR_SLEEPERS (2.6.32 on): half the latency */
+			credit /= 2;
 		if (sched.normalized_sleeper)
 			credit = credit * NICE_0_LOAD / rq_load(t);
 		floor = floor > credit ? floor - credit : 0;
@@ -383,13 +418,23 @@ void task_start(struct task *t)
 static void cfs_task_new(struct task *parent_task, struct task *t)
 {
 	update_min_vruntime();
-	sim_time_t child =
-	    sched.min_vruntime +
-	    start_debit(parent_task && parent_task->cpu >= 0 ? parent_task : NULL, t);
+	bool on_cpu = parent_task && parent_task->cpu >= 0;
+	sim_time_t child = sched.min_vruntime + start_debit(on_cpu ? parent_task : NULL, t);
+	if (sched.cfs30 && on_cpu) {
+		/* task_fork_fair (3.0): the child starts from its parent's vruntime, no earlier
+		 * than min_vruntime + sched_vslice; sysctl_sched_child_runs_first is 0 (2.6.32
+		 * on), so the parent keeps its place and its CPU */
+		sim_time_t parent =
+		    parent_task->vruntime + vdelta(parent_task, pending_charge(parent_task));
+		t->vruntime = parent > child ? parent : child;
+		return;
+	}
 	if (t->vruntime > child)
 		child = t->vruntime;
 	t->vruntime = child;
-	if (parent_task && parent_task->cpu >= 0) {
+	if (sched.cfs30)
+		return;
+	if (on_cpu) {
 		sim_time_t parent =
 		    parent_task->vruntime + vdelta(parent_task, pending_charge(parent_task));
 		if (parent < child) {
@@ -399,6 +444,49 @@ static void cfs_task_new(struct task *parent_task, struct task *t)
 		}
 		set_need_resched(parent_task->cpu, true);
 	}
+}
+
+/* check_preempt_tick's two rules for a running task t. Its slice (sched_slice) used up: in
+ * 3.0 that clears its buddies, so a buddy favour cannot re-elect it (cfs_slice_used_up).
+ * 3.0's catch-up (f685ceaca "sched: Strengthen buddies and mitigate buddy induced
+ * latencies", 2.6.33): once it has run the minimum granularity of its turn, it gives way when
+ * it is more than its slice ahead of the leftmost queued task. cfs_catch_up_after: how much
+ * more CPU t, having run used of its turn, runs before that holds (0: it holds now;
+ * UINT64_MAX: not in 3.0, or nothing queued). */
+void cfs_slice_used_up(struct task *t)
+{
+	if (sched.cfs30)
+		clear_buddies(t, -1);
+}
+
+sim_time_t cfs_catch_up_after(const struct task *t, sim_time_t used)
+{
+	if (!sched.cfs30)
+		return UINT64_MAX;
+	uint64_t nr, load;
+	cfs_rq_share(t, &nr, &load);
+	const struct task *left = rq_first();
+	if (nr <= 1 || !left)
+		return UINT64_MAX;
+	sim_time_t ideal = task_slice(t);
+	sim_time_t after_gran = used < sched.slice ? sched.slice - used : 0, after_lead = 0;
+	if (t->vruntime <= left->vruntime + ideal) {
+		sim_time_t need = left->vruntime + ideal - t->vruntime + 1; /* virtual ns */
+		after_lead = t->weight == NICE_0_LOAD
+				 ? need
+				 : (need * t->weight + NICE_0_LOAD - 1) / NICE_0_LOAD;
+	}
+	return after_gran > after_lead ? after_gran : after_lead;
+}
+
+/* Without timer ticks the rules are looked at when t yields. */
+static bool preempt_at_yield(struct task *t)
+{
+	if (t->slice_used >= task_slice(t)) {
+		cfs_slice_used_up(t);
+		return true;
+	}
+	return cfs_catch_up_after(t, t->slice_used) == 0;
 }
 
 /* cfs_rq->load of CPU c's run queue as pick_next_task sees it (the previous task put
@@ -420,7 +508,7 @@ static int wakeup_preempt_entity(const struct task *b, const struct task *left)
 {
 	if (b->vruntime <= left->vruntime)
 		return -1;
-	return b->vruntime - left->vruntime > wakeup_gran(b) ? 1 : 0;
+	return b->vruntime - left->vruntime > wakeup_gran(b, left) ? 1 : 0;
 }
 
 /* Which queued task CPU c takes: the leftmost, or a buddy of c close enough behind it.
@@ -449,6 +537,12 @@ static struct task *pick_buddy(int c, struct task *left)
 		if (last && wakeup_preempt_entity(last, left) < 1)
 			return last;
 		break;
+	case SCHED_BUDDIES_30: /* the last buddy, then the next one over it */
+		if (next && wakeup_preempt_entity(next, left) < 1)
+			return next;
+		if (last && wakeup_preempt_entity(last, left) < 1)
+			return last;
+		break;
 	}
 	return left;
 }
@@ -470,8 +564,7 @@ static struct task *pick_next_entity(int c)
  * that is catching up in sleep_on: it is about to block, and it sits on a wait queue). */
 static struct task *pick_next(int c, struct task *t)
 {
-	bool resched =
-	    sched.cpus[c].need_resched || (!sched.tick_cost && t->slice_used >= task_slice(t));
+	bool resched = sched.cpus[c].need_resched || (!sched.tick_cost && preempt_at_yield(t));
 	set_need_resched(c, false);
 	if (t->state != TASK_RUNNING || t->wq || !rq_nr_queued() || !resched)
 		return t;

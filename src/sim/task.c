@@ -51,6 +51,7 @@ void sched_init(int ncpus, sim_time_t quantum_ns, sim_time_t slice_ns, sim_time_
 	if (sched.sched_latency > limit)
 		sched.sched_latency = limit;
 	sched.gran_factor = factor;
+	sched.nr_latency = 5; /* 20 ms / 4 ms */
 	sched.wakeup_gran = 10 * NSEC_PER_MSEC * (sim_time_t)factor;
 	sched.ctxsw = ctxsw_ns;
 	sched.next_pid = 1;
@@ -187,7 +188,16 @@ void yield_cpu(bool force)
 				sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
 				sim_time_t first =
 				    (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
-				if (sched.jiffy_clock || first <= when)
+				if (sched.jiffy_clock || first <= when) {
+					set_need_resched(t->cpu, true);
+					cfs_slice_used_up(t);
+				}
+			}
+			/* 3.0's catch-up rule, at the first tick once it holds (ns clock) */
+			sim_time_t after = cfs_catch_up_after(t, used0);
+			if (!sched.jiffy_clock && after != UINT64_MAX && after <= charge) {
+				sim_time_t at = sim_clock + after;
+				if ((at + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph <= when)
 					set_need_resched(t->cpu, true);
 			}
 		}

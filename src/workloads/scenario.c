@@ -18,7 +18,9 @@
 
 static const char *const reclaim_progress_variants[] = {"auto", "2.6.25", "2.6.26", NULL};
 
-static const char *const sched_buddies_names[] = {"none", "2.6.25", "2.6.26", "2.6.28", NULL};
+static const char *const sched_buddies_names[] = {"none",   "2.6.25", "2.6.26",
+						  "2.6.28", "3.0",    NULL};
+static const char *const sched_fair_names[] = {"2.6", "3.0", NULL};
 
 static const char *const sched_min_vruntime_names[] = {"curr", "leftmost", NULL};
 
@@ -71,11 +73,17 @@ static const struct param_desc base_params[] = {
      "CFS wakeup buddies (default: kernel.version's): none (2.6.24, 2.6.25-rc1..rc5), "
      "2.6.25 (rc6 on: next buddy within the wakeup granularity x 1024 / run queue load), "
      "2.6.26 (2.6.26, 2.6.27: next buddy by wakeup_preempt_entity), 2.6.28 (next and last "
-     "buddies, kept until the task sleeps)"},
+     "buddies, kept until the task sleeps), 3.0 (marked only by a preempting wakeup, the last "
+     "then the next, cleared when picked)"},
+    {"kernel.sched_fair", P_ENUM, SP(sched_fair_30), 0, 0, sched_fair_names,
+     "CFS's other rules (default: kernel.version's): 2.6 (2.6.23-2.6.39 here: latency 20 ms, "
+     "granularity the profile's, one latency of sleeper credit, child-runs-first) or 3.0 "
+     "(6 ms / 0.75 ms x 1 + log2 min(CPUs, 8), half a latency of credit, no child-runs-first, "
+     "a child from its parent's vruntime, check_preempt_tick's catch-up)"},
     {"kernel.sched_wakeup_granularity", P_TIME, SP(sched_wakeup_granularity), 1, NSEC_PER_SEC, NULL,
      "sysctl_sched_wakeup_granularity before the 1 + log2(CPUs) factor (default: "
      "kernel.version's: 10 ms to 2.6.25-rc6 and in 2.6.26, 5 ms in 2.6.25-rc7..2.6.25 and "
-     "from 2.6.27)"},
+     "from 2.6.27, 1 ms in 3.0)"},
     {"kernel.sched_asym_gran", P_INT, SP(sched_asym_gran), 0, 1, NULL,
      "wakeup granularity scaled by the running task's weight only above nice 0's (1, "
      "2.6.25 on; default: kernel.version's) or for every weight but nice 0's (0, 2.6.24)"},
@@ -231,7 +239,7 @@ static int kernel_nap_needs_io(kernel_version_t v, int rc)
  * (74e3cd7f480), back to 10 ms in 2.6.26 and to 5 ms in 2.6.27; the last buddy came in
  * 2.6.28-rc4 (4793241be40), taken here for every 2.6.28; later kernels get 2.6.28's. */
 static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, int rc,
-			       const bool set[7])
+			       const bool set[8])
 {
 	bool r2625 = v == KERNEL_VERSION(2, 6, 25);
 	int buddies = v < KERNEL_VERSION(2, 6, 25)   ? SCHED_BUDDIES_NONE
@@ -241,10 +249,16 @@ static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, in
 						     : SCHED_BUDDIES_2628;
 	bool gran10 = v < KERNEL_VERSION(2, 6, 25) || (r2625 && rc >= 1 && rc < 7) ||
 		      v == KERNEL_VERSION(2, 6, 26);
+	/* 3.0's sched_fair.c (its rules: sched_set_cfs_30); 2.6.29-2.6.39 run 2.6.28's */
+	bool v30 = v >= KERNEL_VERSION(3, 0, 0);
+	if (v30)
+		buddies = SCHED_BUDDIES_30;
 	if (!set[0])
 		c->sched_buddies = buddies;
 	if (!set[1])
-		c->sched_wakeup_granularity = (gran10 ? 10 : 5) * NSEC_PER_MSEC;
+		c->sched_wakeup_granularity = (v30 ? 1 : gran10 ? 10 : 5) * NSEC_PER_MSEC;
+	if (!set[7])
+		c->sched_fair_30 = v30;
 	if (!set[2])
 		c->sched_asym_gran = v >= KERNEL_VERSION(2, 6, 25);
 	/* the sleeper credit over the run queue's load: e22ecef1d26 "sched: fix fair
@@ -300,7 +314,7 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		if (!key_is_set(c, t, n, offsetof(struct scenario_config, vm.reclaim_nap_needs_io)))
 			c->vm.reclaim_nap_needs_io =
 			    kernel_nap_needs_io(v, kernel_version_rc(text));
-		const bool set[7] = {
+		const bool set[8] = {
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_asym_gran)),
@@ -309,6 +323,7 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 			       offsetof(struct scenario_config, sched_min_vruntime_leftmost)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_o1)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, elevator_as)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_fair_30)),
 		};
 		apply_kernel_sched(c, v, kernel_version_rc(text), set);
 	}
@@ -330,7 +345,7 @@ void scenario_defaults(struct scenario_config *c)
 	vm_sysctl_defaults(&c->vm);
 	{
 		kernel_version_t v = 0;
-		const bool none_set[7] = {false};
+		const bool none_set[8] = {false};
 		kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
 		apply_kernel_sched(c, v, kernel_version_rc(KERNEL_VERSION_DEFAULT), none_set);
 	}
