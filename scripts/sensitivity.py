@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-# The costs still marked [estimate] in the ARM, IA64 and P3 profiles (src/hw/profiles.c), and
+# The costs still marked [estimate] in every profile (src/hw/profiles.c), and
 # the memory the kernel keeps from boot (an estimate in every profile but the ARM one, which
 # was measured on a board of the class, not the thread's: still varied); the cited costs
 # (syscall, context switch, fault, page zero/copy, socket message, fork, exec) can be added

@@ -17,9 +17,15 @@
  *  [IA64-1600] lmbench 3.0 on an SMP ia64 1600 MHz, Linux 2.6.27-rc1-mm1: Y. Goto, linux-mm,
  *            5 Aug 2008, <20080805150434.BF32.E1E9C6FF@jp.fujitsu.com>, quoted whole in
  *            M. Gorman's reply <20080805111450.GE20243@csn.ul.ie>.
- * lmbench's MB is 10^6 bytes (lmbench3 src/lib_timing.c). The ARM, IA64 and P3 costs come
- * from them; the x86-64 profiles' CPU costs are still the estimates of their class
- * (lmbench-style orders of magnitude). */
+ *  [X86_64-1993] lmbench 2.0 on an x86_64 at 1993 MHz (CPU not named), Linux 2.6.23-rc2-mm2,
+ *            row "disabled": B. Singh, "Memory controller test results (v6)", linux-mm, 19 Aug
+ *            2007, <20070819094658.654.84837.sendpatchset@balbir-laptop>;
+ *  [X86_64-PF] lmbench 3 lat_pagefault on "an intel x86_64 system" (clock not stated), Linux
+ *            2.6.25-rc9, median of 11 runs 2.215 us: R. Biro, "Page Faults slower in
+ *            2.6.25-rc9 than 2.6.23", linux-mm, 29 Apr 2008,
+ *            <d43160c70804290610t2135a271hd9b907529e89e74e@mail.gmail.com>.
+ * lmbench's MB is 10^6 bytes (lmbench3 src/lib_timing.c). Every profile's lmbench-type costs
+ * come from them (docs/hardware.md, "CPU costs"). */
 
 /* User address-space layouts (struct hw_profile), randomisation off in all of them. */
 /* x86-64, 2.6.28 arch/x86/mm/mmap.c: mmap_base() is TASK_SIZE64 ((1 << 47) - PAGE_SIZE) less
@@ -59,25 +65,31 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
-	.ctxsw_ns = 3000,		   /* lmbench lat_ctx, small working set [estimate] */
-	.tick_ns = 1500,		   /* timer interrupt + scheduler_tick [estimate] */
-	.touch_ns = 2,			   /* cached, TLB-hit access [estimate] */
-	.syscall_ns = 150,		   /* lmbench null syscall ~0.1-0.2 us [estimate] */
-	.fault_ns = 1000,		   /* minor fault ~1 us [estimate] */
-	.page_zero_ns = 700,		   /* 4 KiB at ~6 GB/s [estimate] */
-	.page_copy_ns = 1000,		   /* 4 KiB copy at ~4 GB/s [estimate] */
-	.page_alloc_ns = 150,		   /* [estimate] */
-	.page_free_ns = 100,		   /* [estimate] */
-	.sock_send_ns = 150,		   /* the skb allocation, as page_alloc_ns [estimate] */
-	.sock_recv_ns = 100,		   /* the skb free, as page_free_ns [estimate] */
-	.lru_add_ns = 50,		   /* [estimate] */
-	.isolate_ns = 60,		   /* [estimate] */
-	.scan_page_ns = 300,		   /* [estimate] */
-	.rmap_pte_ns = 150,		   /* [estimate] */
-	.swap_alloc_ns = 400,		   /* [estimate] */
-	.io_submit_ns = 1500,		   /* [estimate] */
-	.fork_ns = 60000,  /* lmbench fork+exit ~100 us of which ~60 fixed [estimate] */
-	.exec_ns = 200000, /* [estimate] */
+	/* CPU costs: [X86_64-1993] scaled by the clock ratio 1993/2500 = 0.797 for kernel paths,
+	 * page-sized memory traffic at its bandwidth as measured [assumption: neither machine's
+	 * memory is stated]; the page fault [X86_64-PF] unscaled (its clock is not stated)
+	 * (docs/hardware.md, "CPU costs") */
+	.ctxsw_ns = 2695,     /* lat_ctx 2p/0K 3.38 us x 0.797 */
+	.tick_ns = 1500,      /* timer interrupt + scheduler_tick [estimate] */
+	.touch_ns = 2,	      /* cached, TLB-hit access [estimate] */
+	.syscall_ns = 64,     /* lat_syscall null 0.08 us x 0.797 */
+	.fault_ns = 2215,     /* lat_pagefault 2.215 us [X86_64-PF] */
+	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */
+	.page_copy_ns = 4512, /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */
+	.page_alloc_ns = 150, /* [estimate] */
+	.page_free_ns = 100,  /* [estimate] */
+	/* lat_unix less lat_pipe (18.6 - 11.8 us round trip, two messages), 3.4 us x 0.797,
+	 * half to each side, as the other profiles */
+	.sock_send_ns = 1355,
+	.sock_recv_ns = 1355,
+	.lru_add_ns = 50,     /* [estimate] */
+	.isolate_ns = 60,     /* [estimate] */
+	.scan_page_ns = 300,  /* [estimate] */
+	.rmap_pte_ns = 150,   /* [estimate] */
+	.swap_alloc_ns = 400, /* [estimate] */
+	.io_submit_ns = 1500, /* [estimate] */
+	.fork_ns = 102042,    /* lat_proc fork+exit 128 us x 0.797 */
+	.exec_ns = 279817,    /* lat_proc fork+execve 479 us less fork 128, x 0.797 */
 	.disk =
 	    {
 		.capacity_bytes = 250ULL << 30,
@@ -331,26 +343,26 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
-	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */
-	.ctxsw_ns = 3000,
-	.tick_ns = 1500,
-	.touch_ns = 2,
-	.syscall_ns = 150,
-	.fault_ns = 1000,
-	.page_zero_ns = 700,
-	.page_copy_ns = 1000,
-	.page_alloc_ns = 150,
-	.page_free_ns = 100,
-	.sock_send_ns = 150, /* the skb allocation, as page_alloc_ns [estimate] */
-	.sock_recv_ns = 100, /* the skb free, as page_free_ns [estimate] */
-	.lru_add_ns = 50,
-	.isolate_ns = 60,
-	.scan_page_ns = 300,
-	.rmap_pte_ns = 150,
-	.swap_alloc_ns = 400,
-	.io_submit_ns = 1500,
-	.fork_ns = 60000,
-	.exec_ns = 200000,
+	/* CPU costs: the x86_64-2008 figures (its clock, 2500 MHz, is assumed here too) */
+	.ctxsw_ns = 2695,
+	.tick_ns = 1500, /* [estimate] */
+	.touch_ns = 2,	 /* [estimate] */
+	.syscall_ns = 64,
+	.fault_ns = 2215,
+	.page_zero_ns = 3285,
+	.page_copy_ns = 4512,
+	.page_alloc_ns = 150, /* [estimate] */
+	.page_free_ns = 100,  /* [estimate] */
+	.sock_send_ns = 1355,
+	.sock_recv_ns = 1355,
+	.lru_add_ns = 50,     /* [estimate] */
+	.isolate_ns = 60,     /* [estimate] */
+	.scan_page_ns = 300,  /* [estimate] */
+	.rmap_pte_ns = 150,   /* [estimate] */
+	.swap_alloc_ns = 400, /* [estimate] */
+	.io_submit_ns = 1500, /* [estimate] */
+	.fork_ns = 102042,
+	.exec_ns = 279817,
 	/* An NFS server on a LAN: every request costs a round trip and the server's work,
 	 * there is no seek (rpm 0 gives the flat model), and data moves at the wire rate.
 	 * The model has one device, so swap is on it too (docs/exec-protect.md). */
@@ -392,26 +404,27 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,                                                          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \
-	/* CPU costs: the x86_64-2008 figures, a machine of the same class [estimate] */ \
-	.ctxsw_ns = 3000,                                                           \
-	.tick_ns = 1500,                                                            \
-	.touch_ns = 2,                                                              \
-	.syscall_ns = 150,                                                          \
-	.fault_ns = 1000,                                                           \
-	.page_zero_ns = 700,                                                        \
-	.page_copy_ns = 1000,                                                       \
-	.page_alloc_ns = 150,                                                       \
-	.page_free_ns = 100,                                                        \
-	.sock_send_ns = 150, /* the skb allocation, as page_alloc_ns [estimate] */ \
-	.sock_recv_ns = 100, /* the skb free, as page_free_ns [estimate] */ \
-	.lru_add_ns = 50,                                                           \
-	.isolate_ns = 60,                                                           \
-	.scan_page_ns = 300,                                                        \
-	.rmap_pte_ns = 150,                                                         \
-	.swap_alloc_ns = 400,                                                       \
-	.io_submit_ns = 1500,                                                       \
-	.fork_ns = 60000,                                                           \
-	.exec_ns = 200000,                                                          \
+	/* CPU costs: [X86_64-1993] x 1993/2800 = 0.712 for kernel paths, page traffic \
+	 * at its bandwidth, the fault [X86_64-PF] (docs/hardware.md, "CPU costs") */ \
+	.ctxsw_ns = 2406,                  /* lat_ctx 3.38 us x 0.712 */            \
+	.tick_ns = 1500,                   /* [estimate] */                         \
+	.touch_ns = 2,                     /* [estimate] */                         \
+	.syscall_ns = 57,                  /* null call 0.08 us x 0.712 */          \
+	.fault_ns = 2215,                  /* lat_pagefault 2.215 us */             \
+	.page_zero_ns = 3285,              /* 4 KiB at 1247 MB/s */                 \
+	.page_copy_ns = 4512,              /* 4 KiB at 907.8 MB/s */                \
+	.page_alloc_ns = 150,              /* [estimate] */                         \
+	.page_free_ns = 100,               /* [estimate] */                         \
+	.sock_send_ns = 1210,              /* (18.6 - 11.8) / 2 us x 0.712 / 2 */   \
+	.sock_recv_ns = 1210,                                                       \
+	.lru_add_ns = 50, /* [estimate] */                                         \
+	.isolate_ns = 60, /* [estimate] */                                         \
+	.scan_page_ns = 300, /* [estimate] */                                      \
+	.rmap_pte_ns = 150, /* [estimate] */                                       \
+	.swap_alloc_ns = 400, /* [estimate] */                                     \
+	.io_submit_ns = 1500, /* [estimate] */                                     \
+	.fork_ns = 91109,                  /* fork+exit 128 us x 0.712 */           \
+	.exec_ns = 249837,                 /* fork+execve less fork, 351 us x 0.712 */ \
 	.disk = {                                                                   \
 		.capacity_bytes = 500ULL << 30,  /* 500 GB, the era's common size */ \
 		.rpm = 7200,                     /* data sheet class (Barracuda 7200.12) */ \
