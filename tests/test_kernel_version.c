@@ -234,6 +234,11 @@ static void sched_keys_follow_the_rc(void **state)
 	assert_int_equal(cfg.sched_wakeup_granularity, 1 * NSEC_PER_MSEC);
 	test_scenario(&cfg, "kernel.sched_fair = 2.6\nkernel.version = 3.0\n");
 	assert_int_equal(cfg.sched_fair_30, 0);
+	/* ADAPTIVE_GRAN from 2.6.30 to 2.6.33 */
+	static const char *const ag[] = {"2.6.30", "2.6.31-rc", "2.6.33"};
+	expect_by_version(ag, 3, offsetof(struct scenario_config, sched_adaptive_gran), 1);
+	static const char *const no_ag[] = {"2.6.29", "2.6.34", "3.0-rc"};
+	expect_by_version(no_ag, 3, offsetof(struct scenario_config, sched_adaptive_gran), 0);
 }
 
 /* vm.reclaim_nap_needs_io follows kernel.version down to the release candidate: Rik van

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #define MS NSEC_PER_MSEC
+#define US NSEC_PER_USEC
 
 static struct task *A, *L, *B;
 
@@ -153,12 +154,107 @@ static void asym_gran(void **state)
 	}
 }
 
+/* 2.6.30-2.6.33's ADAPTIVE_GRAN (one CPU, wakeup granularity 5 ms): the granularity a wakeup
+ * is measured against is 2 x the woken task's avg_wakeup x the run queue's tasks, less the
+ * running task's run of its turn, at most 5 ms, then in the woken task's weight (ASYM_GRAN).
+ * A at 60 ms; B woken at 57 ms with avg_wakeup 0.5 ms, two tasks: 2 ms, so B preempts (3 ms
+ * behind), where the plain 5 ms would not; with A 1.5 ms into its turn 0.5 ms; with
+ * avg_wakeup 5 ms the cap, 5 ms; B at nice +5: 2 ms x 1024 / 335 = 6.1 ms, no preemption. */
+static bool adaptive_preempts(bool adaptive, sim_time_t a_run, sim_time_t b_avg, int b_nice)
+{
+	sched_init(1, 50000, 4000000, 1000);
+	sched_set_wakeup_rules(SCHED_BUDDIES_2628, 5 * MS, true);
+	sched_set_adaptive_gran(adaptive);
+	A = task_create("A", noop, NULL);
+	B = task_create("B", noop, NULL);
+	A->vruntime = 60 * MS;
+	make_runnable_as(A, false);
+	A->state = TASK_RUNNING;
+	A->slice_used = a_run;
+	set_user_nice(B, b_nice);
+	B->vruntime = 57 * MS;
+	B->avg_wakeup = b_avg;
+	B->state = TASK_BLOCKED;
+	make_runnable_as(B, true);
+	bool preempted = sched.cpus[0].need_resched;
+	sched_destroy();
+	return preempted;
+}
+
+static void adaptive_gran_2630(void **state)
+{
+	(void)state;
+	assert_true(adaptive_preempts(true, 0, 500 * US, 0));
+	assert_false(adaptive_preempts(false, 0, 500 * US, 0));
+	assert_true(adaptive_preempts(true, 1500 * US, 500 * US, 0));	/* 0.5 ms */
+	assert_false(adaptive_preempts(true, 1500 * US, 1500 * US, 0)); /* 4.5 ms */
+	assert_true(adaptive_preempts(true, 1900 * US, 1000 * US, 0));	/* 4 - 1.9 = 2.1 ms */
+	assert_false(adaptive_preempts(true, 0, 5 * MS, 0));
+	assert_false(adaptive_preempts(true, 0, 500 * US, 5));
+}
+
+/* avg_wakeup: a task that wakes another after 1 ms of CPU since it was woken moves its mean
+ * from 5 ms an eighth of the way, to 4.5 ms; after 0.8 ms more to 4.0375 ms. Going to sleep
+ * after waking a task only forgets last_wakeup; going to sleep without having woken one
+ * moves the mean an eighth of the way back to the granularity: 4.1578125 ms. */
+static void avg_wakeup_follows_the_runs_between_wakeups(void **state)
+{
+	(void)state;
+	sched_init(1, 50000, 4000000, 1000);
+	sched_set_wakeup_rules(SCHED_BUDDIES_2628, 5 * MS, true);
+	sched_set_adaptive_gran(true);
+	A = task_create("A", noop, NULL);
+	task_start(A);
+	A->state = TASK_RUNNING;
+	assert_int_equal(A->avg_wakeup, 5 * MS);
+	A->utime = 1 * MS;
+	cfs_note_wakeup(A);
+	assert_int_equal(A->avg_wakeup, 4500 * US);
+	A->utime = 1800 * US;
+	cfs_note_wakeup(A);
+	assert_int_equal(A->avg_wakeup, 4037500);
+	A->state = TASK_BLOCKED;
+	cpu_release(0, A);
+	assert_int_equal(A->avg_wakeup, 4037500);
+	assert_int_equal(A->last_wakeup, 0);
+	A->state = TASK_RUNNABLE;
+	make_runnable_as(A, true);
+	A->state = TASK_RUNNING;
+	assert_int_equal(A->start_runtime, 1800 * US);
+	A->state = TASK_BLOCKED;
+	cpu_release(0, A);
+	assert_int_equal(A->avg_wakeup, 4037500 + (5 * MS - 4037500) / 8);
+	sched_destroy();
+
+	/* the same sample through a real wakeup (sim/wait.c, try_to_wake_up) */
+	sched_init(1, 50000, 4000000, 1000);
+	sched_set_wakeup_rules(SCHED_BUDDIES_2628, 5 * MS, true);
+	sched_set_adaptive_gran(true);
+	A = task_create("A", noop, NULL);
+	B = task_create("B", noop, NULL);
+	task_start(A);
+	A->state = TASK_RUNNING;
+	A->utime = 1 * MS;
+	B->state = TASK_BLOCKED;
+	sim_current = A;
+	wake_up_task(B);
+	sim_current = NULL;
+	assert_int_equal(B->state, TASK_RUNNABLE);
+	assert_int_equal(A->avg_wakeup, 4500 * US);
+	assert_int_equal(A->last_wakeup, 1 * MS);
+	sched_destroy();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(next_buddy_2625), cmocka_unit_test(no_buddy),
-	    cmocka_unit_test(next_buddy_2626), cmocka_unit_test(last_buddy_2628),
+	    cmocka_unit_test(next_buddy_2625),
+	    cmocka_unit_test(no_buddy),
+	    cmocka_unit_test(next_buddy_2626),
+	    cmocka_unit_test(last_buddy_2628),
 	    cmocka_unit_test(asym_gran),
+	    cmocka_unit_test(adaptive_gran_2630),
+	    cmocka_unit_test(avg_wakeup_follows_the_runs_between_wakeups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,9 @@ struct task {
 	uint32_t weight;	/* CFS load weight of its nice level (1024 at nice 0) */
 	uint64_t rq_seq;	/* the seq of its entry in the run queue while it is queued */
 	short next_of, last_of; /* 1 + the CPU whose next (last) buddy it is; 0 none */
+	/* ADAPTIVE_GRAN's statistics (2.6.30-2.6.33): the mean CPU time it runs before it wakes a
+	 * task, the CPU time (utime + stime) at its last wakeup of one and when it was woken */
+	sim_time_t avg_wakeup, last_wakeup, start_runtime;
 	/* The O(1) scheduler's (kernel/sched.c, 2.6.8; sched_o1.c), used when
 	 * sched_set_o1(true): priorities 100..139, nice 0 at 120 */
 	int prio, static_prio;
@@ -147,6 +150,11 @@ void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_n
  * check_preempt_tick's catch-up, the wakeup granularity in the woken task's weight. Before
  * sched_set_wakeup_rules, which scales the granularity by the factor this sets. */
 void sched_set_cfs_30(bool on);
+/* 2.6.30-2.6.33's wakeup_gran: ADAPTIVE_GRAN (the granularity a wakeup is measured against
+ * shrinks to twice the woken task's mean run between its own wakeups, times the run queue's
+ * tasks, less what the running task has run of its turn) and ASYM_GRAN in the woken task's
+ * weight. After sched_set_wakeup_rules. */
+void sched_set_adaptive_gran(bool on);
 
 /* Prepares t, embedded in an owner's object, to run fn(arg) once started; it joins the list
  * of every task in creation order. Aborts if the host cannot map its stack. */

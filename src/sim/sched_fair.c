@@ -211,13 +211,55 @@ static sim_time_t start_debit(const struct task *parent, const struct task *chil
  * scaled only for a task heavier than nice 0 from 2.6.25 ("More easily preempt - nice
  * tasks, while not making it harder for + nice tasks", ASYM_GRAN in 2.6.27-28), for every
  * weight but nice 0's in 2.6.24; in 3.0 always in se's, calc_delta_fair(gran, se). */
-static sim_time_t wakeup_gran(const struct task *curr, const struct task *se)
+/* update_avg (kernel/sched.c, 2.6.30): an eighth of the way to the sample, the shift of a
+ * signed difference rounding down */
+static void update_avg(sim_time_t *avg, sim_time_t sample)
+{
+	int64_t diff = (int64_t)sample - (int64_t)*avg;
+	*avg = (sim_time_t)((int64_t)*avg + (diff >= 0 ? diff / 8 : -((-diff + 7) / 8)));
+}
+
+/* adaptive_gran (2.6.30-2.6.33): a woken task that wakes others after short runs preempts
+ * sooner: twice its mean run between wakeups, times the run queue's tasks, less what the
+ * running task has run of its turn, at most the wakeup granularity */
+static sim_time_t adaptive_gran(const struct task *curr, const struct task *se)
+{
+	sim_time_t this_run = curr->slice_used + (curr == sim_current ? pending_charge(curr) : 0);
+	uint64_t nr, load;
+	cfs_rq_share(curr, &nr, &load);
+	sim_time_t expected = 2 * se->avg_wakeup * nr;
+	sim_time_t gran = this_run < expected ? expected - this_run : 0;
+	return gran < sched.wakeup_gran ? gran : sched.wakeup_gran;
+}
+
+/* try_to_wake_up's statistics of the waking task (2.6.30-2.6.33: "only attribute actual
+ * wakeups done by this task"): its run since its last wakeup of a task, or since it was
+ * woken itself, into avg_wakeup */
+void cfs_note_wakeup(struct task *w)
+{
+	if (!sched.adaptive_gran || sched.o1)
+		return;
+	sim_time_t sum = w->utime + w->stime;
+	update_avg(&w->avg_wakeup, sum - (w->last_wakeup ? w->last_wakeup : w->start_runtime));
+	w->last_wakeup = sum;
+}
+
+static sim_time_t wakeup_gran_at(const struct task *curr, const struct task *se, bool at_wakeup)
 {
 	if (sched.cfs30)
 		return vdelta(se, sched.wakeup_gran);
+	/* 2.6.30-2.6.33: ADAPTIVE_GRAN while curr runs (check_preempt_wakeup; a pick has put
+	 * its task back, cfs_rq->curr NULL), then ASYM_GRAN in se's weight */
+	if (sched.adaptive_gran)
+		return vdelta(se, at_wakeup ? adaptive_gran(curr, se) : sched.wakeup_gran);
 	if (curr->weight == NICE_0_LOAD || (sched.asym_gran && curr->weight < NICE_0_LOAD))
 		return sched.wakeup_gran;
 	return vdelta(curr, sched.wakeup_gran);
+}
+
+static sim_time_t wakeup_gran(const struct task *curr, const struct task *se)
+{
+	return wakeup_gran_at(curr, se, false);
 }
 
 static void set_next_buddy(int c, struct task *t)
@@ -276,7 +318,7 @@ static void check_preempt_wakeup(struct task *t)
 			ahead = c;
 			ahead_v = v;
 		}
-		sim_time_t gran = wakeup_gran(curr, t);
+		sim_time_t gran = wakeup_gran_at(curr, t, true);
 		if (v > t->vruntime + gran && v - t->vruntime > lead) {
 			lead = v - t->vruntime;
 			best = c;
@@ -350,6 +392,11 @@ void sched_set_cfs_30(bool on)
 	sched.nr_latency = 8;
 }
 
+void sched_set_adaptive_gran(bool on)
+{
+	sched.adaptive_gran = on;
+}
+
 void sched_set_wakeup_rules(enum sched_buddies buddies, sim_time_t wakeup_gran_ns, bool asym_gran)
 {
 	sched.buddies = buddies;
@@ -369,6 +416,8 @@ void make_runnable_as(struct task *t, bool wakeup)
 	}
 	t->state = TASK_RUNNABLE;
 	update_min_vruntime();
+	if (wakeup && sched.adaptive_gran)
+		t->start_runtime = t->utime + t->stime; /* enqueue_task's se.start_runtime */
 	if (wakeup) {
 		sim_time_t floor = sched.min_vruntime, credit = sched.sched_latency;
 		if (sched.cfs30) /* GENTLE_FAIR_SLEEPERS (2.6.32 on): half the latency */
@@ -418,6 +467,8 @@ void task_start(struct task *t)
 static void cfs_task_new(struct task *parent_task, struct task *t)
 {
 	update_min_vruntime();
+	t->avg_wakeup = sched.wakeup_gran; /* __sched_fork: sysctl_sched_wakeup_granularity */
+	t->last_wakeup = t->start_runtime = 0;
 	bool on_cpu = parent_task && parent_task->cpu >= 0;
 	sim_time_t child = sched.min_vruntime + start_debit(on_cpu ? parent_task : NULL, t);
 	if (sched.cfs30 && on_cpu) {
@@ -621,7 +672,13 @@ void cpu_release(int c, struct task *t)
 	 * min_vruntime keeps t's vruntime for the next wakeup on the idle CPU */
 	update_min_vruntime();
 	t->cpu = -1;
-	clear_buddies(t, -1); /* dequeue_entity */
+	clear_buddies(t, -1);	   /* dequeue_entity */
+	if (sched.adaptive_gran) { /* dequeue_task with sleep set, 2.6.30-2.6.33 */
+		if (t->last_wakeup)
+			t->last_wakeup = 0; /* (its avg_overlap is not modelled) */
+		else
+			update_avg(&t->avg_wakeup, sched.wakeup_gran);
+	}
 	struct task *n = pick_next_entity(c);
 	set_curr(c, n);
 	if (n) {

@@ -91,9 +91,10 @@ struct sched_state {
 	uint64_t rq_seq;
 	sim_time_t min_vruntime;
 	sim_time_t sched_latency, wakeup_gran;
-	int gran_factor; /* sched_init_granularity's 1 + ilog2(CPUs) */
-	int nr_latency;	 /* sched_nr_latency: latency / minimum granularity at boot */
-	bool cfs30;	 /* 3.0's sched_fair.c rules (sched_set_cfs_30) */
+	int gran_factor;    /* sched_init_granularity's 1 + ilog2(CPUs) */
+	int nr_latency;	    /* sched_nr_latency: latency / minimum granularity at boot */
+	bool cfs30;	    /* 3.0's sched_fair.c rules (sched_set_cfs_30) */
+	bool adaptive_gran; /* 2.6.30-2.6.33's wakeup_gran (sched_set_adaptive_gran) */
 	bool normalized_sleeper;
 	bool min_vruntime_leftmost; /* min_vruntime follows the leftmost alone */
 	enum sched_buddies buddies;
@@ -142,6 +143,7 @@ void make_runnable_as(struct task *t, bool wakeup);
 struct task *cpu_dispatch(int c);
 void cpu_release(int c, struct task *t);
 void cfs_slice_used_up(struct task *t);
+void cfs_note_wakeup(struct task *waker);
 sim_time_t cfs_catch_up_after(const struct task *t, sim_time_t used);
 void run_on_cpu(int c);
 void set_curr(int c, struct task *t);

@@ -119,6 +119,8 @@ static void wake(struct task *t)
 	t->wake_gen++;
 	if (t->state != TASK_BLOCKED)
 		return; /* still catching up with the clock in sleep_on: it will see wq == NULL */
+	if (sim_current)
+		cfs_note_wakeup(sim_current);
 	if (sim_current && sim_current->pending)
 		ev_push((struct event){
 		    .time = local_now(), .kind = EV_WAKE, .ptr = t, .arg = t->wake_gen});

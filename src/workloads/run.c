@@ -105,6 +105,7 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	sched_set_normalized_sleeper(cfg->sched_normalized_sleeper);
 	sched_set_min_vruntime_leftmost(cfg->sched_min_vruntime_leftmost);
 	sched_set_cfs_30(cfg->sched_fair_30);
+	sched_set_adaptive_gran(cfg->sched_adaptive_gran);
 	sched_set_wakeup_rules((enum sched_buddies)cfg->sched_buddies,
 			       (sim_time_t)cfg->sched_wakeup_granularity, cfg->sched_asym_gran);
 	if (mm_init(&mc, &kernel_task_ops) != 0) {

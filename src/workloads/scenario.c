@@ -75,6 +75,10 @@ static const struct param_desc base_params[] = {
      "2.6.26 (2.6.26, 2.6.27: next buddy by wakeup_preempt_entity), 2.6.28 (next and last "
      "buddies, kept until the task sleeps), 3.0 (marked only by a preempting wakeup, the last "
      "then the next, cleared when picked)"},
+    {"kernel.sched_adaptive_gran", P_INT, SP(sched_adaptive_gran), 0, 1, NULL,
+     "2.6.30-2.6.33's wakeup granularity (default: kernel.version's): 1 ADAPTIVE_GRAN (twice "
+     "the woken task's mean run between its wakeups x the run queue's tasks, less the running "
+     "task's run, at most the granularity) and ASYM_GRAN in the woken task's weight"},
     {"kernel.sched_fair", P_ENUM, SP(sched_fair_30), 0, 0, sched_fair_names,
      "CFS's other rules (default: kernel.version's): 2.6 (2.6.23-2.6.39 here: latency 20 ms, "
      "granularity the profile's, one latency of sleeper credit, child-runs-first) or 3.0 "
@@ -239,7 +243,7 @@ static int kernel_nap_needs_io(kernel_version_t v, int rc)
  * (74e3cd7f480), back to 10 ms in 2.6.26 and to 5 ms in 2.6.27; the last buddy came in
  * 2.6.28-rc4 (4793241be40), taken here for every 2.6.28; later kernels get 2.6.28's. */
 static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, int rc,
-			       const bool set[8])
+			       const bool set[9])
 {
 	bool r2625 = v == KERNEL_VERSION(2, 6, 25);
 	int buddies = v < KERNEL_VERSION(2, 6, 25)   ? SCHED_BUDDIES_NONE
@@ -259,6 +263,11 @@ static void apply_kernel_sched(struct scenario_config *c, kernel_version_t v, in
 		c->sched_wakeup_granularity = (v30 ? 1 : gran10 ? 10 : 5) * NSEC_PER_MSEC;
 	if (!set[7])
 		c->sched_fair_30 = v30;
+	/* ADAPTIVE_GRAN: in 2.6.30 (sched_features.h), gone by 2.6.34 ("sched: Remove
+	 * AVG_WAKEUP"; not in 3.0's features) */
+	if (!set[8])
+		c->sched_adaptive_gran =
+		    v >= KERNEL_VERSION(2, 6, 30) && v < KERNEL_VERSION(2, 6, 34);
 	if (!set[2])
 		c->sched_asym_gran = v >= KERNEL_VERSION(2, 6, 25);
 	/* the sleeper credit over the run queue's load: e22ecef1d26 "sched: fix fair
@@ -314,7 +323,7 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		if (!key_is_set(c, t, n, offsetof(struct scenario_config, vm.reclaim_nap_needs_io)))
 			c->vm.reclaim_nap_needs_io =
 			    kernel_nap_needs_io(v, kernel_version_rc(text));
-		const bool set[8] = {
+		const bool set[9] = {
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_buddies)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_wakeup_granularity)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_asym_gran)),
@@ -324,6 +333,7 @@ int scenario_set(struct scenario_config *c, const struct param_desc *d, const ch
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_o1)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, elevator_as)),
 		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_fair_30)),
+		    key_is_set(c, t, n, offsetof(struct scenario_config, sched_adaptive_gran)),
 		};
 		apply_kernel_sched(c, v, kernel_version_rc(text), set);
 	}
@@ -345,7 +355,7 @@ void scenario_defaults(struct scenario_config *c)
 	vm_sysctl_defaults(&c->vm);
 	{
 		kernel_version_t v = 0;
-		const bool none_set[8] = {false};
+		const bool none_set[9] = {false};
 		kernel_version_parse(KERNEL_VERSION_DEFAULT, &v);
 		apply_kernel_sched(c, v, kernel_version_rc(KERNEL_VERSION_DEFAULT), none_set);
 	}

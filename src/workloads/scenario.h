@@ -48,9 +48,10 @@ struct scenario_config {
 	/* kernel.sched_buddies (enum sched_buddies), kernel.sched_wakeup_granularity (ns,
 	 * before the CPU-count factor), kernel.sched_asym_gran: kernel.version's unless set
 	 * by name */
-	int sched_o1;	   /* kernel.scheduler = o1 */
-	int sched_fair_30; /* kernel.sched_fair = 3.0 */
-	int elevator_as;   /* kernel.elevator = as */
+	int sched_o1;		 /* kernel.scheduler = o1 */
+	int sched_fair_30;	 /* kernel.sched_fair = 3.0 */
+	int sched_adaptive_gran; /* kernel.sched_adaptive_gran */
+	int elevator_as;	 /* kernel.elevator = as */
 	int sched_buddies;
 	uint64_t sched_wakeup_granularity;
 	int sched_asym_gran;
