@@ -46,6 +46,36 @@
 	.pte_bytes = 4, .elf_text_base = 0x08048000, .mmap_base = 0xb8000000,                      \
 	.mmap_topdown = true, .stack_top = 0xc0000000
 
+/* The x86_64-2008 class CPU costs, shared by the profiles of that class */
+/* clang-format off */
+#define X86_64_2008_CPU_COSTS \
+	/* CPU costs: [X86_64-1993] scaled by the clock ratio 1993/2500 = 0.797 for kernel paths,     \
+	 * page-sized memory traffic at its bandwidth as measured [assumption: neither machine's      \
+	 * memory is stated]; the page fault [X86_64-PF] unscaled (its clock is not stated)           \
+	 * (docs/hardware.md, "CPU costs") */                                                         \
+	.ctxsw_ns = 2695,     /* lat_ctx 2p/0K 3.38 us x 0.797 */                                     \
+	.tick_ns = 1500,      /* timer interrupt + scheduler_tick [estimate] */                       \
+	.touch_ns = 2,	      /* cached, TLB-hit access [estimate] */                                  \
+	.syscall_ns = 64,     /* lat_syscall null 0.08 us x 0.797 */                                  \
+	.fault_ns = 2215,     /* lat_pagefault 2.215 us [X86_64-PF] */                                \
+	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */                                   \
+	.page_copy_ns = 4512, /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */                           \
+	.page_alloc_ns = 150, /* [estimate] */                                                        \
+	.page_free_ns = 100,  /* [estimate] */                                                        \
+	/* lat_unix less lat_pipe (18.6 - 11.8 us round trip, two messages), 3.4 us x 0.797,          \
+	 * half to each side, as the other profiles */                                                \
+	.sock_send_ns = 1355,                                                                         \
+	.sock_recv_ns = 1355,                                                                         \
+	.lru_add_ns = 50,     /* [estimate] */                                                        \
+	.isolate_ns = 60,     /* [estimate] */                                                        \
+	.scan_page_ns = 300,  /* [estimate] */                                                        \
+	.rmap_pte_ns = 150,   /* [estimate] */                                                        \
+	.swap_alloc_ns = 400, /* [estimate] */                                                        \
+	.io_submit_ns = 1500, /* [estimate] */                                                        \
+	.fork_ns = 102042,    /* lat_proc fork+exit 128 us x 0.797 */                                 \
+	.exec_ns = 279817,    /* lat_proc fork+execve 479 us less fork 128, x 0.797 */
+/* clang-format on */
+
 static const struct hw_profile profiles[] = {
     {
 	.name = "x86_64-2008",
@@ -65,32 +95,7 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
-	/* CPU costs: [X86_64-1993] scaled by the clock ratio 1993/2500 = 0.797 for kernel paths,
-	 * page-sized memory traffic at its bandwidth as measured [assumption: neither machine's
-	 * memory is stated]; the page fault [X86_64-PF] unscaled (its clock is not stated)
-	 * (docs/hardware.md, "CPU costs") */
-	.ctxsw_ns = 2695,     /* lat_ctx 2p/0K 3.38 us x 0.797 */
-	.tick_ns = 1500,      /* timer interrupt + scheduler_tick [estimate] */
-	.touch_ns = 2,	      /* cached, TLB-hit access [estimate] */
-	.syscall_ns = 64,     /* lat_syscall null 0.08 us x 0.797 */
-	.fault_ns = 2215,     /* lat_pagefault 2.215 us [X86_64-PF] */
-	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */
-	.page_copy_ns = 4512, /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */
-	.page_alloc_ns = 150, /* [estimate] */
-	.page_free_ns = 100,  /* [estimate] */
-	/* lat_unix less lat_pipe (18.6 - 11.8 us round trip, two messages), 3.4 us x 0.797,
-	 * half to each side, as the other profiles */
-	.sock_send_ns = 1355,
-	.sock_recv_ns = 1355,
-	.lru_add_ns = 50,     /* [estimate] */
-	.isolate_ns = 60,     /* [estimate] */
-	.scan_page_ns = 300,  /* [estimate] */
-	.rmap_pte_ns = 150,   /* [estimate] */
-	.swap_alloc_ns = 400, /* [estimate] */
-	.io_submit_ns = 1500, /* [estimate] */
-	.fork_ns = 102042,    /* lat_proc fork+exit 128 us x 0.797 */
-	.exec_ns = 279817,    /* lat_proc fork+execve 479 us less fork 128, x 0.797 */
-	.disk =
+	X86_64_2008_CPU_COSTS.disk =
 	    {
 		.capacity_bytes = 250ULL << 30,
 		.rpm = 7200,			 /* data sheet class */
@@ -344,29 +349,11 @@ static const struct hw_profile profiles[] = {
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: the x86_64-2008 figures (its clock, 2500 MHz, is assumed here too) */
-	.ctxsw_ns = 2695,
-	.tick_ns = 1500, /* [estimate] */
-	.touch_ns = 2,	 /* [estimate] */
-	.syscall_ns = 64,
-	.fault_ns = 2215,
-	.page_zero_ns = 3285,
-	.page_copy_ns = 4512,
-	.page_alloc_ns = 150, /* [estimate] */
-	.page_free_ns = 100,  /* [estimate] */
-	.sock_send_ns = 1355,
-	.sock_recv_ns = 1355,
-	.lru_add_ns = 50,     /* [estimate] */
-	.isolate_ns = 60,     /* [estimate] */
-	.scan_page_ns = 300,  /* [estimate] */
-	.rmap_pte_ns = 150,   /* [estimate] */
-	.swap_alloc_ns = 400, /* [estimate] */
-	.io_submit_ns = 1500, /* [estimate] */
-	.fork_ns = 102042,
-	.exec_ns = 279817,
-	/* An NFS server on a LAN: every request costs a round trip and the server's work,
-	 * there is no seek (rpm 0 gives the flat model), and data moves at the wire rate.
-	 * The model has one device, so swap is on it too (docs/exec-protect.md). */
-	.disk =
+	X86_64_2008_CPU_COSTS
+	    /* An NFS server on a LAN: every request costs a round trip and the server's work,
+	     * there is no seek (rpm 0 gives the flat model), and data moves at the wire rate.
+	     * The model has one device, so swap is on it too (docs/exec-protect.md). */
+	    .disk =
 	    {
 		.capacity_bytes = 80ULL << 30, /* [estimate] */
 		.rpm = 0,

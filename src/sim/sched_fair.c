@@ -583,12 +583,7 @@ static struct task *pick_buddy(int c, struct task *left)
 			return next;
 		break;
 	case SCHED_BUDDIES_2628:
-		if (next && wakeup_preempt_entity(next, left) < 1)
-			return next;
-		if (last && wakeup_preempt_entity(last, left) < 1)
-			return last;
-		break;
-	case SCHED_BUDDIES_30: /* the last buddy, then the next one over it */
+	case SCHED_BUDDIES_30: /* 3.0 takes the last, then the next over it: the same choice */
 		if (next && wakeup_preempt_entity(next, left) < 1)
 			return next;
 		if (last && wakeup_preempt_entity(last, left) < 1)

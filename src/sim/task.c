@@ -160,6 +160,12 @@ void switch_to_sched(int finishing)
 	coro_switch(&sim_current->co, &sched.sched_ctx, finishing);
 }
 
+/* The first timer interrupt of a CPU with tick phase ph after time t (ticks at ph + k x jiffy) */
+static sim_time_t tick_after(sim_time_t ph, sim_time_t t)
+{
+	return (t + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
+}
+
 /* Turns pending CPU time into elapsed time: the task's CPU is busy until clock + pending.
  * With force, the task yields even with nothing pending, so the scheduler can preempt it. */
 void yield_cpu(bool force)
@@ -186,20 +192,16 @@ void yield_cpu(bool force)
 			sim_time_t slice = task_slice(t);
 			if (used0 + charge > slice) {
 				sim_time_t expire = sim_clock + (slice > used0 ? slice - used0 : 0);
-				sim_time_t first =
-				    (expire + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph;
-				if (sched.jiffy_clock || first <= when) {
+				if (sched.jiffy_clock || tick_after(ph, expire) <= when) {
 					set_need_resched(t->cpu, true);
 					cfs_slice_used_up(t);
 				}
 			}
 			/* 3.0's catch-up rule, at the first tick once it holds (ns clock) */
 			sim_time_t after = cfs_catch_up_after(t, used0);
-			if (!sched.jiffy_clock && after != UINT64_MAX && after <= charge) {
-				sim_time_t at = sim_clock + after;
-				if ((at + JIFFY_NS - ph) / JIFFY_NS * JIFFY_NS + ph <= when)
-					set_need_resched(t->cpu, true);
-			}
+			if (!sched.jiffy_clock && after != UINT64_MAX && after <= charge &&
+			    tick_after(ph, sim_clock + after) <= when)
+				set_need_resched(t->cpu, true);
 		}
 		/* the timer interrupts that land in this stretch steal their cost from it */
 		when += ticks * sched.tick_cost;
