@@ -116,6 +116,46 @@ static void nice_shares(void **state)
 	sched_destroy();
 }
 
+/* schedule()'s switch counts (ru_nvcsw, ru_nivcsw). Two CPU-bound tasks on one CPU for
+ * 200 ms: each turn is the period's share, 20 ms / 2 = 10 ms, looked at when a task yields
+ * (no ticks), so a is preempted at 10, 30, ..., 190 ms (10 times), b at 20, ..., 180 ms (9);
+ * b's last turn ends at 200 ms, when it dies, and a, switched in, dies at once: 21 switches
+ * in, the first from the idle CPU to a at 0 included. A task that
+ * naps five times alone on its CPU switches out voluntarily six times, its exit included. */
+static void napper(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 5; i++) {
+		cpu_work(1000000);
+		schedule_timeout(10 * NSEC_PER_MSEC);
+	}
+}
+
+static void switch_counts(void **state)
+{
+	(void)state;
+	sched_init(1, 50000, 4000000, 1000);
+	spin_until = 200 * NSEC_PER_MSEC;
+	struct task *a = task_create("a", spinner, NULL), *b = task_create("b", spinner, NULL);
+	task_start(a);
+	task_start(b);
+	sched_run(NSEC_PER_SEC, NULL);
+	assert_int_equal(a->nivcsw, 10);
+	assert_int_equal(b->nivcsw, 9);
+	assert_int_equal(a->nvcsw, 1);
+	assert_int_equal(b->nvcsw, 1);
+	assert_int_equal(sched_get_stats()->context_switches, 21);
+	sched_destroy();
+
+	sched_init(1, 50000, 4000000, 1000);
+	struct task *n = task_create("napper", napper, NULL);
+	task_start(n);
+	sched_run(NSEC_PER_SEC, NULL);
+	assert_int_equal(n->nvcsw, 6);
+	assert_int_equal(n->nivcsw, 0);
+	sched_destroy();
+}
+
 /* place_entity's sleeper credit. A task that slept while four CPU-bound tasks ran is woken
  * (from scheduler context, so at once) with them all runnable: without NORMALIZED_SLEEPER it
  * is placed one sched_latency (20 ms on one CPU) behind min_vruntime; with it the credit is
@@ -200,7 +240,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(lifo_wakeups),   cmocka_unit_test(exclusive_wakeups),
 	    cmocka_unit_test(nice_shares),    cmocka_unit_test(sleeper_credit),
-	    cmocka_unit_test(switch_mm_cost),
+	    cmocka_unit_test(switch_mm_cost), cmocka_unit_test(switch_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

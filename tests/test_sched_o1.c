@@ -82,6 +82,9 @@ static void hogs_take_whole_timeslices(void **state)
 	/* each stretch: 102 ticks, the first cut short by the tick phase */
 	for (int i = 0; i < 4; i++)
 		assert_run(i, i % 2 ? 2 : 1, (sim_time_t)i * 102);
+	/* preempted at its timeslice's end: A at 102 and 306 ms, B at 204 */
+	assert_int_equal(a->nivcsw, 2);
+	assert_int_equal(b->nivcsw, 1);
 	sched_destroy();
 }
 

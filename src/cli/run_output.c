@@ -59,6 +59,8 @@ void run_print_text(FILE *out, const struct run_meta *meta, const struct scenari
 		(unsigned long long)r->major_faults);
 	fprintf(out, "\tMinor (reclaiming a frame) page faults: %llu\n",
 		(unsigned long long)r->minor_faults);
+	fprintf(out, "\tVoluntary context switches: %llu\n", (unsigned long long)r->nvcsw);
+	fprintf(out, "\tInvoluntary context switches: %llu\n", (unsigned long long)r->nivcsw);
 
 	fprintf(out, "\n== reclaim ==\n");
 	/* three different "most reclaimers at once": say which is which */
@@ -222,6 +224,8 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	add_u64(t, "cpu_percent", (uint64_t)cpu_percent(r));
 	add_u64(t, "major_faults", r->major_faults);
 	add_u64(t, "minor_faults", r->minor_faults);
+	add_u64(t, "voluntary_context_switches", r->nvcsw);
+	add_u64(t, "involuntary_context_switches", r->nivcsw);
 	cJSON *res = cJSON_AddObjectToObject(root, "result");
 	cJSON_AddStringToObject(res, "workload", cfg->workload);
 	cJSON *ms = cJSON_AddArrayToObject(res, "metrics");

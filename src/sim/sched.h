@@ -34,8 +34,11 @@ struct task {
 	sim_time_t slice_used;	 /* CPU time since it last got the CPU */
 	uint64_t utime, stime;	 /* ns of CPU, user and system */
 	uint64_t nr_switched_in; /* times it got a CPU back after being switched out */
-	int in_kernel;		 /* >0: CPU work counts as system time */
-	uint64_t mem_context;	 /* the layer above's id of the memory it runs in; 0: none */
+	/* schedule()'s switch counts (getrusage's ru_nvcsw, ru_nivcsw): switched out asleep or
+	 * dying, and switched out still runnable (preempted) */
+	uint64_t nvcsw, nivcsw;
+	int in_kernel;	      /* >0: CPU work counts as system time */
+	uint64_t mem_context; /* the layer above's id of the memory it runs in; 0: none */
 	sim_time_t start_time;
 	sim_time_t exit_time;
 

@@ -626,6 +626,7 @@ static struct task *pick_next(int c, struct task *t)
 	n->cpu = c;
 	n->slice_used = 0;
 	t->cpu = -1;
+	t->nivcsw++; /* schedule(): prev still TASK_RUNNING */
 	return n;
 }
 
@@ -659,6 +660,7 @@ struct task *cpu_dispatch(int c)
 /* A task that blocked or died leaves CPU c: the next queued task gets it. */
 void cpu_release(int c, struct task *t)
 {
+	t->nvcsw++; /* schedule() with prev->state set: deactivated */
 	if (sched.o1) {
 		o1_cpu_release(c, t);
 		return;

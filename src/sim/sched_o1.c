@@ -586,6 +586,7 @@ struct task *o1_pick_next(int c, struct task *t)
 	struct task *n;
 	if (t->o1_migrate) {
 		int dest = t->o1_migrate - 1;
+		t->nvcsw++; /* sched_migrate_task waits for the migration thread asleep */
 		t->cpu = -1;
 		o1_set_curr(c, NULL);
 		migrate_running(t, dest);
@@ -606,6 +607,7 @@ struct task *o1_pick_next(int c, struct task *t)
 			o1_set_curr(c, n);
 			n->cpu = c;
 			t->cpu = -1;
+			t->nivcsw++;
 		}
 	}
 	n->slice_used = 0;

@@ -162,6 +162,8 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 			continue;
 		res->user_ns += t->task.utime;
 		res->sys_ns += t->task.stime;
+		res->nvcsw += t->task.nvcsw;
+		res->nivcsw += t->task.nivcsw;
 	}
 	res->major_faults = vm_events[PGMAJFAULT];
 	res->minor_faults = vm_events[PGFAULT] - vm_events[PGMAJFAULT];

@@ -120,6 +120,7 @@ struct run_result {
 	sim_time_t elapsed; /* until the workload finished (or the limit) */
 	uint64_t user_ns, sys_ns;
 	uint64_t major_faults, minor_faults;
+	uint64_t nvcsw, nivcsw; /* the job's voluntary and involuntary context switches */
 	struct workload_result wl;
 	struct reclaim_stats rstats;
 	struct oom_victim oom[MAX_OOM_RECORDS];
