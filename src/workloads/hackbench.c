@@ -119,6 +119,8 @@ static struct {
 	struct waitqueue ready_wait, start_wait;
 	sim_time_t t_start, t_end;
 	int killed;
+	/* the reaped workers' rusage as wait4 returns it, receivers [0] and senders [1] */
+	uint64_t nvcsw[2], nivcsw[2];
 	const char *why;
 	long at_start[5]; /* free, anon, page tables, kernel stacks, slab pages at the start */
 } H;
@@ -384,6 +386,8 @@ static void parent_main(void *arg)
 		if (off >= 0 && off < H.pid_span && H.pid_map[off]) {
 			struct worker *w = &H.workers[H.pid_map[off] - 1];
 			w->reaped = true;
+			H.nvcsw[w->sender] += w->proc->task->task.nvcsw;
+			H.nivcsw[w->sender] += w->proc->task->task.nivcsw;
 			worker_free_kmem();
 		}
 		if (code != 0) { /* reap_worker: !WIFEXITED(status) -> exit(1) */
@@ -495,6 +499,13 @@ static void hackbench_report(const struct scenario_config *cfg, struct workload_
 	    "hackbench: peak socket buffers %u pages, task slab %u pages; %llu context switches\n",
 	    (unsigned)skb_caches_peak_pages(), H.task_pool.peak_pages,
 	    (unsigned long long)sched_get_stats()->context_switches);
+	result_printf(r,
+		      "hackbench: the reaped workers' context switches: %llu voluntary, %llu "
+		      "involuntary (receivers %llu and %llu, senders %llu and %llu)\n",
+		      (unsigned long long)(H.nvcsw[0] + H.nvcsw[1]),
+		      (unsigned long long)(H.nivcsw[0] + H.nivcsw[1]),
+		      (unsigned long long)H.nvcsw[0], (unsigned long long)H.nivcsw[0],
+		      (unsigned long long)H.nvcsw[1], (unsigned long long)H.nivcsw[1]);
 	result_printf(r,
 		      "hackbench: per worker: %d private pages (%d used by every message), "
 		      "%llu bytes of task slab\n",

@@ -19,15 +19,30 @@
  * Not in the 2008 program: with HACKBENCH_PROC=1 in the environment the
  * parent copies /proc/meminfo and /proc/slabinfo to stdout once every worker
  * is ready and before the start signal (outside the timed window), between
- * '=== meminfo start-signal' / '=== slabinfo start-signal' lines.
+ * '=== meminfo start-signal' / '=== slabinfo start-signal' lines.  It also
+ * reads the 'ctxt' count of /proc/stat (context switches since boot) right
+ * before the start signal, after that output is flushed, and again right
+ * after the last worker is reaped (after the second gettimeofday), and
+ * prints both after the run, as '=== ctxt start-signal N' and
+ * '=== ctxt end N' (printing them before the end would put the console
+ * write's own switches into the count), then
+ * '=== worker rusage nvcsw X nivcsw Y': the workers' voluntary and
+ * involuntary context switches summed over the rusage wait4() returns for
+ * each (kernel/exit.c wait_task_zombie -> getrusage(RUSAGE_BOTH): the
+ * worker's own nvcsw/nivcsw and those of its reaped children, none here).
+ * To have those, the parent reaps with wait4(-1, &st, 0, &ru) instead of
+ * wait(&st), also without HACKBENCH_PROC (the same system call: glibc's
+ * wait() is wait4 without the rusage).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -36,6 +51,7 @@
 
 #define PER_GROUP 20
 #define MSG_SIZE  100
+#define MAX_WORKERS 4000 /* rusage kept per role up to 100 groups */
 
 static int use_pipes;
 
@@ -133,6 +149,47 @@ static void copy_file(const char *title, const char *path)
 	fclose(f);
 }
 
+/* The 'ctxt' count of /proc/stat, or -1.  open/read, not stdio: nothing
+ * but the two system calls and the read of the file. */
+static long long read_ctxt(void)
+{
+	static char buf[16384];
+	size_t len = 0;
+	ssize_t n;
+	char *p;
+	int fd = open("/proc/stat", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while (len < sizeof buf - 1 && (n = read(fd, buf + len, sizeof buf - 1 - len)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		len += n;
+	}
+	close(fd);
+	buf[len] = 0;
+	for (p = buf; *p; p++) {
+		if (strncmp(p, "ctxt ", 5) == 0)
+			return atoll(p + 5);
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+	}
+	return -1;
+}
+
+/* Which reaped pids were senders, for the rusage split by role; and the rusage kept
+ * per reap (classified after the timed window). */
+static pid_t sender_pids[MAX_WORKERS];
+static int nr_sender_pids;
+static struct {
+	pid_t pid;
+	long nvcsw, nivcsw;
+} reaped[MAX_WORKERS];
+
 static pid_t spawn(void)
 {
 	pid_t pid = fork();
@@ -148,6 +205,8 @@ int main(int argc, char **argv)
 	int total, g, i, j, started = 0, bad = 0;
 	struct timeval t0, t1;
 	char c;
+	int proc = getenv("HACKBENCH_PROC") != NULL;
+	long long ctxt0 = -1, ctxt1 = -1, nvcsw = 0, nivcsw = 0;
 
 	if (arg < argc && strcmp(argv[arg], "-pipe") == 0) {
 		use_pipes = 1;
@@ -195,11 +254,14 @@ int main(int argc, char **argv)
 			started++;
 		}
 		for (i = 0; i < PER_GROUP; i++) {
-			if (spawn() == 0) {
+			pid_t pid = spawn();
+			if (pid == 0) {
 				close(ready[0]);
 				close(wake[1]);
 				sender(wr, loops, ready[1], wake[0]);
 			}
+			if (nr_sender_pids < MAX_WORKERS)
+				sender_pids[nr_sender_pids++] = pid;
 			started++;
 		}
 		for (i = 0; i < PER_GROUP; i++)
@@ -209,24 +271,52 @@ int main(int argc, char **argv)
 	for (i = 0; i < total; i++)
 		if (read(ready[0], &c, 1) != 1)
 			fail("ready read");
-	if (getenv("HACKBENCH_PROC")) {
+	if (proc) {
 		copy_file("meminfo start-signal", "/proc/meminfo");
 		copy_file("slabinfo start-signal", "/proc/slabinfo");
 		printf("=== workers running\n");
 		fflush(stdout);
+		ctxt0 = read_ctxt();
 	}
 	gettimeofday(&t0, NULL);
 	if (write(wake[1], &c, 1) != 1)
 		fail("wake write");
 	for (i = 0; i < started; i++) {
 		int st;
-		if (wait(&st) < 0)
+		struct rusage ru;
+		pid_t pid = wait4(-1, &st, 0, &ru);
+		if (pid < 0)
 			fail("wait");
+		if (i < MAX_WORKERS) {
+			reaped[i].pid = pid;
+			reaped[i].nvcsw = ru.ru_nvcsw;
+			reaped[i].nivcsw = ru.ru_nivcsw;
+		}
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			bad++;
+		nvcsw += ru.ru_nvcsw;
+		nivcsw += ru.ru_nivcsw;
 	}
 	gettimeofday(&t1, NULL);
+	if (proc) {
+		ctxt1 = read_ctxt();
+		printf("=== ctxt start-signal %lld\n", ctxt0);
+		printf("=== ctxt end %lld\n", ctxt1);
+	}
 	printf("Time: %.3f\n", (t1.tv_sec - t0.tv_sec) + (t1.tv_usec - t0.tv_usec) / 1e6);
+	if (proc) {
+		long long snv = 0, sniv = 0;
+		printf("=== worker rusage nvcsw %lld nivcsw %lld\n", nvcsw, nivcsw);
+		for (i = 0; i < started && i < MAX_WORKERS; i++)
+			for (j = 0; j < nr_sender_pids; j++)
+				if (sender_pids[j] == reaped[i].pid) {
+					snv += reaped[i].nvcsw;
+					sniv += reaped[i].nivcsw;
+					break;
+				}
+		printf("=== rusage senders nvcsw %lld nivcsw %lld\n", snv, sniv);
+		printf("=== rusage receivers nvcsw %lld nivcsw %lld\n", nvcsw - snv, nivcsw - sniv);
+	}
 	if (bad)
 		printf("hackbench: %d of %d workers did not exit 0\n", bad, started);
 	return bad ? 1 : 0;

@@ -1,12 +1,16 @@
 #!/bin/sh
 # Boot the v2.6.25-rc1 Versatile PB kernel (build.sh) in QEMU with 32 MiB of
-# RAM, no swap, root on an ext2 image on the PL181 MMC/SD card, and capture the
-# serial console: the boot log, /proc/meminfo, zoneinfo, vmstat, buddyinfo,
-# slabinfo after boot, and, in the hackbench modes, the same right before
-# 'hackbench G process 100' and whether the OOM killer fired.
+# RAM (or MEM, below), no swap, root on an ext2 image on the PL181 MMC/SD
+# card, and capture the serial console: the boot log, /proc/meminfo,
+# zoneinfo, vmstat, buddyinfo, slabinfo after boot, and, in the hackbench
+# modes, the same right before 'hackbench G process 100' and whether the OOM
+# killer fired.
 #
 #   tools/measure/armboot/run.sh MODE OUTFILE [WORKDIR]
 #     MODE     boot | hb:5 | hb:6   (hb:G = hackbench G process 100, once)
+#              | sockcost   (sockcost.c: write/read cost per call)
+#              | hbsnap:G[:MS] (hackbench G process 100 with schedsnap.c's
+#                            run-queue snapshots every MS ms, default 20)
 #     OUTFILE  console log to write (e.g. data/measured/armboot/boot-1.log)
 #     WORKDIR  default /tmp/armboot (holds linux/ from build.sh)
 # Environment: BUSYBOX_DEB (an armel busybox-static .deb; default: the one in
@@ -15,7 +19,9 @@
 # host's, as QEMU has it by default; N: '-icount shift=N,sleep=off', a
 # virtual clock that advances 2^N ns per guest instruction, so the guest
 # runs at 1000/2^N million instructions per second of its own time whatever
-# the host's load; 3 = 125 MIPS).
+# the host's load; 3 = 125 MIPS), MEM (MiB of guest RAM, QEMU's -m;
+# default 32, the board's; e.g. MEM=64 leaves memory to spare, so hackbench
+# runs without reclaim and only the scheduler decides its switches).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 mode=${1:?usage: run.sh boot|hb:5|hb:6 OUTFILE [WORKDIR]}
@@ -24,7 +30,9 @@ work=${3:-/tmp/armboot}
 tmo=${TIMEOUT:-900}
 icount=${ICOUNT:-}
 case $icount in "") ;; [0-9]|10) ;; *) echo "run.sh: bad ICOUNT '$icount'" >&2; exit 1 ;; esac
-case $mode in boot|hb:[0-9]*) ;; *) echo "run.sh: bad MODE '$mode'" >&2; exit 1 ;; esac
+mem=${MEM:-32}
+case $mem in [1-9]|[1-9][0-9]|[1-9][0-9][0-9]) ;; *) echo "run.sh: bad MEM '$mem'" >&2; exit 1 ;; esac
+case $mode in boot|hb:[0-9]*|hbsnap:[0-9]*|sockcost) ;; *) echo "run.sh: bad MODE '$mode'" >&2; exit 1 ;; esac
 
 need() {
 	command -v "$1" >/dev/null 2>&1 || {
@@ -65,6 +73,13 @@ cp "$here/guest/rcS" "$root/etc/init.d/rcS"
 cp "$here/guest/measure.sh" "$root/etc/measure.sh"
 chmod 755 "$root/etc/init.d/rcS" "$root/etc/measure.sh"
 arm-linux-gnueabi-gcc -O2 -static -Wall -o "$root/bin/hackbench" "$here/hackbench.c"
+# MODE sockcost (guest/measure.sh): the per-call cost of socket write/read.
+if [ "$mode" = sockcost ]; then
+	arm-linux-gnueabi-gcc -O2 -static -Wall -o "$root/bin/sockcost" "$here/sockcost.c"
+fi
+case $mode in hbsnap:*)
+	arm-linux-gnueabi-gcc -O2 -static -Wall -o "$root/bin/schedsnap" "$here/schedsnap.c" ;;
+esac
 img=$work/rootfs.ext2
 rm -f "$img"
 # 8 MiB (QEMU's SD card wants a power of two), 1 KiB blocks as mke2fs picks
@@ -73,7 +88,7 @@ genext2fs -U -B 1024 -b 8192 -N 256 -d "$root" -D "$here/guest/devtable" "$img"
 
 mkdir -p "$(dirname "$out")"
 set +e
-timeout "$tmo" qemu-system-arm -M versatilepb -cpu arm926 -m 32 \
+timeout "$tmo" qemu-system-arm -M versatilepb -cpu arm926 -m "$mem" \
 	-kernel "$zimage" \
 	-append "console=ttyAMA0 root=/dev/mmcblk0 rootfstype=ext2 rw rootwait armboot=$mode" \
 	-drive if=sd,format=raw,file="$img" \

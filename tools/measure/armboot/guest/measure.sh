@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs in the guest as the only job after init. Mode from the kernel command
 # line: armboot=boot (dump the state after boot) or armboot=hb:GROUPS (dump the
-# state, then run 'hackbench GROUPS process 100' once and report OOM kills).
+# state, then run 'hackbench GROUPS process 100' once and report OOM kills),
+# or armboot=sockcost (after the boot dump, run /bin/sockcost once).
 # Every section goes to the console between '=== name' markers; then reboot -f,
 # which QEMU (-no-reboot) turns into an exit.
 # No pipes and no $(...): the glibc of Debian's busybox-static makes pipe()
@@ -48,6 +49,25 @@ hb:*)
 	killall -9 hackbench 2>/dev/null
 	echo "=== dmesg after"; dmesg
 	dump post-hackbench
+	;;
+hbsnap:*)
+	# hbsnap:G[:MS]: hackbench G process 100 in the background, and schedsnap
+	# (at nice -20) printing the run queue every MS ms (default 20) meanwhile
+	rest=${mode#hbsnap:}
+	g=${rest%%:*}
+	ms=${rest#*:}
+	[ "$ms" = "$rest" ] && ms=20
+	echo "=== hackbench $g process 100 (with schedsnap every $ms ms)"
+	/bin/hackbench "$g" process 100 &
+	/bin/schedsnap "$ms" $((20000 / ms + 1))
+	wait
+	echo "=== hackbench exit $?"
+	;;
+sockcost)
+	# sockcost.c: CPU cost of socket/pipe write and read per call.
+	echo "=== sockcost start"
+	/bin/sockcost
+	echo "=== sockcost exit $?"
 	;;
 esac
 echo "=== armboot end"
