@@ -296,16 +296,24 @@ int cmd_calibrate(int argc, char **argv)
 			fault = f;
 	}
 	double ctx = pipe_trip < 0 ? -1 : bench_ctxsw(pipe_trip, sys);
-	/* the profiles' rule (src/hw/profiles.c): lat_unix less lat_pipe, per message, half to
-	 * the send and half to the receive */
+	/* the profiles' rule (src/hw/profiles.c, SOCK_SPLIT): lat_unix less lat_pipe per
+	 * message, split so that the whole write (the null call and a 100-byte copy included)
+	 * is SOCK_WRITE_SHARE of a write and its read */
 	double sock = pipe_trip < 0 || unix_trip < 0 ? -1
-		      : unix_trip > pipe_trip	     ? (unix_trip - pipe_trip) / 4
+		      : unix_trip > pipe_trip	     ? (unix_trip - pipe_trip) / 2
 						     : 0;
+	double send = -1, recv = -1;
+	if (sock >= 0 && sys >= 0 && copy >= 0) {
+		double a = sys + copy * 100 / 4096;
+		send = SOCK_WRITE_SHARE * (2 * a + sock) - a;
+		send = send < 0 ? 0 : send > sock ? sock : send;
+		recv = sock - send;
+	}
 	struct measured m[] = {
 	    {"syscall_ns", sys, "getppid(2), the null system call"},
 	    {"ctxsw_ns", ctx, "half a pipe round trip on one CPU less two syscalls"},
-	    {"sock_send_ns", sock, "AF_UNIX round trip less pipe round trip, a quarter"},
-	    {"sock_recv_ns", sock, "AF_UNIX round trip less pipe round trip, a quarter"},
+	    {"sock_send_ns", send, "AF_UNIX round trip less pipe round trip, the write's share"},
+	    {"sock_recv_ns", recv, "AF_UNIX round trip less pipe round trip, the read's share"},
 	    {"fault_ns", fault, "write to fresh anonymous memory, less the page clear"},
 	    {"page_zero_ns", zero, "memset of one 4 KiB page, cache-warm"},
 	    {"page_copy_ns", copy, "memcpy of one 4 KiB page, cache-warm"},

@@ -81,7 +81,8 @@ struct hw_profile {
 	sim_time_t page_free_ns;
 	/* AF_UNIX stream message, beyond the syscall entry and the copy: unix_stream_sendmsg
 	 * (skb allocation, queueing, the reader's wakeup) and unix_stream_recvmsg (dequeue,
-	 * kfree_skb) */
+	 * kfree_skb); the sum split so that the whole write() is SOCK_WRITE_SHARE of a write
+	 * and its read (profiles.c, SOCK_SPLIT) */
 	sim_time_t sock_send_ns;
 	sim_time_t sock_recv_ns;
 	sim_time_t lru_add_ns;	  /* one page onto an LRU list (lock held) */
@@ -134,6 +135,11 @@ struct hw_profile {
 	X(io_submit_ns)                                                                            \
 	X(fork_ns)                                                                                 \
 	X(exec_ns)
+
+/* The share of a 100-byte AF_UNIX stream message's write() in the write and its read():
+ * v2.6.25-rc1's instructions, counted on an emulated ARM926 (docs/hardware.md, "The socket
+ * message"; data/measured/armboot/sockcost/) */
+#define SOCK_WRITE_SHARE 0.5175
 
 const struct hw_profile *hw_profile_find(const char *name);
 /* Names of all profiles, NULL-terminated, for help and error messages. */
