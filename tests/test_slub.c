@@ -133,6 +133,26 @@ static void orders_and_full_slabs(void **state)
 	test_machine_shutdown();
 }
 
+/* calculate_sizes aligns an object to sizeof(void *): a 1-byte object on ia64's 64 KiB
+ * pages is 8 bytes, 8192 to an order-0 slab under 2.6.30's rule (slab_order's objects cap
+ * of 65535 would otherwise give order -1: runfuzz seed 390374) */
+static void tiny_objects_are_word_aligned(void **state)
+{
+	(void)state;
+	test_machine_boot("ia64-2008", 512ULL << 20, 0, 0);
+	MM->sysctl.slub_order_rule = SLUB_ORDER_2630;
+	struct kmem_cache s;
+	kmem_cache_init(&s, "tiny", 1, OWNER_SLAB);
+	assert_int_equal(s.size, 8);
+	assert_int_equal(s.order, 0);
+	assert_int_equal(s.objects, 8192);
+	pfn_t o = kmem_cache_alloc(&s, GFP_KERNEL);
+	kmem_cache_free(&s, o);
+	check(&s);
+	kmem_cache_destroy(&s);
+	test_machine_shutdown();
+}
+
 /* A cache left initialised when its machine goes away is not checked against the next
  * machine's frames (the registry forgets it with the machine). */
 static void registry_forgets_with_machine(void **state)
@@ -362,6 +382,7 @@ int main(void)
 	    cmocka_unit_test(fills_cpu_slab_then_partial),
 	    cmocka_unit_test(fragmentation_keeps_pages),
 	    cmocka_unit_test(orders_and_full_slabs),
+	    cmocka_unit_test(tiny_objects_are_word_aligned),
 	    cmocka_unit_test(registry_forgets_with_machine),
 	    cmocka_unit_test(socket_ring_wraps_and_grows),
 	    cmocka_unit_test(reader_close_frees_queued_skbs),

@@ -81,7 +81,11 @@ unsigned slub_calculate_order(uint32_t size, unsigned page_shift, int nr_cpus, i
 
 void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum page_owner owner)
 {
-	*s = (struct kmem_cache){.name = name, .size = size ? size : 1, .owner = owner};
+	/* calculate_sizes: size = ALIGN(size, sizeof(void *)), so a slab of the biggest pages
+	 * never holds more than MAX_OBJS_PER_PAGE objects (slab_order's cap) */
+	uint32_t word = MM->hw->struct_page_bytes > 32 ? 8 : 4;
+	size = size ? (size + word - 1) / word * word : word;
+	*s = (struct kmem_cache){.name = name, .size = size, .owner = owner};
 	const struct vm_sysctl *v = &MM->sysctl;
 	s->order = slub_calculate_order(s->size, MM->page_shift, sched_ncpus(), v->slub_order_rule,
 					v->slub_max_order, v->slub_min_objects);
