@@ -127,6 +127,7 @@ static struct {
 	uint64_t x_skbs;	      /* large unix-socket messages sent (desktop_x.c) */
 	struct address_space *pinned; /* desktop.pinned_kb's object */
 	uint64_t nr_pinned;
+	uint64_t *client_starts; /* run_client's, freed here if the run stops while it waits */
 } D;
 
 static uint64_t pages_kb(uint64_t kb)
@@ -515,6 +516,7 @@ static void run_client(const struct desktop_program *prog, bool sw)
 {
 	struct client c = {.prog = prog, .sw = sw};
 	c.starts = xcalloc(MAX(prog->nr_maps, 1), sizeof(*c.starts));
+	D.client_starts = c.starts;
 	/* waitpid on the client: a program OOM-killed meanwhile is a zombie of the script too,
 	 * and c must outlive the client that reads it */
 	struct process *child = sys_fork("client", client_exec, &c);
@@ -525,6 +527,7 @@ static void run_client(const struct desktop_program *prog, bool sw)
 		while (r >= 0 && r != pid);
 	}
 	free(c.starts);
+	D.client_starts = NULL;
 }
 
 /* wmctrl is not measured: xeyes, the smallest X client measured, stands in (its switch
@@ -755,6 +758,7 @@ static void desktop_cleanup(void)
 	free(D.apps);
 	free(D.win);
 	free(D.xwin);
+	free(D.client_starts);
 	memset(&D, 0, sizeof(D));
 }
 
