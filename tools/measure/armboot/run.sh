@@ -9,8 +9,9 @@
 #   tools/measure/armboot/run.sh MODE OUTFILE [WORKDIR]
 #     MODE     boot | hb:5 | hb:6   (hb:G = hackbench G process 100, once)
 #              | sockcost   (sockcost.c: write/read cost per call)
-#              | hbsnap:G[:MS] (hackbench G process 100 with schedsnap.c's
-#                            run-queue snapshots every MS ms, default 20)
+#              | hbsnap:G[:MS[:m]] (hackbench G process 100 with schedsnap.c's
+#                            run-queue and Slab snapshots every MS ms, default
+#                            20; ':m' the Slab and MemFree lines only)
 #     OUTFILE  console log to write (e.g. data/measured/armboot/boot-1.log)
 #     WORKDIR  default /tmp/armboot (holds linux/ from build.sh)
 # Environment: BUSYBOX_DEB (an armel busybox-static .deb; default: the one in

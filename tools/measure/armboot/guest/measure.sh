@@ -51,15 +51,19 @@ hb:*)
 	dump post-hackbench
 	;;
 hbsnap:*)
-	# hbsnap:G[:MS]: hackbench G process 100 in the background, and schedsnap
-	# (at nice -20) printing the run queue every MS ms (default 20) meanwhile
+	# hbsnap:G[:MS[:m]]: hackbench G process 100 in the background, and schedsnap
+	# (at nice -20) printing the run queue and meminfo's Slab/MemFree every MS ms
+	# (default 20) meanwhile; with ':m' meminfo's lines only
 	rest=${mode#hbsnap:}
 	g=${rest%%:*}
 	ms=${rest#*:}
 	[ "$ms" = "$rest" ] && ms=20
-	echo "=== hackbench $g process 100 (with schedsnap every $ms ms)"
+	only=${ms#*:}
+	[ "$only" = "$ms" ] && only=
+	ms=${ms%%:*}
+	echo "=== hackbench $g process 100 (with schedsnap every $ms ms $only)"
 	/bin/hackbench "$g" process 100 &
-	/bin/schedsnap "$ms" $((20000 / ms + 1))
+	/bin/schedsnap "$ms" $((20000 / ms + 1)) $only
 	wait
 	echo "=== hackbench exit $?"
 	;;
