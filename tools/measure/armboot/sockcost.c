@@ -66,13 +66,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MSG 100
-#define N 300          /* messages per loop */
-#define NBIG 3000      /* calls per loop for the cheap calls */
-#define REPS 5
-#define K 200          /* iterations of a single-call case */
+#define MSG	 100
+#define N	 300  /* messages per loop */
+#define NBIG	 3000 /* calls per loop for the cheap calls */
+#define REPS	 5
+#define K	 200 /* iterations of a single-call case */
 #define SLEEP_NS 2000000L
-#define NCHILD 50      /* sleepers in wakeall */
+#define NCHILD	 50 /* sleepers in wakeall */
 
 static char out[65536];
 static size_t outlen;
@@ -124,7 +124,7 @@ static long nivcsw(void)
 
 static void nap(long ns)
 {
-	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
+	struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }
@@ -162,18 +162,20 @@ static void summary(const char *name, const double *v, int n)
 	double mn = v[0], mx = v[0], s = 0;
 	int i;
 	for (i = 0; i < n; i++) {
-		if (v[i] < mn) mn = v[i];
-		if (v[i] > mx) mx = v[i];
+		if (v[i] < mn)
+			mn = v[i];
+		if (v[i] > mx)
+			mx = v[i];
 		s += v[i];
 	}
-	say("=== sockcost-summary %s min %.1f mean %.1f max %.1f reps %d\n",
-	    name, mn, s / n, mx, n);
+	say("=== sockcost-summary %s min %.1f mean %.1f max %.1f reps %d\n", name, mn, s / n, mx,
+	    n);
 }
 
 static void report(const char *name, int rep, int calls, long long us)
 {
-	say("=== sockcost %s ns_per_call %.1f rep %d calls %d total_us %lld\n",
-	    name, us * 1000.0 / calls, rep, calls, us);
+	say("=== sockcost %s ns_per_call %.1f rep %d calls %d total_us %lld\n", name,
+	    us * 1000.0 / calls, rep, calls, us);
 }
 
 static void resolution(void)
@@ -191,8 +193,8 @@ static void resolution(void)
 			a = b;
 		}
 	}
-	say("=== sockcost gettimeofday smallest_step_us %lld changes %d calls %d\n",
-	    mind, changes, i);
+	say("=== sockcost gettimeofday smallest_step_us %lld changes %d calls %d\n", mind, changes,
+	    i);
 }
 
 static void capacity(void)
@@ -207,17 +209,44 @@ static void capacity(void)
 	getsockopt(s[0], SOL_SOCKET, SO_RCVBUF, &rcvbuf, &l);
 	while (n < 5000 && send(s[1], msg, MSG, MSG_DONTWAIT) == MSG)
 		n++;
-	say("=== sockcost capacity sndbuf %d rcvbuf %d messages_before_eagain %d (N %d)\n",
-	    sndbuf, rcvbuf, n, N);
+	say("=== sockcost capacity sndbuf %d rcvbuf %d messages_before_eagain %d (N %d)\n", sndbuf,
+	    rcvbuf, n, N);
 	close(s[0]);
 	close(s[1]);
 	if (n <= N)
 		say("sockcost: WARNING: N %d writes would block\n", N);
 }
 
+/* N writes of MSG bytes into fd[1], each loop timed after a nap, then the N reads that
+ * drain them from fd[0]: the ns per call of each into vw[rep] and vr[rep]. */
+static void fill_drain(const int fd[2], const char *wname, const char *rname, int rep, double *vw,
+		       double *vr)
+{
+	long long t0, t1;
+	int i;
+
+	nap(SLEEP_NS);
+	t0 = usec();
+	for (i = 0; i < N; i++)
+		if (write(fd[1], msg, MSG) != MSG)
+			die(wname);
+	t1 = usec();
+	report(wname, rep, N, t1 - t0);
+	vw[rep] = (t1 - t0) * 1000.0 / N;
+	nap(SLEEP_NS);
+	t0 = usec();
+	for (i = 0; i < N; i++)
+		if (read(fd[0], buf, MSG) != MSG)
+			die(rname);
+	t1 = usec();
+	report(rname, rep, N, t1 - t0);
+	vr[rep] = (t1 - t0) * 1000.0 / N;
+}
+
 static void loops(void)
 {
-	double vtod[REPS], vnull[REPS], vnullb[REPS], vw[REPS], vr[REPS], vp[REPS], vpw[REPS], vpr[REPS];
+	double vtod[REPS], vnull[REPS], vnullb[REPS], vw[REPS], vr[REPS], vp[REPS], vpw[REPS],
+	    vpr[REPS];
 	int rep, i, s[2];
 	long long t0, t1;
 
@@ -248,22 +277,7 @@ static void loops(void)
 
 		if (socketpair(AF_UNIX, SOCK_STREAM, 0, s) < 0)
 			die("socketpair");
-		nap(SLEEP_NS);
-		t0 = usec();
-		for (i = 0; i < N; i++)
-			if (write(s[1], msg, MSG) != MSG)
-				die("sock write");
-		t1 = usec();
-		report("write", rep, N, t1 - t0);
-		vw[rep] = (t1 - t0) * 1000.0 / N;
-		nap(SLEEP_NS);
-		t0 = usec();
-		for (i = 0; i < N; i++)
-			if (read(s[0], buf, MSG) != MSG)
-				die("sock read");
-		t1 = usec();
-		report("read", rep, N, t1 - t0);
-		vr[rep] = (t1 - t0) * 1000.0 / N;
+		fill_drain(s, "write", "read", rep, vw, vr);
 		close(s[0]);
 		close(s[1]);
 
@@ -286,22 +300,7 @@ static void loops(void)
 
 		if (syscall(SYS_pipe, s) < 0)
 			die("pipe");
-		nap(SLEEP_NS);
-		t0 = usec();
-		for (i = 0; i < N; i++)
-			if (write(s[1], msg, MSG) != MSG)
-				die("pipe write");
-		t1 = usec();
-		report("pwrite", rep, N, t1 - t0);
-		vpw[rep] = (t1 - t0) * 1000.0 / N;
-		nap(SLEEP_NS);
-		t0 = usec();
-		for (i = 0; i < N; i++)
-			if (read(s[0], buf, MSG) != MSG)
-				die("pipe read");
-		t1 = usec();
-		report("pread", rep, N, t1 - t0);
-		vpr[rep] = (t1 - t0) * 1000.0 / N;
+		fill_drain(s, "pwrite", "pread", rep, vpw, vpr);
 		close(s[0]);
 		close(s[1]);
 	}
@@ -319,8 +318,8 @@ static void loops(void)
 static double single_report(const char *name, long long sum_us, int k, double base)
 {
 	double mean = sum_us * 1000.0 / k;
-	say("=== sockcost %s ns_per_call %.1f net_ns %.1f iterations %d total_us %lld\n",
-	    name, mean, mean - base, k, sum_us);
+	say("=== sockcost %s ns_per_call %.1f net_ns %.1f iterations %d total_us %lld\n", name,
+	    mean, mean - base, k, sum_us);
 	return mean;
 }
 
@@ -354,7 +353,7 @@ static void singles(void)
 
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, s) < 0)
 		die("socketpair");
-	xwrite(s[1], msg, MSG);         /* one message stays queued */
+	xwrite(s[1], msg, MSG); /* one message stays queued */
 	{
 		long long sw = 0, sr = 0;
 		for (i = 0; i < K; i++) {
@@ -380,14 +379,14 @@ static void singles(void)
 }
 
 enum pol { NICE0, NICE19, BATCH };
-static const char *polname[] = { "nice0", "nice19", "batch" };
+static const char *polname[] = {"nice0", "nice19", "batch"};
 
 static void set_pol(enum pol p)
 {
 	if (p == NICE19 && setpriority(PRIO_PROCESS, 0, 19) < 0)
 		die("setpriority");
 	if (p == BATCH) {
-		struct sched_param sp = { 0 };
+		struct sched_param sp = {0};
 		if (sched_setscheduler(0, SCHED_BATCH, &sp) < 0)
 			die("sched_setscheduler");
 	}
@@ -400,7 +399,8 @@ static void wake_single(enum pol p)
 	pid_t pid;
 	char name[64];
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, a) < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, b) < 0)
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, a) < 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM, 0, b) < 0)
 		die("socketpair");
 	pid = fork();
 	if (pid < 0)
@@ -411,7 +411,7 @@ static void wake_single(enum pol p)
 		set_pol(p);
 		{
 			long long t = usec();
-			xwrite(b[1], &t, sizeof t);     /* started */
+			xwrite(b[1], &t, sizeof t); /* started */
 		}
 		for (;;) {
 			long long tc;
@@ -457,8 +457,8 @@ static void wake_single(enum pol p)
 	close(b[0]);
 	waitpid(pid, &st, 0);
 	snprintf(name, sizeof name, "wake:%s", polname[p]);
-	say("=== sockcost %s iterations %d preempted %d child_time_le_t1 %d\n",
-	    name, K, npre, childfirst);
+	say("=== sockcost %s iterations %d preempted %d child_time_le_t1 %d\n", name, K, npre,
+	    childfirst);
 	if (K - npre > 0) {
 		snprintf(name, sizeof name, "wake:%s:notpreempted", polname[p]);
 		single_report(name, sum_np, K - npre, tod2_mean);
@@ -490,7 +490,7 @@ static void wake_all(void)
 				close(a[j][0]);
 			close(r[0]);
 			set_pol(BATCH);
-			xwrite(r[1], &c, 1);            /* started */
+			xwrite(r[1], &c, 1); /* started */
 			for (;;) {
 				ssize_t n = read(a[i][1], buf, MSG);
 				if (n <= 0)
@@ -516,7 +516,8 @@ static void wake_all(void)
 				die("wakeall write");
 		t1 = usec();
 		v1 = nivcsw();
-		say("=== sockcost wakeall:%d ns_per_call %.1f rep %d calls %d total_us %lld preempted %ld\n",
+		say("=== sockcost wakeall:%d ns_per_call %.1f rep %d calls %d total_us %lld "
+		    "preempted %ld\n",
 		    NCHILD, (t1 - t0) * 1000.0 / NCHILD, rep, NCHILD, t1 - t0, v1 - v0);
 		vw[rep] = (t1 - t0) * 1000.0 / NCHILD;
 		for (i = 0; i < NCHILD; i++)
@@ -534,7 +535,8 @@ static void wake_all(void)
 				die("nowakeall write");
 		t1 = usec();
 		v1 = nivcsw();
-		say("=== sockcost nowakeall:%d ns_per_call %.1f rep %d calls %d total_us %lld preempted %ld\n",
+		say("=== sockcost nowakeall:%d ns_per_call %.1f rep %d calls %d total_us %lld "
+		    "preempted %ld\n",
 		    NCHILD, (t1 - t0) * 1000.0 / NCHILD, rep, NCHILD, t1 - t0, v1 - v0);
 		vn[rep] = (t1 - t0) * 1000.0 / NCHILD;
 		for (i = 0; i < NCHILD; i++) {
