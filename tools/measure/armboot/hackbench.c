@@ -49,8 +49,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define PER_GROUP 20
-#define MSG_SIZE  100
+#define PER_GROUP   20
+#define MSG_SIZE    100
 #define MAX_WORKERS 4000 /* rusage kept per role up to 100 groups */
 
 static int use_pipes;

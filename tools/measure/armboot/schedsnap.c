@@ -15,8 +15,8 @@
  *
  * It perturbs what it measures: each sample wakes it, and it reads and prints
  * a few kilobytes. It sets itself to nice -20 (busybox here has no nice
- * applet) so its wakeups take the CPU at once and its runs are short. open/read/write only: the guest's static glibc must not
- * call system calls 2.6.25 lacks.
+ * applet) so its wakeups take the CPU at once and its runs are short. open/read/write only: the
+ * guest's static glibc must not call system calls 2.6.25 lacks.
  */
 #include <fcntl.h>
 #include <stdio.h>
