@@ -30,16 +30,23 @@ from ctxt import row  # noqa: E402
 SCENARIO = "scenarios/seed000-arm32m-noswap-5.conf"
 
 
-def run(mmsim, groups, costs, k, extra):
-    args = [mmsim, "run", SCENARIO, "--quiet", "--json", "-",
-            "--set", "machine.ram=64M", "--set", "hackbench.groups=%d" % groups,
-            "--set", "hw.switch_mm_ns=1"]
+def run_model(mmsim, groups, costs, k, extra, *opts, ram="64M"):
+    """MMSIM run of the scenario with hackbench.groups, the costs x k, the flush at 1 ns and
+    the extra KEY=VALUE settings (opts: more command-line options); its JSON document."""
+    args = [mmsim, "run", SCENARIO, "--quiet", "--json", "-", *opts,
+            "--set", "hackbench.groups=%d" % groups, "--set", "hw.switch_mm_ns=1"]
+    if ram:
+        args += ["--set", "machine.ram=" + ram]
     for kv in extra:
         args += ["--set", kv]
     for f, v in costs.items():
         args += ["--set", "hw.%s=%d" % (f, max(1, round(v * k)))]
     out = subprocess.run(args, capture_output=True, text=True, check=False)
-    d = json.loads(out.stdout)
+    return json.loads(out.stdout)
+
+
+def run(mmsim, groups, costs, k, extra):
+    d = run_model(mmsim, groups, costs, k, extra)
     text = d["result"]["text"]
     t = re.search(r"Time: ([\d.]+)", text)
     m = re.search(r"context switches: \d+ voluntary, \d+ involuntary \(receivers (\d+) and "

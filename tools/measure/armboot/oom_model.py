@@ -13,30 +13,20 @@ k_5 makes the model's 5-group Time at 64 MiB equal the guest's at ICOUNT=5
 (data/measured/armboot/ctxt/mem64-hb5-ic5.log.zst, as ctxt_model.py does), and k_N =
 k_5 x 2^(N-5): each step of N halves the guest's instructions a second. Standard library only.
 """
-import json
 import os
-import re
-import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 from ctxt import row  # noqa: E402
-from ctxt_model import profile_costs, run  # noqa: E402
+from ctxt_model import profile_costs, run, run_model  # noqa: E402
 
 DATA = os.path.join(here, "..", "..", "..", "data", "measured", "armboot")
-SCENARIO = "scenarios/seed000-arm32m-noswap-5.conf"
 
 
 def killed_model(mmsim, groups, costs, k, seed, extra):
-    args = [mmsim, "run", SCENARIO, "--quiet", "--json", "-", "--seed", str(seed),
-            "--set", "hackbench.groups=%d" % groups, "--set", "hw.switch_mm_ns=1"]
-    for kv in extra:
-        args += ["--set", kv]
-    for f, v in costs.items():
-        args += ["--set", "hw.%s=%d" % (f, max(1, round(v * k)))]
-    out = subprocess.run(args, capture_output=True, text=True, check=False)
-    return json.loads(out.stdout)["reclaim"]["oom_kills"] > 0
+    d = run_model(mmsim, groups, costs, k, extra, "--seed", str(seed), ram=None)
+    return d["reclaim"]["oom_kills"] > 0
 
 
 def main(argv):

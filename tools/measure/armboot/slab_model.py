@@ -14,30 +14,18 @@ flush at 1 ns, sampled every MS ms: slab pages less those at the start signal's 
 Prints the median, 90th percentile and maximum of each over the samples taken while the
 skbs were more than 64 KiB. KEY=VALUE after `--` are passed to the model as --set.
 """
-import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
-from ctxt_model import profile_costs  # noqa: E402
+from ctxt_model import profile_costs, run_model  # noqa: E402
 from summary import read_log  # noqa: E402
 
-SCENARIO = "scenarios/seed000-arm32m-noswap-5.conf"
-
-
 def model(mmsim, groups, costs, k, ms, extra):
-    args = [mmsim, "run", SCENARIO, "--quiet", "--json", "-", "--set", "machine.ram=64M",
-            "--set", "hackbench.groups=%d" % groups, "--set", "hw.switch_mm_ns=1",
-            "--sample", "%dms" % ms]
-    for kv in extra:
-        args += ["--set", kv]
-    for f, v in costs.items():
-        args += ["--set", "hw.%s=%d" % (f, max(1, round(v * k)))]
-    d = json.loads(subprocess.run(args, capture_output=True, text=True, check=False).stdout)
+    d = run_model(mmsim, groups, costs, k, extra, "--sample", "%dms" % ms)
     text = d["result"]["text"]
     t = float(re.search(r"Time: ([\d.]+)", text).group(1))
     per = re.search(r"task slab (\d+) pages", text)
