@@ -12,6 +12,11 @@
 #              | hbsnap:G[:MS[:m]] (hackbench G process 100 with schedsnap.c's
 #                            run-queue and Slab snapshots every MS ms, default
 #                            20; ':m' the Slab and MemFree lines only)
+#              | kcost[:PHASE,...]  (kprof/kcost.c's phases under the kprof
+#                            plugin, which writes the instructions of each
+#                            phase by block to OUTFILE.kprof; the image gains
+#                            a 48 MiB /data, a 4 MiB /small and a
+#                            16 MiB /swapfile)
 #     OUTFILE  console log to write (e.g. data/measured/armboot/boot-1.log)
 #     WORKDIR  default /tmp/armboot (holds linux/ from build.sh)
 # Environment: BUSYBOX_DEB (an armel busybox-static .deb; default: the one in
@@ -33,7 +38,7 @@ icount=${ICOUNT:-}
 case $icount in "") ;; [0-9]|10) ;; *) echo "run.sh: bad ICOUNT '$icount'" >&2; exit 1 ;; esac
 mem=${MEM:-32}
 case $mem in [1-9]|[1-9][0-9]|[1-9][0-9][0-9]) ;; *) echo "run.sh: bad MEM '$mem'" >&2; exit 1 ;; esac
-case $mode in boot|hb:[0-9]*|hbsnap:[0-9]*|sockcost) ;; *) echo "run.sh: bad MODE '$mode'" >&2; exit 1 ;; esac
+case $mode in boot|hb:[0-9]*|hbsnap:[0-9]*|sockcost|kcost|kcost:[a-z]*) ;; *) echo "run.sh: bad MODE '$mode'" >&2; exit 1 ;; esac
 
 need() {
 	command -v "$1" >/dev/null 2>&1 || {
@@ -81,11 +86,27 @@ fi
 case $mode in hbsnap:*)
 	arm-linux-gnueabi-gcc -O2 -static -Wall -o "$root/bin/schedsnap" "$here/schedsnap.c" ;;
 esac
+blocks=8192
+plugin=
+case $mode in kcost*)
+	arm-linux-gnueabi-gcc -O2 -static -marm -Wall -o "$root/bin/kcost" "$here/kprof/kcost.c"
+	need gcc "install gcc (builds the kprof plugin)"
+	need mkswap "install util-linux"
+	gcc -O2 -Wall -shared -fPIC -o "$work/kprof.so" "$here/kprof/kprof.c"
+	dd if=/dev/zero of="$root/data" bs=1M count=48 status=none
+	dd if=/dev/zero of="$root/small" bs=1M count=4 status=none
+	dd if=/dev/zero of="$root/swapfile" bs=1M count=16 status=none
+	chmod 600 "$root/swapfile"
+	mkswap "$root/swapfile" >/dev/null
+	blocks=131072
+	plugin="-plugin $work/kprof.so,out=$out.kprof" ;;
+esac
 img=$work/rootfs.ext2
 rm -f "$img"
-# 8 MiB (QEMU's SD card wants a power of two), 1 KiB blocks as mke2fs picks
-# for a small file system; owners squashed to root.
-genext2fs -U -B 1024 -b 8192 -N 256 -d "$root" -D "$here/guest/devtable" "$img"
+# 8 MiB, or 128 MiB for kcost (QEMU's SD card wants a power of two), 1 KiB
+# blocks as mke2fs picks for a small file system; owners squashed to root;
+# no holes, so the swap file is swappable.
+genext2fs -U -B 1024 -b $blocks -N 256 -d "$root" -D "$here/guest/devtable" "$img"
 
 mkdir -p "$(dirname "$out")"
 set +e
@@ -94,7 +115,7 @@ timeout "$tmo" qemu-system-arm -M versatilepb -cpu arm926 -m "$mem" \
 	-append "console=ttyAMA0 root=/dev/mmcblk0 rootfstype=ext2 rw rootwait armboot=$mode" \
 	-drive if=sd,format=raw,file="$img" \
 	-nographic -no-reboot -audiodev none,id=snd -net none \
-	${icount:+-icount shift=$icount,sleep=off} \
+	${icount:+-icount shift=$icount,sleep=off} $plugin \
 	</dev/null >"$out.tmp" 2>&1
 rc=$?
 set -e

@@ -73,6 +73,17 @@ sockcost)
 	/bin/sockcost
 	echo "=== sockcost exit $?"
 	;;
+kcost*)
+	# kprof/kcost.c's phases (all, or the comma-separated list after 'kcost:')
+	phases=
+	case $mode in kcost:*) phases=${mode#kcost:} ;; esac
+	IFS=,
+	set -- $phases
+	unset IFS
+	echo "=== kcost start"
+	/bin/kcost "$@"
+	echo "=== kcost exit $?"
+	;;
 esac
 echo "=== armboot end"
 sync

@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""The instructions of each kernel path the hardware profiles price, from a
+kcost run (run.sh kcost) of v2.6.25-rc1 on the emulated ARM926.
+
+Usage: kpaths.py LOG SYSTEM.MAP
+
+Each path is a set of kernel functions (below, as 2.6.25-rc1's ARM build
+names them after inlining) and an event to divide by, in the phase that
+exercises it. Helpers shared with other paths (unlock_page, put_page, the
+slab allocator, the scheduler) belong to no path, so each figure is the work
+of its own functions: a lower bound by their share. A row needs 1,000 events (rmap_pte in
+read_file and mapped_file has a handful: 2.6.25 keeps mapped file pages
+active while unmapped ones remain). The reclaim rows are pooled over the
+phases (their instructions summed, their events summed).
+docs/armboot-measured.md, "The kernel's paths, counted", reads this output.
+"""
+import sys
+
+import kcost
+
+# src/hw/profile.h's costs, each as (phase, functions, event).
+ALLOC = {"__alloc_pages", "get_page_from_freelist", "zone_watermark_ok", "__rmqueue",
+         "__rmqueue_smallest", "rmqueue_bulk", "move_freepages", "move_freepages_block",
+         "__rmqueue_fallback"}
+FREE = {"free_hot_cold_page", "free_hot_page", "free_cold_page", "free_pages_bulk.constprop.0",
+        "free_pages_bulk", "get_pageblock_flags_group", "__free_pages", "__free_pages_ok",
+        "__pagevec_free"}
+LRU_ADD = {"lru_cache_add", "lru_cache_add_active", "__pagevec_lru_add",
+           "__pagevec_lru_add_active", "release_pages"}
+ISOLATE = {"isolate_lru_pages", "__isolate_lru_page", "isolate_pages_global"}
+RMAP_PTE = {"page_referenced_one", "page_check_address", "try_to_unmap_one",
+            "vma_prio_tree_next", "prio_tree_next", "prio_tree_left", "prio_tree_right",
+            "get_index.isra.0"}
+SCAN = {"shrink_zone", "shrink_inactive_list", "shrink_page_list", "shrink_active_list",
+        "page_referenced", "page_referenced_file.constprop.0", "page_referenced_file",
+        "page_referenced_anon", "page_lock_anon_vma", "try_to_unmap", "try_to_unmap_anon",
+        "try_to_unmap_file", "remove_mapping", "__remove_from_page_cache", "radix_tree_delete",
+        "clear_active_flags", "__pagevec_release_nonlru", "remove_exclusive_swap_page",
+        "__delete_from_swap_cache", "pagevec_move_tail.constprop.0"}
+SWAP_ALLOC = {"get_swap_page", "add_to_swap", "add_to_swap_cache", "radix_tree_insert",
+              "radix_tree_preload", "get_swap_info_struct"}
+IO_SUBMIT = {"swap_writepage", "get_swap_bio", "map_swap_page", "bio_alloc", "bio_alloc_bioset",
+             "bio_init", "submit_bio", "generic_make_request", "__make_request",
+             "drive_stat_acct", "ll_back_merge_fn", "ll_front_merge_fn", "attempt_back_merge",
+             "attempt_front_merge", "attempt_merge", "ioprio_best", "blk_queue_bounce",
+             "blk_recount_segments", "bio_phys_segments", "bio_hw_segments",
+             "test_set_page_writeback", "clear_page_dirty_for_io", "mempool_alloc",
+             "mempool_alloc_slab", "get_request.constprop.0", "get_request",
+             "get_request_wait", "init_request_from_bio", "rq_init", "blk_plug_device"}
+IO_PREFIX = ("elv_", "as_")
+# ARM's cache and TLB maintenance (VIVT caches): not in an x86 or ia64 fault
+ARM_CACHE = ("arm926_", "cpu_arm926_dcache", "v4wbi_", "__flush_dcache_page",
+             "flush_dcache_page", "update_mmu_cache")
+
+
+def events(vm, prefixes):
+    return sum(v for k, v in vm.items() if k.startswith(prefixes))
+
+
+def io_funcs(p):
+    return {f for f in p.insns if f in IO_SUBMIT or f.startswith(IO_PREFIX)}
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.exit(__doc__)
+    runs = {name: (vm, p) for name, vm, p in kcost.read_run(argv[1], argv[2])}
+    rows = []
+
+    def row(cost, phase, funcs, n, what, least=1):
+        if phase not in runs or n < least:
+            return
+        vm, p = runs[phase]
+        rows.append((cost, phase, p.sum(funcs), n, what))
+
+    if "tick" in runs:
+        vm, p = runs["tick"]
+        rows.append(("tick", "tick", p.kernel, p.calls["tick_periodic.constprop.0"] or
+                     p.calls["tick_periodic"], "every kernel instruction / ticks"))
+    if "null_io" in runs:
+        vm, p = runs["null_io"]
+        rows.append(("null I/O", "null_io", p.kernel, 10000, "all kernel / 10,000 calls"))
+    if "fault_file" in runs:
+        vm, p = runs["fault_file"]
+        arm = {f for f in p.insns if f.startswith(ARM_CACHE)}
+        rows.append(("file fault", "fault_file", p.kernel - p.sum(arm), vm.get("pgfault", 0),
+                     "all kernel less ARM cache upkeep / pgfault"))
+    if "fault_anon" in runs:
+        vm, p = runs["fault_anon"]
+        row("page_alloc", "fault_anon", ALLOC, events(vm, ("pgalloc_",)), "/ pgalloc")
+        row("lru_add", "fault_anon", LRU_ADD,
+            p.calls["lru_cache_add_active"] + p.calls["lru_cache_add"], "/ lru_cache_add calls")
+    if "unmap_anon" in runs:
+        vm, p = runs["unmap_anon"]
+        row("page_free", "unmap_anon", FREE, vm.get("pgfree", 0), "/ pgfree")
+    if "fault_file" in runs:
+        vm, p = runs["fault_file"]
+        row("activate_page", "fault_file", {"activate_page"}, vm.get("pgactivate", 0),
+            "/ pgactivate")
+    for ph in ("read_file", "mapped_file", "swap_out", "swap_in"):
+        if ph not in runs:
+            continue
+        vm, p = runs[ph]
+        scan = events(vm, ("pgscan_",))
+        refill = events(vm, ("pgrefill_",))
+        row("isolate", ph, ISOLATE, scan + refill, "/ (pgscan + pgrefill)")
+        row("scan_page", ph, SCAN, scan + refill / 2, "/ (pgscan + pgrefill / 2)")
+        row("rmap_pte", ph, RMAP_PTE,
+            p.calls["page_referenced_one"] + p.calls["try_to_unmap_one"],
+            "/ page_referenced_one + try_to_unmap_one calls", least=1000)
+    # the reclaim phases pooled: the figure the profiles take
+    for cost in ("isolate", "scan_page", "rmap_pte"):
+        mine = [r for r in rows if r[0] == cost]
+        if len(mine) > 1:
+            rows.append((cost, "pooled", sum(r[2] for r in mine), sum(r[3] for r in mine),
+                         "the phases above together"))
+    if "swap_out" in runs:
+        vm, p = runs["swap_out"]
+        row("swap_alloc", "swap_out", SWAP_ALLOC, p.calls["add_to_swap_cache"],
+            "/ add_to_swap_cache calls")
+        row("io_submit", "swap_out", io_funcs(p), vm.get("pswpout", 0), "/ pswpout")
+    print(f"{'path':14s} {'phase':12s} {'instructions':>13s} {'events':>9s} {'per event':>10s}  divided")
+    for cost, ph, ins, n, what in rows:
+        print(f"{cost:14s} {ph:12s} {ins:13d} {n:9.0f} {ins / n:10.1f}  {what}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
