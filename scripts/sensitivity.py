@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """How far a result depends on the hardware profile's cost estimates.
 
-One at a time, each chosen figure (by default every cost the ARM and IA64 profiles still mark
-[estimate], and the kernel's reserved memory) of the scenario's profile is multiplied by each factor
+One at a time, each chosen figure (by default the KPATH costs, touch_ns and the kernel's
+reserved memory) of the scenario's profile is multiplied by each factor
 (hw.<field> overrides, docs/extending.md) and every arm is run with --runs seeds through
 `mmsim sweep`, so the runs land in the results store and a rerun reuses them. The table
 gives, per estimate and factor, how many runs OOM-killed a task (or, with --metric, the
@@ -21,11 +21,12 @@ import subprocess
 import sys
 import tempfile
 
-# The costs still marked [estimate] in every profile (src/hw/profiles.c), and
-# the memory the kernel keeps from boot (an estimate in every profile but the ARM one, which
-# was measured on a board of the class, not the thread's: still varied); the cited costs
-# (syscall, context switch, fault, page zero/copy, socket message, fork, exec) can be added
-# with --fields.
+# The kernel paths priced by KPATH (counted instructions at a price per instruction taken
+# from one anchor, docs/hardware.md: the anchor is an assumption), touch_ns (still an
+# [estimate]), and the memory the kernel keeps from boot (an estimate in every profile but
+# the ARM one, which was measured on a board of the class, not the thread's: still varied);
+# the cited costs (syscall, context switch, fault, page zero/copy, socket message, fork,
+# exec) can be added with --fields.
 DEFAULT_FIELDS = [
     "page_alloc_ns", "page_free_ns", "scan_page_ns", "rmap_pte_ns", "isolate_ns",
     "lru_add_ns", "tick_ns", "touch_ns", "swap_alloc_ns", "io_submit_ns", "kernel_reserved_kb",

@@ -27,10 +27,43 @@ static void socket_write_share(void **state)
 	assert_true(n >= 7);
 }
 
+/* KPATH: every path cost is its measured instructions at the profile's time per instruction
+ * (the cited socket message over its instructions), to the nanosecond. */
+static void kernel_paths_follow_kpath(void **state)
+{
+	(void)state;
+	for (const char *const *name = hw_profile_names(); *name; name++) {
+		const struct hw_profile *hw = hw_profile_find(*name);
+		double k = hw_kpath_ns_per_insn(hw);
+		const struct {
+			const char *cost;
+			sim_time_t ns;
+			int insns;
+		} paths[] = {
+		    {"tick_ns", hw->tick_ns, KPATH_TICK_INSNS},
+		    {"page_alloc_ns", hw->page_alloc_ns, KPATH_PAGE_ALLOC_INSNS},
+		    {"page_free_ns", hw->page_free_ns, KPATH_PAGE_FREE_INSNS},
+		    {"lru_add_ns", hw->lru_add_ns, KPATH_LRU_ADD_INSNS},
+		    {"isolate_ns", hw->isolate_ns, KPATH_ISOLATE_INSNS},
+		    {"scan_page_ns", hw->scan_page_ns, KPATH_SCAN_PAGE_INSNS},
+		    {"rmap_pte_ns", hw->rmap_pte_ns, KPATH_RMAP_PTE_INSNS},
+		    {"swap_alloc_ns", hw->swap_alloc_ns, KPATH_SWAP_ALLOC_INSNS},
+		    {"io_submit_ns", hw->io_submit_ns, KPATH_IO_SUBMIT_INSNS},
+		};
+		for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+			double want = paths[i].insns * k, got = (double)paths[i].ns;
+			if (got - want > 1.0 || want - got > 1.0)
+				fail_msg("%s: %s = %.0f, want %d insns x %.4f ns = %.1f", *name,
+					 paths[i].cost, got, paths[i].insns, k, want);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(socket_write_share),
+	    cmocka_unit_test(kernel_paths_follow_kpath),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,6 +141,33 @@ struct hw_profile {
  * message"; data/measured/armboot/sockcost/) */
 #define SOCK_WRITE_SHARE 0.5175
 
+/* KPATH (profiles.c): the kernel paths priced by tick_ns, page_alloc_ns, page_free_ns,
+ * lru_add_ns, isolate_ns, scan_page_ns, rmap_pte_ns, swap_alloc_ns and io_submit_ns, in
+ * v2.6.25-rc1's instructions as counted on an emulated ARM926 (tools/measure/armboot/kprof,
+ * data/measured/armboot/kprof/; docs/hardware.md, "Kernel paths by instruction count"); each
+ * profile prices an instruction at its cited AF_UNIX message (a write and its read: two
+ * system calls, two 100-byte copies, sock_send_ns + sock_recv_ns) over the message's
+ * KPATH_MSG_INSNS. */
+#define KPATH_MSG_INSNS	       1908 /* write 987 + read 921 (sockcost.c) */
+#define KPATH_TICK_INSNS       1417 /* every kernel instruction a tick, user loop running */
+#define KPATH_PAGE_ALLOC_INSNS 322  /* __alloc_pages and its buffered_rmqueue, order 0 */
+#define KPATH_PAGE_FREE_INSNS  369  /* free_hot_cold_page and free_pages_bulk, a page */
+#define KPATH_LRU_ADD_INSNS    94   /* lru_cache_add_active and its pagevec drain, a page */
+#define KPATH_ISOLATE_INSNS    66   /* isolate_lru_pages, a page scanned */
+#define KPATH_SCAN_PAGE_INSNS  243  /* shrink_*_list and page-level rmap, a page */
+#define KPATH_RMAP_PTE_INSNS   83   /* page_referenced_one / try_to_unmap_one, a PTE */
+#define KPATH_SWAP_ALLOC_INSNS 310  /* get_swap_page, add_to_swap_cache */
+#define KPATH_IO_SUBMIT_INSNS  952  /* swap_writepage to the elevator, a page written */
+
+/* The profile's time for one kernel instruction under KPATH, in ns. */
+static inline double hw_kpath_ns_per_insn(const struct hw_profile *hw)
+{
+	double copy = (double)hw->page_copy_ns * 100 / hw->page_size;
+	return (2 * ((double)hw->syscall_ns + copy) + (double)hw->sock_send_ns +
+		(double)hw->sock_recv_ns) /
+	       KPATH_MSG_INSNS;
+}
+
 const struct hw_profile *hw_profile_find(const char *name);
 /* Names of all profiles, NULL-terminated, for help and error messages. */
 const char *const *hw_profile_names(void);

@@ -34,7 +34,16 @@
  * ARM926 (tools/measure/armboot/sockcost.c, data/measured/armboot/sockcost/; 0.511 when
  * the queue never holds more than one message). The same C code runs on every
  * architecture, so the share is applied to every profile: send = 0.5175 (2a + T) - a,
- * a = syscall_ns + the copy, T the cited sum. */
+ * a = syscall_ns + the copy, T the cited sum.
+ *
+ * KPATH: the kernel paths without a cited figure (the tick, page allocation and freeing,
+ * the LRU, isolation, the scan, rmap, the swap slot, I/O submission) are priced by their
+ * instructions on v2.6.25-rc1, counted on an emulated ARM926 (profile.h's KPATH_*_INSNS;
+ * tools/measure/armboot/kprof), at the profile's time per kernel instruction: its cited
+ * AF_UNIX message (2 syscall_ns + 2 100-byte copies + sock_send_ns + sock_recv_ns) over
+ * the message's 1,908 instructions. The C is the same on every architecture, so the ratio
+ * of a path's instructions to the message's is taken to hold on each (an assumption;
+ * docs/hardware.md, "Kernel paths by instruction count", gives the other anchors). */
 
 /* User address-space layouts (struct hw_profile), randomisation off in all of them. */
 /* x86-64, 2.6.28 arch/x86/mm/mmap.c: mmap_base() is TASK_SIZE64 ((1 << 47) - PAGE_SIZE) less
@@ -63,25 +72,25 @@
 	 * memory is stated]; the page fault [X86_64-PF] unscaled (its clock is not stated)           \
 	 * (docs/hardware.md, "CPU costs") */                                                         \
 	.ctxsw_ns = 2695,     /* lat_ctx 2p/0K 3.38 us x 0.797 */                                     \
-	.tick_ns = 1500,      /* timer interrupt + scheduler_tick [estimate] */                       \
+	.tick_ns = 2271,      /* 1417 insns (KPATH) */                                                \
 	.touch_ns = 2,	      /* cached, TLB-hit access [estimate] */                                  \
 	.syscall_ns = 64,     /* lat_syscall null 0.08 us x 0.797 */                                  \
 	.fault_ns = 2215,     /* lat_pagefault 2.215 us [X86_64-PF] */                                \
 	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */                                   \
 	.page_copy_ns = 4512, /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */                           \
-	.page_alloc_ns = 150, /* [estimate] */                                                        \
-	.page_free_ns = 100,  /* [estimate] */                                                        \
+	.page_alloc_ns = 516, /* 322 insns (KPATH) */                                                 \
+	.page_free_ns = 591,  /* 369 insns (KPATH) */                                                 \
 	/* lat_unix less lat_pipe (18.6 - 11.8 us round trip, two messages), 3.4 us x 0.797:          \
 	 * 2,710 ns split so that write : read = 0.5175 : 0.4825 with the syscall and copy (SOCK_SPLIT) \
 	 */                                                                                           \
 	.sock_send_ns = 1409,                                                                         \
 	.sock_recv_ns = 1301,                                                                         \
-	.lru_add_ns = 50,     /* [estimate] */                                                        \
-	.isolate_ns = 60,     /* [estimate] */                                                        \
-	.scan_page_ns = 300,  /* [estimate] */                                                        \
-	.rmap_pte_ns = 150,   /* [estimate] */                                                        \
-	.swap_alloc_ns = 400, /* [estimate] */                                                        \
-	.io_submit_ns = 1500, /* [estimate] */                                                        \
+	.lru_add_ns = 151,     /* 94 insns (KPATH) */                                                 \
+	.isolate_ns = 106,     /* 66 insns (KPATH) */                                                 \
+	.scan_page_ns = 390,  /* 243 insns (KPATH) */                                                 \
+	.rmap_pte_ns = 133,   /* 83 insns (KPATH) */                                                  \
+	.swap_alloc_ns = 497, /* 310 insns (KPATH) */                                                 \
+	.io_submit_ns = 1526, /* 952 insns (KPATH) */                                                 \
 	.fork_ns = 102042,    /* lat_proc fork+exit 128 us x 0.797 */                                 \
 	.exec_ns = 279817,    /* lat_proc fork+execve 479 us less fork 128, x 0.797 */
 /* clang-format on */
@@ -142,27 +151,27 @@ static const struct hw_profile profiles[] = {
 	 * as measured [assumption: the 790 MHz box's memory is not stated; PC133 is the class of
 	 * both] (docs/hardware.md, "CPU costs") */
 	.ctxsw_ns = 1220,      /* lat_ctx 2p/0K 1.44 us x 0.847 */
-	.tick_ns = 4000,       /* timer interrupt + scheduler_tick [estimate] */
+	.tick_ns = 3554,       /* 1417 insns (KPATH) */
 	.touch_ns = 6,	       /* [estimate] */
 	.syscall_ns = 373,     /* lat_syscall null 0.44 us x 0.847 */
 	.fault_ns = 3390,      /* lat_pagefault 4.0 us x 0.847 */
 	.page_zero_ns = 24100, /* 4 KiB at bw_mem write 170 MB/s */
 	.page_copy_ns = 33300, /* 4 KiB at bw_mem bcopy (libc) 123 MB/s */
-	.page_alloc_ns = 400,  /* [estimate] */
-	.page_free_ns = 300,   /* [estimate] */
+	.page_alloc_ns = 808,  /* 322 insns (KPATH) */
+	.page_free_ns = 926,   /* 369 insns (KPATH) */
 	/* lat_unix less lat_pipe (14 - 8.3 us round trip, two messages), 2.85 us x 0.847 = 2,414
 	 * ns, split so that write : read = 0.5175 : 0.4825 with the syscall and copy (SOCK_SPLIT)
 	 */
 	.sock_send_ns = 1291,
 	.sock_recv_ns = 1123,
-	.lru_add_ns = 150,     /* [estimate] */
-	.isolate_ns = 180,     /* [estimate] */
-	.scan_page_ns = 900,   /* [estimate] */
-	.rmap_pte_ns = 450,    /* [estimate] */
-	.swap_alloc_ns = 1200, /* [estimate] */
-	.io_submit_ns = 4000,  /* [estimate] */
-	.fork_ns = 251500,     /* lat_proc fork+exit 297 us x 0.847 */
-	.exec_ns = 850100,     /* lat_proc fork+execve 1301 us less fork 297, x 0.847 */
+	.lru_add_ns = 236,    /* 94 insns (KPATH) */
+	.isolate_ns = 166,    /* 66 insns (KPATH) */
+	.scan_page_ns = 610,  /* 243 insns (KPATH) */
+	.rmap_pte_ns = 208,   /* 83 insns (KPATH) */
+	.swap_alloc_ns = 778, /* 310 insns (KPATH) */
+	.io_submit_ns = 2388, /* 952 insns (KPATH) */
+	.fork_ns = 251500,    /* lat_proc fork+exit 297 us x 0.847 */
+	.exec_ns = 850100,    /* lat_proc fork+execve 1301 us less fork 297, x 0.847 */
 	.disk =
 	    {
 		.capacity_bytes = 40ULL << 30,
@@ -221,7 +230,7 @@ static const struct hw_profile profiles[] = {
 	 * its switches changes the address space, so switch_mm is that less the switch itself,
 	 * 190800 - 5690 */
 	.switch_mm_ns = 185110,
-	.tick_ns = 20000, /* timer interrupt + scheduler_tick at 200 MHz [estimate] */
+	.tick_ns = 14160, /* 1417 insns (KPATH) */
 	/* ARM's config HZ has no prompt (2.6.25 arch/arm/Kconfig): 100 unless the platform
 	 * says otherwise (AT91_TIMER_HZ, 100 on the SAM9 ARM926 parts; 200 for the S3C2410
 	 * family, S3C2412 included; 128 for L7200 and OMAP's 32 kHz timer). The board's SoC is
@@ -232,19 +241,19 @@ static const struct hw_profile profiles[] = {
 	.fault_ns = 15800,     /* lat_pagefault 4.0 us x 3.95 */
 	.page_zero_ns = 64100, /* 4 KiB at bw_mem write 170 MB/s / 2.66 */
 	.page_copy_ns = 88600, /* 4 KiB at bw_mem bcopy (libc) 123 MB/s / 2.66 */
-	.page_alloc_ns = 2000, /* [estimate] */
-	.page_free_ns = 1500,  /* [estimate] */
+	.page_alloc_ns = 3218, /* 322 insns (KPATH) */
+	.page_free_ns = 3687,  /* 369 insns (KPATH) */
 	/* lat_unix less lat_pipe (14 - 8.3 us round trip, two messages): the AF_UNIX message's
 	 * cost over a pipe message's, 2.85 us x 3.95 = 11,260 ns, split so that write : read =
 	 * 0.5175 : 0.4825 with the syscall and the 100-byte copy (SOCK_SPLIT) */
 	.sock_send_ns = 5964,
 	.sock_recv_ns = 5296,
-	.lru_add_ns = 750,     /* [estimate] */
-	.isolate_ns = 900,     /* [estimate] */
-	.scan_page_ns = 4500,  /* [estimate] */
-	.rmap_pte_ns = 2200,   /* [estimate] */
-	.swap_alloc_ns = 6000, /* [estimate] */
-	.io_submit_ns = 20000, /* [estimate] */
+	.lru_add_ns = 939,     /* 94 insns (KPATH) */
+	.isolate_ns = 660,     /* 66 insns (KPATH) */
+	.scan_page_ns = 2428,  /* 243 insns (KPATH) */
+	.rmap_pte_ns = 829,    /* 83 insns (KPATH) */
+	.swap_alloc_ns = 3098, /* 310 insns (KPATH) */
+	.io_submit_ns = 9513,  /* 952 insns (KPATH) */
 	.fork_ns = 1173000,    /* lat_proc fork+exit 297 us x 3.95 */
 	.exec_ns = 3966000,    /* lat_proc fork+execve 1301 us less fork 297, x 3.95 */
 	.disk =
@@ -306,27 +315,27 @@ static const struct hw_profile profiles[] = {
 	 * contains a switch), which hackbench's thousands of runnable tasks do not pay, so the
 	 * switch itself is [P3-790]'s scaled by the clock ratio 790/1600 = 0.494. */
 	.ctxsw_ns = 711,   /* [P3-790] lat_ctx 2p/0K 1.44 us x 0.494 */
-	.tick_ns = 2300,   /* [estimate] */
+	.tick_ns = 7979,   /* 1417 insns (KPATH) */
 	.touch_ns = 3,	   /* [estimate] */
 	.syscall_ns = 230, /* lat_syscall null I/O 0.23 us (null, getppid, is an fsys fast path) */
 	.fault_ns = 240,   /* lat_pagefault 0.2385 us */
 	.page_zero_ns = 125200, /* 64 KiB at bw_mem write 523.5 MB/s */
 	.page_copy_ns = 119200, /* 64 KiB at bw_mem bcopy (libc) 549.6 MB/s */
-	.page_alloc_ns = 230,	/* [estimate] */
-	.page_free_ns = 160,	/* [estimate] */
+	.page_alloc_ns = 1813,	/* 322 insns (KPATH) */
+	.page_free_ns = 2078,	/* 369 insns (KPATH) */
 	/* lat_unix less lat_pipe (28.3 - 8.464 us round trip, two messages; the idle wakeup is
 	 * in both and cancels): 9.92 us, split so that write : read = 0.5175 : 0.4825 with the
 	 * syscall and the 100-byte copy (SOCK_SPLIT) */
 	.sock_send_ns = 5148,
 	.sock_recv_ns = 4772,
-	.lru_add_ns = 80,     /* [estimate] */
-	.isolate_ns = 95,     /* [estimate] */
-	.scan_page_ns = 470,  /* [estimate] */
-	.rmap_pte_ns = 230,   /* [estimate] */
-	.swap_alloc_ns = 630, /* [estimate] */
-	.io_submit_ns = 2300, /* [estimate] */
-	.fork_ns = 227000,    /* lat_proc fork+exit 227 us */
-	.exec_ns = 236000,    /* lat_proc fork+execve 463 us less fork 227 */
+	.lru_add_ns = 529,     /* 94 insns (KPATH) */
+	.isolate_ns = 372,     /* 66 insns (KPATH) */
+	.scan_page_ns = 1368,  /* 243 insns (KPATH) */
+	.rmap_pte_ns = 467,    /* 83 insns (KPATH) */
+	.swap_alloc_ns = 1746, /* 310 insns (KPATH) */
+	.io_submit_ns = 5361,  /* 952 insns (KPATH) */
+	.fork_ns = 227000,     /* lat_proc fork+exit 227 us */
+	.exec_ns = 236000,     /* lat_proc fork+execve 463 us less fork 227 */
 	.disk =
 	    {
 		.capacity_bytes = 146ULL << 30,
@@ -387,8 +396,9 @@ static const struct hw_profile profiles[] = {
     },
 /* The machine of Mel Gorman's 2011 writeback series (kernel-reclaim.md §5.3): v2 names
  * "an older 4-core AMD" with 4 disks in RAID-0 and swap on a separate disk; v1 names no
- * hardware. The CPU is of the x86_64-2008 class (a 2.5-3 GHz K10 Phenom/Opteron), so
- * those estimates are used unchanged. The disks are 2009-2011 7200 rpm SATA drives. */
+ * hardware. The CPU is of the x86_64-2008 class (a 2.5-3 GHz K10 Phenom/Opteron): its
+ * cited costs are [X86_64-1993]'s scaled to 2.8 GHz, its estimates x86_64-2008's, and its
+ * kernel paths KPATH's. The disks are 2009-2011 7200 rpm SATA drives. */
 /* clang-format off */
 #define AMD_2011                                                                    \
 	.layout = LAYOUT_X86_64,                                                    \
@@ -407,22 +417,22 @@ static const struct hw_profile profiles[] = {
 	/* CPU costs: [X86_64-1993] x 1993/2800 = 0.712 for kernel paths, page traffic \
 	 * at its bandwidth, the fault [X86_64-PF] (docs/hardware.md, "CPU costs") */ \
 	.ctxsw_ns = 2406,                  /* lat_ctx 3.38 us x 0.712 */            \
-	.tick_ns = 1500,                   /* [estimate] */                         \
+	.tick_ns = 2046,                   /* 1417 insns (KPATH) */                 \
 	.touch_ns = 2,                     /* [estimate] */                         \
 	.syscall_ns = 57,                  /* null call 0.08 us x 0.712 */          \
 	.fault_ns = 2215,                  /* lat_pagefault 2.215 us */             \
 	.page_zero_ns = 3285,              /* 4 KiB at 1247 MB/s */                 \
 	.page_copy_ns = 4512,              /* 4 KiB at 907.8 MB/s */                \
-	.page_alloc_ns = 150,              /* [estimate] */                         \
-	.page_free_ns = 100,               /* [estimate] */                         \
+	.page_alloc_ns = 465,              /* 322 insns (KPATH) */                  \
+	.page_free_ns = 533,               /* 369 insns (KPATH) */                  \
 	.sock_send_ns = 1258,              /* (18.6 - 11.8) / 2 us x 0.712, split */ \
 	.sock_recv_ns = 1162,              /* as SOCK_SPLIT says */                 \
-	.lru_add_ns = 50, /* [estimate] */                                         \
-	.isolate_ns = 60, /* [estimate] */                                         \
-	.scan_page_ns = 300, /* [estimate] */                                      \
-	.rmap_pte_ns = 150, /* [estimate] */                                       \
-	.swap_alloc_ns = 400, /* [estimate] */                                     \
-	.io_submit_ns = 1500, /* [estimate] */                                     \
+	.lru_add_ns = 136, /* 94 insns (KPATH) */                                   \
+	.isolate_ns = 95, /* 66 insns (KPATH) */                                    \
+	.scan_page_ns = 351, /* 243 insns (KPATH) */                                \
+	.rmap_pte_ns = 120, /* 83 insns (KPATH) */                                  \
+	.swap_alloc_ns = 448, /* 310 insns (KPATH) */                               \
+	.io_submit_ns = 1374, /* 952 insns (KPATH) */                               \
 	.fork_ns = 91109,                  /* fork+exit 128 us x 0.712 */           \
 	.exec_ns = 249837,                 /* fork+execve less fork, 351 us x 0.712 */ \
 	.disk = {                                                                   \
