@@ -159,6 +159,13 @@ struct hw_profile {
 #define KPATH_SWAP_ALLOC_INSNS 310  /* get_swap_page, add_to_swap_cache */
 #define KPATH_IO_SUBMIT_INSNS  952  /* swap_writepage to the elevator, a page written */
 
+/* sizeof(void *) on the profile's machine: 8 where struct page is a 64-bit one (56 bytes
+ * or more in 2.6.2x), 4 on the 32-bit profiles (32 bytes). */
+static inline uint32_t hw_word_bytes(const struct hw_profile *hw)
+{
+	return hw->struct_page_bytes > 32 ? 8 : 4;
+}
+
 /* The profile's time for one kernel instruction under KPATH, in ns. */
 static inline double hw_kpath_ns_per_insn(const struct hw_profile *hw)
 {

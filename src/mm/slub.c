@@ -83,7 +83,7 @@ void kmem_cache_init(struct kmem_cache *s, const char *name, uint32_t size, enum
 {
 	/* calculate_sizes: size = ALIGN(size, sizeof(void *)), so a slab of the biggest pages
 	 * never holds more than MAX_OBJS_PER_PAGE objects (slab_order's cap) */
-	uint32_t word = MM->hw->struct_page_bytes > 32 ? 8 : 4;
+	uint32_t word = hw_word_bytes(MM->hw);
 	size = size ? (size + word - 1) / word * word : word;
 	*s = (struct kmem_cache){.name = name, .size = size, .owner = owner};
 	const struct vm_sysctl *v = &MM->sysctl;

@@ -430,7 +430,7 @@ static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *head_object,
 		      uint32_t *data_object)
 {
 	const struct hw_profile *hw = MM->hw;
-	bool wide = hw->struct_page_bytes > 32;
+	bool wide = hw_word_bytes(hw) == 8;
 	uint32_t line = hw->l1_cache_bytes ? hw->l1_cache_bytes : 32;
 	uint32_t head = wide ? 232 : 180;
 	uint32_t frags = 65536 / MM->page_size + 2;
@@ -448,8 +448,7 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 	H.p = cfg->hackbench;
 	hackbench_footprint(MM->hw, MM->page_size, &H.p);
 	if (!H.p.sndbuf) /* (sizeof(struct sk_buff) + 256) * 256, 2.6.25 [estimate of the size] */
-		H.p.sndbuf =
-		    MM->hw->struct_page_bytes <= 32 ? (180 + 256) * 256 : (232 + 256) * 256;
+		H.p.sndbuf = hw_word_bytes(MM->hw) == 4 ? (180 + 256) * 256 : (232 + 256) * 256;
 	H.task_pool.owner = OWNER_SLAB;
 	H.nr_workers = H.p.groups * 2 * H.p.fds;
 	H.workers = xcalloc((size_t)H.nr_workers, sizeof(*H.workers));

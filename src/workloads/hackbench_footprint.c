@@ -80,7 +80,7 @@ void hackbench_footprint(const struct hw_profile *hw, uint32_t page_size,
 	if (p->hot_pages > p->cow_pages)
 		p->hot_pages = p->cow_pages;
 	if (!p->task_slab) {
-		const struct slab_sizes *s = hw->struct_page_bytes > 32 ? &sizes64 : &sizes32;
+		const struct slab_sizes *s = hw_word_bytes(hw) == 8 ? &sizes64 : &sizes32;
 		uint64_t b = s->mm_struct + HACKBENCH_VMAS * s->vma + s->files + s->signal +
 			     s->sighand + s->fs + s->sock + s->sock_inode + s->dentry + s->filp;
 		if (!hw->task_struct_in_stack)
