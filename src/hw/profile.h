@@ -149,6 +149,7 @@ struct hw_profile {
  * system calls, two 100-byte copies, sock_send_ns + sock_recv_ns) over the message's
  * KPATH_MSG_INSNS. */
 #define KPATH_MSG_INSNS	       1908 /* write 987 + read 921 (sockcost.c) */
+#define KPATH_FAULT_INSNS      784  /* a fault on a cached file page, less activate_page */
 #define KPATH_TICK_INSNS       1417 /* every kernel instruction a tick, user loop running */
 #define KPATH_PAGE_ALLOC_INSNS 322  /* __alloc_pages and its buffered_rmqueue, order 0 */
 #define KPATH_PAGE_FREE_INSNS  369  /* free_hot_cold_page and free_pages_bulk, a page */
