@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The KPATH instruction counts in src/hw/profile.h are the measurement's
+# (data/measured/armboot/kprof/, docs/armboot-measured.md "The kernel's paths, counted"):
+# kpaths.py, rerun over the stored console log and plugin dumps, must print the stored table
+# byte for byte, and every KPATH_*_INSNS must be its row, rounded (the pooled row for the
+# reclaim paths). A constant edited by hand, or data changed without the constants, fails.
+set -eu
+command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
+command -v zstd >/dev/null || { echo "SKIP: zstd not installed (the dumps are .zst)"; exit 77; }
+cd "$(dirname "$0")/../.."
+d=data/measured/armboot/kprof
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python3 tools/measure/armboot/kprof/kpaths.py "$d/kcost-ic3.log" \
+	"$d/System.map-2.6.25-rc1-slub-nofb" >"$tmp/kpaths.txt"
+if ! cmp -s "$tmp/kpaths.txt" "$d/kpaths-ic3.txt"; then
+	echo "FAIL: kpaths.py no longer reproduces $d/kpaths-ic3.txt"
+	diff "$d/kpaths-ic3.txt" "$tmp/kpaths.txt" || true
+	exit 1
+fi
+echo "ok   kpaths.py reproduces the stored table"
+python3 - "$d/kpaths-ic3.txt" src/hw/profile.h <<'PY'
+import re, sys
+rows = {}
+for line in open(sys.argv[1]).read().splitlines()[1:]:
+    w = line.split()
+    path, phase, per = w[0], w[1], float(w[5]) if w[0] == "file" else float(w[4])
+    if path == "file":
+        continue
+    rows[(path, phase)] = per
+want = {
+    "KPATH_FAULT_INSNS": rows[("fault", "fault_file")],
+    "KPATH_TICK_INSNS": rows[("tick", "tick")],
+    "KPATH_PAGE_ALLOC_INSNS": rows[("page_alloc", "fault_anon")],
+    "KPATH_PAGE_FREE_INSNS": rows[("page_free", "unmap_anon")],
+    "KPATH_LRU_ADD_INSNS": rows[("lru_add", "fault_anon")],
+    "KPATH_ISOLATE_INSNS": rows[("isolate", "pooled")],
+    "KPATH_SCAN_PAGE_INSNS": rows[("scan_page", "pooled")],
+    "KPATH_RMAP_PTE_INSNS": rows[("rmap_pte", "pooled")],
+    "KPATH_SWAP_ALLOC_INSNS": rows[("swap_alloc", "swap_out")],
+    "KPATH_IO_SUBMIT_INSNS": rows[("io_submit", "swap_out")],
+}
+have = dict(re.findall(r"#define (KPATH_\w+_INSNS)\s+(\d+)", open(sys.argv[2]).read()))
+bad = [f"{k} = {have.get(k)}, the data say {v:.1f}" for k, v in want.items()
+       if k not in have or int(have[k]) != round(v)]
+if bad:
+    sys.exit("FAIL: " + "; ".join(bad))
+print(f"ok   the {len(want)} KPATH_*_INSNS constants are the measured rows")
+PY
