@@ -22,8 +22,11 @@
  *   swap_out     with /swapfile on, write each page of 40 MiB of anonymous
  *                memory: anonymous reclaim to swap
  *   swap_in      read every page of those 40 MiB again: swap-ins
+ *   fork_exit    20 x (fork, the child's _exit(0), waitpid): lmbench's lat_proc fork
+ *   fork_4m      the same with 4 MiB of touched anonymous memory mapped: the difference
+ *                over 20 x 1,024 PTEs is fork's copy and the child's zap of one PTE
  *
- * Usage (in the guest): kcost [PHASE...]   (default: all, in order)
+ * Usage (in the guest): kcost [PHASE...]   (default: all but the fork phases, in order)
  * Build: arm-linux-gnueabi-gcc -O2 -static -marm -o kcost kcost.c
  */
 #include <fcntl.h>
@@ -119,6 +122,17 @@ static void phase(const char *name)
 		}
 		sleep(2); /* the children map and read every page once */
 	}
+	char *fork_region = NULL;
+	if (!strcmp(name, "fork_4m")) {
+		fork_region = mmap(NULL, anon_small, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (fork_region == MAP_FAILED) {
+			perror("mmap");
+			exit(1);
+		}
+		for (size_t o = 0; o < anon_small; o += PAGE)
+			fork_region[o] = 1;
+	}
 	if (!strcmp(name, "fault_file")) {
 		read_all("/small");
 		int fd = open("/small", O_RDONLY);
@@ -171,6 +185,14 @@ static void phase(const char *name)
 		volatile char sum = 0;
 		for (size_t o = 0; o < anon_big; o += PAGE)
 			sum += anon[o];
+	} else if (!strcmp(name, "fork_exit") || !strcmp(name, "fork_4m")) {
+		for (int k = 0; k < 20; k++) {
+			pid_t pid = fork();
+			if (!pid)
+				_exit(0);
+			if (pid > 0)
+				waitpid(pid, NULL, 0);
+		}
 	} else {
 		fprintf(stderr, "kcost: unknown phase '%s'\n", name);
 		exit(2);
@@ -185,6 +207,8 @@ static void phase(const char *name)
 		munmap((void *)fmap, anon_small);
 		fmap = NULL;
 	}
+	if (fork_region)
+		munmap(fork_region, anon_small);
 	for (int k = 0; k < nkids; k++) {
 		kill(kids[k], SIGKILL);
 		waitpid(kids[k], NULL, 0);

@@ -88,6 +88,17 @@ def main(argv):
         # fault_ns: the model charges the activation as lru_add_ns on its own
         rows.append(("fault", "fault_file", p.kernel - p.sum(arm) - p.insns["activate_page"],
                      vm.get("pgfault", 0), "the file fault less activate_page / pgfault"))
+    if "fork_exit" in runs:  # lmbench's lat_proc fork, the small static kcost forking
+        vm, p = runs["fork_exit"]
+        arm = {f for f in p.insns if f.startswith(ARM_CACHE)}
+        rows.append(("fork+exit", "fork_exit", p.kernel - p.sum(arm), 20,
+                     "all kernel less ARM cache upkeep / 20 forks"))
+        if "fork_4m" in runs:  # the same with 1,024 more anonymous PTEs to copy and zap
+            vm4, p4 = runs["fork_4m"]
+            arm4 = {f for f in p4.insns if f.startswith(ARM_CACHE)}
+            rows.append(("fork PTE", "fork_4m", (p4.kernel - p4.sum(arm4)) -
+                         (p.kernel - p.sum(arm)), 20 * 1024,
+                         "less fork_exit / 20 x 1,024 PTEs copied and zapped"))
     if "fault_anon" in runs:
         vm, p = runs["fault_anon"]
         row("page_alloc", "fault_anon", ALLOC, events(vm, ("pgalloc_",)), "/ pgalloc")
