@@ -74,6 +74,33 @@ static void a_shared_span_outlives_one_vma(void **state)
 	test_machine_shutdown();
 }
 
+/* The invariant check reads only the spans that have a page-table page (so a GiB of
+ * stack costs what is populated), and still catches a present PTE that no rmap entry
+ * accounts for (the present PTEs must equal the mapcounts' sum) and a mapped PTE whose
+ * span has lost its page-table page (through the rmap chain). */
+static void stray_ptes_are_caught(void **state)
+{
+	(void)state;
+	test_machine_boot("arm926-2008", 32ULL << 20, 0, 0);
+	struct mm_struct *mm = mm_alloc();
+	uint64_t a = do_mmap(mm, 4096, VM_READ | VM_WRITE, NULL, 0);
+	fault(mm, a);
+	assert_int_equal(mm->nr_ptes, 1);
+	assert_int_equal(mm_check_invariants(), 0);
+	struct vm_area_struct *v = find_vma(mm, a);
+	v->pte[1] = v->pte[0]; /* the same frame again, in the populated span, no rmap entry */
+	assert_int_not_equal(mm_check_invariants(), 0);
+	v->pte[1] = 0;
+	assert_int_equal(mm_check_invariants(), 0);
+	pfn_t pt = v->ptpage[0];
+	v->ptpage[0] = NO_PFN; /* the mapped PTE's span without its page-table page */
+	assert_int_not_equal(mm_check_invariants(), 0);
+	v->ptpage[0] = pt;
+	assert_int_equal(mm_check_invariants(), 0);
+	exit_mmap(mm);
+	test_machine_shutdown();
+}
+
 /* PTEs per page: 1024 four-byte PTEs on i386 without PAE, 512 on x86-64; mmaps go down
  * from mmap_base. 1024 pages ending at 0xb8000000 are one span on i386; on x86-64, ending
  * at 0x7ffff7fff000 (one page short of a span's end), they reach three. */
@@ -121,6 +148,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(arm_process_needs_three),
 	    cmocka_unit_test(a_shared_span_outlives_one_vma),
+	    cmocka_unit_test(stray_ptes_are_caught),
 	    cmocka_unit_test(pte_size_decides_the_span),
 	    cmocka_unit_test(colliding_areas_do_not_overlap),
 	};

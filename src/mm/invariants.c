@@ -148,6 +148,9 @@ static int check_rmap_chain(pfn_t pfn, const struct page *p)
 		uint32_t pte = *it->pte;
 		MM_BUG_ON(!(pte & PTE_PRESENT) || (pte & PTE_PFN_MASK) != pfn, "rmap_pte_maps_page",
 			  "pfn %u: rmap entry points at a PTE %#x that does not map it", pfn, pte);
+		MM_BUG_ON(v->ptpage[vma_pt_index(v, (uint64_t)(it->pte - v->pte))] == NO_PFN,
+			  "pte_has_pagetable_page",
+			  "pfn %u: mapped by a PTE without a page-table page", pfn);
 		chain++;
 	}
 	MM_BUG_ON(chain != p->mapcount, "mapcount_is_rmap_chain",
@@ -270,38 +273,59 @@ static int check_zone_counters(const struct check_state *cs, const struct zone *
 
 /* ---- memory, swapfile: PTEs and swap slots ---- */
 
-/* Present PTEs map frames with a mapcount and have a page-table page; swap PTEs are
- * counted per slot into refs. */
+/* Present PTEs map frames with a mapcount; swap PTEs are counted per slot into refs. Only
+ * the spans with a page-table page are read, so the check costs what is populated, not a
+ * VMA's whole size (a thread stack of a GiB is 262,144 PTE slots): a present PTE
+ * with no rmap entry raises the count of present PTEs above the mapcounts' sum (every
+ * present PTE is one rmap entry), a swap PTE in a span without one is missing from refs,
+ * which check_swap_map holds to swap_map. check_rmap_chain checks each mapped PTE's span.
+ * What no longer shows is a present PTE with neither an rmap entry nor a page-table page. */
 static int check_ptes(uint32_t *refs)
 {
 	const struct swap_info *si = &MM->swap;
 	uint32_t locked = 0;
+	uint64_t present = 0, mapcounts = 0;
 	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
 		const struct vm_area_struct *v = MM->vmas[id];
 		if (!v)
 			continue;
 		if (v->flags & VM_LOCKED)
 			locked++;
-		for (uint64_t off = 0; off < v->npages; off++) {
-			uint32_t pte = v->pte[off];
-			if (pte & PTE_PRESENT) {
-				pfn_t pfn = pte & PTE_PFN_MASK;
-				MM_BUG_ON(pfn >= MM->nr_frames || pfn_to_page(pfn)->mapcount <= 0,
-					  "pte_maps_mapped_page",
-					  "vma %u off %llu maps pfn %u with no mapcount", id,
-					  (unsigned long long)off, pfn);
-				MM_BUG_ON(v->ptpage[vma_pt_index(v, off)] == NO_PFN,
-					  "pte_has_pagetable_page",
-					  "vma %u off %llu: PTE without a page-table page", id,
-					  (unsigned long long)off);
-			} else if (pte & PTE_SWAP) {
-				uint32_t slot = pte & PTE_PFN_MASK;
-				MM_BUG_ON(slot >= si->nr_slots, "swap_pte_in_swap",
-					  "swap PTE for slot %u beyond swap", slot);
-				refs[slot]++;
+		uint64_t chunks = vma_pt_spans(v->start, v->npages);
+		for (uint64_t c = 0; c < chunks; c++) {
+			if (v->ptpage[c] == NO_PFN)
+				continue;
+			uint64_t first = (pt_span(v->start) + c) << MM->pte_shift;
+			uint64_t from = c ? first - v->start : 0;
+			uint64_t to =
+			    from + ((uint64_t)1 << MM->pte_shift) - (c ? 0 : v->start - first);
+			if (to > v->npages)
+				to = v->npages;
+			for (uint64_t off = from; off < to; off++) {
+				uint32_t pte = v->pte[off];
+				if (pte & PTE_PRESENT) {
+					pfn_t pfn = pte & PTE_PFN_MASK;
+					MM_BUG_ON(pfn >= MM->nr_frames ||
+						      pfn_to_page(pfn)->mapcount <= 0,
+						  "pte_maps_mapped_page",
+						  "vma %u off %llu maps pfn %u with no mapcount",
+						  id, (unsigned long long)off, pfn);
+					present++;
+				} else if (pte & PTE_SWAP) {
+					uint32_t slot = pte & PTE_PFN_MASK;
+					MM_BUG_ON(slot >= si->nr_slots, "swap_pte_in_swap",
+						  "swap PTE for slot %u beyond swap", slot);
+					refs[slot]++;
+				}
 			}
 		}
 	}
+	for (pfn_t pfn = 0; pfn < MM->nr_frames; pfn++)
+		if (pfn_to_page(pfn)->mapcount > 0)
+			mapcounts += (uint64_t)pfn_to_page(pfn)->mapcount;
+	MM_BUG_ON(present != mapcounts, "present_ptes_are_mapcounts",
+		  "%llu present PTEs under page-table pages, mapcounts sum to %llu",
+		  (unsigned long long)present, (unsigned long long)mapcounts);
 	MM_BUG_ON(locked != MM->nr_locked_vmas, "nr_locked_vmas",
 		  "%u VMAs are VM_LOCKED, %u counted (set it with vma_set_locked)", locked,
 		  MM->nr_locked_vmas);
