@@ -32,6 +32,7 @@ struct check_state {
 	uint8_t *where; /* per frame: the one place it was found */
 	struct zone_tally tally[MAX_NR_ZONES];
 	unsigned long user_new;
+	uint64_t mapcounts; /* summed over the mapped frames: the present PTEs there must be */
 };
 
 /* ---- page_alloc: the buddy lists and the per-CPU lists ---- */
@@ -224,6 +225,7 @@ static int check_frames(struct check_state *cs)
 				t->file_mapped++;
 			else
 				t->anon_mapped++;
+			cs->mapcounts += (uint64_t)p->mapcount;
 		}
 		if (check_rmap_chain(pfn, p))
 			return -1;
@@ -273,18 +275,39 @@ static int check_zone_counters(const struct check_state *cs, const struct zone *
 
 /* ---- memory, swapfile: PTEs and swap slots ---- */
 
+/* One PTE of VMA id at off: a present one maps a frame with a mapcount, a swap one is a
+ * reference to its slot. */
+static int check_pte(const struct vm_area_struct *v, uint32_t id, uint64_t off, uint32_t *refs,
+		     uint64_t *present)
+{
+	uint32_t pte = v->pte[off];
+	if (pte & PTE_PRESENT) {
+		pfn_t pfn = pte & PTE_PFN_MASK;
+		MM_BUG_ON(pfn >= MM->nr_frames || pfn_to_page(pfn)->mapcount <= 0,
+			  "pte_maps_mapped_page", "vma %u off %llu maps pfn %u with no mapcount",
+			  id, (unsigned long long)off, pfn);
+		(*present)++;
+	} else if (pte & PTE_SWAP) {
+		uint32_t slot = pte & PTE_PFN_MASK;
+		MM_BUG_ON(slot >= MM->swap.nr_slots, "swap_pte_in_swap",
+			  "swap PTE for slot %u beyond swap", slot);
+		refs[slot]++;
+	}
+	return 0;
+}
+
 /* Present PTEs map frames with a mapcount; swap PTEs are counted per slot into refs. Only
  * the spans with a page-table page are read, so the check costs what is populated, not a
- * VMA's whole size (a thread stack of a GiB is 262,144 PTE slots): a present PTE
- * with no rmap entry raises the count of present PTEs above the mapcounts' sum (every
- * present PTE is one rmap entry), a swap PTE in a span without one is missing from refs,
- * which check_swap_map holds to swap_map. check_rmap_chain checks each mapped PTE's span.
- * What no longer shows is a present PTE with neither an rmap entry nor a page-table page. */
-static int check_ptes(uint32_t *refs)
+ * VMA's whole size (a thread stack of a GiB is 262,144 PTE slots): a present PTE with no
+ * rmap entry raises the count of present PTEs above the mapcounts' sum (every present PTE
+ * is one rmap entry; check_frames sums them), a swap PTE in a span without one is missing
+ * from refs, which check_swap_map holds to swap_map. check_rmap_chain checks each mapped
+ * PTE's span. What no longer shows is a present PTE with neither an rmap entry nor a
+ * page-table page. */
+static int check_ptes(uint32_t *refs, uint64_t mapcounts)
 {
-	const struct swap_info *si = &MM->swap;
 	uint32_t locked = 0;
-	uint64_t present = 0, mapcounts = 0;
+	uint64_t present = 0, span_pages = (uint64_t)1 << MM->pte_shift;
 	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
 		const struct vm_area_struct *v = MM->vmas[id];
 		if (!v)
@@ -295,34 +318,14 @@ static int check_ptes(uint32_t *refs)
 		for (uint64_t c = 0; c < chunks; c++) {
 			if (v->ptpage[c] == NO_PFN)
 				continue;
-			uint64_t first = (pt_span(v->start) + c) << MM->pte_shift;
-			uint64_t from = c ? first - v->start : 0;
-			uint64_t to =
-			    from + ((uint64_t)1 << MM->pte_shift) - (c ? 0 : v->start - first);
-			if (to > v->npages)
-				to = v->npages;
-			for (uint64_t off = from; off < to; off++) {
-				uint32_t pte = v->pte[off];
-				if (pte & PTE_PRESENT) {
-					pfn_t pfn = pte & PTE_PFN_MASK;
-					MM_BUG_ON(pfn >= MM->nr_frames ||
-						      pfn_to_page(pfn)->mapcount <= 0,
-						  "pte_maps_mapped_page",
-						  "vma %u off %llu maps pfn %u with no mapcount",
-						  id, (unsigned long long)off, pfn);
-					present++;
-				} else if (pte & PTE_SWAP) {
-					uint32_t slot = pte & PTE_PFN_MASK;
-					MM_BUG_ON(slot >= si->nr_slots, "swap_pte_in_swap",
-						  "swap PTE for slot %u beyond swap", slot);
-					refs[slot]++;
-				}
-			}
+			uint64_t lo = (pt_span(v->start) + c) * span_pages;
+			uint64_t from = lo > v->start ? lo - v->start : 0;
+			uint64_t to = MIN(lo + span_pages - v->start, v->npages);
+			for (uint64_t off = from; off < to; off++)
+				if (check_pte(v, id, off, refs, &present))
+					return -1;
 		}
 	}
-	for (pfn_t pfn = 0; pfn < MM->nr_frames; pfn++)
-		if (pfn_to_page(pfn)->mapcount > 0)
-			mapcounts += (uint64_t)pfn_to_page(pfn)->mapcount;
 	MM_BUG_ON(present != mapcounts, "present_ptes_are_mapcounts",
 		  "%llu present PTEs under page-table pages, mapcounts sum to %llu",
 		  (unsigned long long)present, (unsigned long long)mapcounts);
@@ -391,11 +394,11 @@ static int check_shmem_objects(uint32_t *refs)
 	return 0;
 }
 
-static int check_page_tables_and_swap(void)
+static int check_page_tables_and_swap(const struct check_state *cs)
 {
 	const struct swap_info *si = &MM->swap;
 	uint32_t *refs = si->nr_slots ? xcalloc(si->nr_slots, sizeof(uint32_t)) : NULL;
-	int ret = check_ptes(refs);
+	int ret = check_ptes(refs, cs->mapcounts);
 	if (!ret)
 		ret = check_shmem_objects(refs);
 	if (!ret)
@@ -423,7 +426,7 @@ int mm_check_invariants(void)
 	for (int zi = 0; zi < MM->nr_zones && !ret; zi++)
 		ret = check_zone_counters(&cs, &MM->zones[zi], zi);
 	if (!ret)
-		ret = check_page_tables_and_swap();
+		ret = check_page_tables_and_swap(&cs);
 	free(cs.where);
 	if (!ret && vfs_caches_check())
 		ret = -1;
