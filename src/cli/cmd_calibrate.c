@@ -223,16 +223,6 @@ struct measured {
 
 #define KPATH_WHAT "KPATH: its v2.6.25-rc1 instructions at the socket message's price of one"
 
-/* A kernel path of insns instructions at this host's price of an instruction: the whole
- * AF_UNIX message (two null calls, two 100-byte copies, the send and the receive) over its
- * KPATH_MSG_INSNS; -1 when a part of the message could not be measured. */
-static double kpath(int insns, double sys, double copy, double send, double recv)
-{
-	if (sys < 0 || copy < 0 || send < 0 || recv < 0)
-		return -1;
-	return insns * (2 * (sys + copy * 100 / 4096) + send + recv) / KPATH_MSG_INSNS;
-}
-
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -321,6 +311,12 @@ int cmd_calibrate(int argc, char **argv)
 		send = send < 0 ? 0 : send > sock ? sock : send;
 		recv = sock - send;
 	}
+	/* KPATH (src/hw/profiles.c): this host's price of a kernel instruction, or -1 when a
+	 * part of the message could not be measured */
+	double insn = sys < 0 || copy < 0 || send < 0 || recv < 0
+			  ? -1
+			  : kpath_ns_per_insn(sys, copy, 4096, send, recv);
+#define KPATH_NS(insns) (insn < 0 ? -1 : (insns)*insn)
 	struct measured m[] = {
 	    {"syscall_ns", sys, "getppid(2), the null system call"},
 	    {"ctxsw_ns", ctx, "half a pipe round trip on one CPU less two syscalls"},
@@ -331,18 +327,18 @@ int cmd_calibrate(int argc, char **argv)
 	    {"page_copy_ns", copy, "memcpy of one 4 KiB page, cache-warm"},
 	    {"fork_ns", minimum(bench_fork, 200 * k, reps), "fork + _exit + waitpid"},
 	    {"touch_ns", minimum(bench_touch, 16384 * k, reps), "one load from a present page"},
-	    /* KPATH (src/hw/profiles.c): counted instructions at this host's socket message
-	     * over its KPATH_MSG_INSNS, as every profile prices its kernel paths */
-	    {"tick_ns", kpath(KPATH_TICK_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"page_alloc_ns", kpath(KPATH_PAGE_ALLOC_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"page_free_ns", kpath(KPATH_PAGE_FREE_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"lru_add_ns", kpath(KPATH_LRU_ADD_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"isolate_ns", kpath(KPATH_ISOLATE_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"scan_page_ns", kpath(KPATH_SCAN_PAGE_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"rmap_pte_ns", kpath(KPATH_RMAP_PTE_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"swap_alloc_ns", kpath(KPATH_SWAP_ALLOC_INSNS, sys, copy, send, recv), KPATH_WHAT},
-	    {"io_submit_ns", kpath(KPATH_IO_SUBMIT_INSNS, sys, copy, send, recv), KPATH_WHAT},
+	    /* counted instructions at that price, as every profile prices its kernel paths */
+	    {"tick_ns", KPATH_NS(KPATH_TICK_INSNS), KPATH_WHAT},
+	    {"page_alloc_ns", KPATH_NS(KPATH_PAGE_ALLOC_INSNS), KPATH_WHAT},
+	    {"page_free_ns", KPATH_NS(KPATH_PAGE_FREE_INSNS), KPATH_WHAT},
+	    {"lru_add_ns", KPATH_NS(KPATH_LRU_ADD_INSNS), KPATH_WHAT},
+	    {"isolate_ns", KPATH_NS(KPATH_ISOLATE_INSNS), KPATH_WHAT},
+	    {"scan_page_ns", KPATH_NS(KPATH_SCAN_PAGE_INSNS), KPATH_WHAT},
+	    {"rmap_pte_ns", KPATH_NS(KPATH_RMAP_PTE_INSNS), KPATH_WHAT},
+	    {"swap_alloc_ns", KPATH_NS(KPATH_SWAP_ALLOC_INSNS), KPATH_WHAT},
+	    {"io_submit_ns", KPATH_NS(KPATH_IO_SUBMIT_INSNS), KPATH_WHAT},
 	};
+#undef KPATH_NS
 	unsigned mhz = host_mhz();
 	printf("# mmsim calibrate: this host's costs, minimum of %d repetitions", reps);
 	if (mhz)

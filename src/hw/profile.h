@@ -167,13 +167,21 @@ static inline uint32_t hw_word_bytes(const struct hw_profile *hw)
 	return hw->struct_page_bytes > 32 ? 8 : 4;
 }
 
+/* KPATH's price of one kernel instruction, in ns: the AF_UNIX message (two null calls, two
+ * 100-byte copies at page_copy_ns a page of page_size, the send and the receive) over its
+ * KPATH_MSG_INSNS. */
+static inline double kpath_ns_per_insn(double syscall_ns, double page_copy_ns, uint32_t page_size,
+				       double send_ns, double recv_ns)
+{
+	return (2 * (syscall_ns + page_copy_ns * 100 / page_size) + send_ns + recv_ns) /
+	       KPATH_MSG_INSNS;
+}
+
 /* The profile's time for one kernel instruction under KPATH, in ns. */
 static inline double hw_kpath_ns_per_insn(const struct hw_profile *hw)
 {
-	double copy = (double)hw->page_copy_ns * 100 / hw->page_size;
-	return (2 * ((double)hw->syscall_ns + copy) + (double)hw->sock_send_ns +
-		(double)hw->sock_recv_ns) /
-	       KPATH_MSG_INSNS;
+	return kpath_ns_per_insn((double)hw->syscall_ns, (double)hw->page_copy_ns, hw->page_size,
+				 (double)hw->sock_send_ns, (double)hw->sock_recv_ns);
 }
 
 const struct hw_profile *hw_profile_find(const char *name);
