@@ -172,9 +172,7 @@ static void phase(const char *name)
 	} else if (!strcmp(name, "fault_file")) {
 		for (size_t o = 0; o < anon_small; o += PAGE)
 			(void)fmap[o];
-	} else if (!strcmp(name, "read_file")) {
-		read_all("/data");
-	} else if (!strcmp(name, "mapped_file")) {
+	} else if (!strcmp(name, "read_file") || !strcmp(name, "mapped_file")) {
 		read_all("/data");
 	} else if (!strcmp(name, "swap_out")) {
 		anon = mmap(NULL, anon_big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,

@@ -13,18 +13,17 @@ import bisect
 import collections
 import io
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from summary import read_log  # noqa: E402
 
 
 def open_text(path):
-    """PATH, or PATH.zst decompressed with zstd(1) when only that exists."""
+    """PATH, or PATH.zst when only that exists (summary.read_log decompresses it)."""
     if not os.path.exists(path) and os.path.exists(path + ".zst"):
         path += ".zst"
-    if path.endswith(".zst"):
-        out = subprocess.run(["zstd", "-dc", path], check=True, capture_output=True).stdout
-        return io.StringIO(out.decode("utf-8", "replace"))
-    return open(path, errors="replace")
+    return io.StringIO(read_log(path))
 
 
 def load_symbols(path):

@@ -53,6 +53,11 @@ ARM_CACHE = ("arm926_", "cpu_arm926_dcache", "v4wbi_", "__flush_dcache_page",
              "flush_dcache_page", "update_mmu_cache")
 
 
+def kernel_less_arm(p):
+    """The kernel's instructions of a profile less ARM's cache and TLB upkeep."""
+    return p.kernel - p.sum({f for f in p.insns if f.startswith(ARM_CACHE)})
+
+
 def events(vm, prefixes):
     return sum(v for k, v in vm.items() if k.startswith(prefixes))
 
@@ -82,22 +87,19 @@ def main(argv):
         rows.append(("null I/O", "null_io", p.kernel, 10000, "all kernel / 10,000 calls"))
     if "fault_file" in runs:
         vm, p = runs["fault_file"]
-        arm = {f for f in p.insns if f.startswith(ARM_CACHE)}
-        rows.append(("file fault", "fault_file", p.kernel - p.sum(arm), vm.get("pgfault", 0),
+        rows.append(("file fault", "fault_file", kernel_less_arm(p), vm.get("pgfault", 0),
                      "all kernel less ARM cache upkeep / pgfault"))
         # fault_ns: the model charges the activation as lru_add_ns on its own
-        rows.append(("fault", "fault_file", p.kernel - p.sum(arm) - p.insns["activate_page"],
+        rows.append(("fault", "fault_file", kernel_less_arm(p) - p.insns["activate_page"],
                      vm.get("pgfault", 0), "the file fault less activate_page / pgfault"))
     if "fork_exit" in runs:  # lmbench's lat_proc fork, the small static kcost forking
         vm, p = runs["fork_exit"]
-        arm = {f for f in p.insns if f.startswith(ARM_CACHE)}
-        rows.append(("fork+exit", "fork_exit", p.kernel - p.sum(arm), 20,
+        rows.append(("fork+exit", "fork_exit", kernel_less_arm(p), 20,
                      "all kernel less ARM cache upkeep / 20 forks"))
         if "fork_4m" in runs:  # the same with 1,024 more anonymous PTEs to copy and zap
             vm4, p4 = runs["fork_4m"]
-            arm4 = {f for f in p4.insns if f.startswith(ARM_CACHE)}
-            rows.append(("fork PTE", "fork_4m", (p4.kernel - p4.sum(arm4)) -
-                         (p.kernel - p.sum(arm)), 20 * 1024,
+            rows.append(("fork PTE", "fork_4m", kernel_less_arm(p4) - kernel_less_arm(p),
+                         20 * 1024,
                          "less fork_exit / 20 x 1,024 PTEs copied and zapped"))
     if "fault_anon" in runs:
         vm, p = runs["fault_anon"]
