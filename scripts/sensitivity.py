@@ -29,7 +29,8 @@ import tempfile
 # exec) can be added with --fields.
 DEFAULT_FIELDS = [
     "page_alloc_ns", "page_free_ns", "scan_page_ns", "rmap_pte_ns", "isolate_ns",
-    "lru_add_ns", "tick_ns", "touch_ns", "swap_alloc_ns", "io_submit_ns", "kernel_reserved_kb",
+    "lru_add_ns", "tick_ns", "touch_ns", "swap_alloc_ns", "io_submit_ns", "copy_pte_ns",
+    "zap_pte_ns", "kernel_reserved_kb",
 ]
 
 

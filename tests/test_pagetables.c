@@ -143,6 +143,41 @@ static void colliding_areas_do_not_overlap(void **state)
 	test_machine_shutdown();
 }
 
+/* The system time a fork and the child's exit charge for an address space with n anonymous
+ * pages in one page-table span (the fork charges the parent, the exit the child). */
+static void fork_exit_stime(uint64_t n, sim_time_t *fork_ns, sim_time_t *exit_ns)
+{
+	test_machine_boot("x86_64-2008", 64ULL << 20, 0, 0);
+	struct mm_struct *mm = mm_alloc();
+	uint64_t s = do_mmap(mm, 64, VM_READ | VM_WRITE, NULL, 0);
+	for (uint64_t i = 0; i < n; i++)
+		fault(mm, s + i);
+	struct task t = {0};
+	sim_current = &t;
+	struct mm_struct *child = dup_mm(mm);
+	*fork_ns = t.stime;
+	t.stime = 0;
+	exit_mmap(child); /* the parent still maps every page: none is freed */
+	*exit_ns = t.stime;
+	sim_current = NULL;
+	exit_mmap(mm);
+	test_machine_shutdown();
+}
+
+/* copy_one_pte and zap_pte_range cost their counted instructions a PTE (KPATH): each page
+ * more in the parent adds copy_pte_ns to the fork and zap_pte_ns to the child's exit. */
+static void fork_and_exit_charge_each_pte(void **state)
+{
+	(void)state;
+	sim_time_t f8, e8, f40, e40;
+	fork_exit_stime(8, &f8, &e8);
+	fork_exit_stime(40, &f40, &e40);
+	const struct hw_profile *hw = hw_profile_find("x86_64-2008");
+	assert_int_equal(f40 - f8, 32 * hw->copy_pte_ns);
+	assert_int_equal(e40 - e8, 32 * hw->zap_pte_ns);
+	assert_true(hw->copy_pte_ns > 0 && hw->zap_pte_ns > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +186,7 @@ int main(void)
 	    cmocka_unit_test(stray_ptes_are_caught),
 	    cmocka_unit_test(pte_size_decides_the_span),
 	    cmocka_unit_test(colliding_areas_do_not_overlap),
+	    cmocka_unit_test(fork_and_exit_charge_each_pte),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,6 +51,8 @@ static void kernel_paths_follow_kpath(void **state)
 		    {"rmap_pte_ns", hw->rmap_pte_ns, KPATH_RMAP_PTE_INSNS},
 		    {"swap_alloc_ns", hw->swap_alloc_ns, KPATH_SWAP_ALLOC_INSNS},
 		    {"io_submit_ns", hw->io_submit_ns, KPATH_IO_SUBMIT_INSNS},
+		    {"copy_pte_ns", hw->copy_pte_ns, KPATH_COPY_PTE_INSNS},
+		    {"zap_pte_ns", hw->zap_pte_ns, KPATH_ZAP_PTE_INSNS},
 		};
 		/* the fault too where no lmbench 2 figure prices it (profiles.c, [X86_64-PF]):
 		 * every profile but the P3 and the ARM926, whose lat_pagefault is [P3-790]'s */

@@ -337,6 +337,8 @@ int cmd_calibrate(int argc, char **argv)
 	    {"rmap_pte_ns", KPATH_NS(KPATH_RMAP_PTE_INSNS), KPATH_WHAT},
 	    {"swap_alloc_ns", KPATH_NS(KPATH_SWAP_ALLOC_INSNS), KPATH_WHAT},
 	    {"io_submit_ns", KPATH_NS(KPATH_IO_SUBMIT_INSNS), KPATH_WHAT},
+	    {"copy_pte_ns", KPATH_NS(KPATH_COPY_PTE_INSNS), KPATH_WHAT},
+	    {"zap_pte_ns", KPATH_NS(KPATH_ZAP_PTE_INSNS), KPATH_WHAT},
 	};
 #undef KPATH_NS
 	unsigned mhz = host_mhz();

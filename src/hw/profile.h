@@ -91,6 +91,8 @@ struct hw_profile {
 	sim_time_t rmap_pte_ns;	  /* one PTE visited by page_referenced / try_to_unmap */
 	sim_time_t swap_alloc_ns; /* add_to_swap: slot + swap cache insert */
 	sim_time_t io_submit_ns;  /* building and submitting one bio */
+	sim_time_t copy_pte_ns;	  /* fork's copy of one PTE (copy_one_pte) */
+	sim_time_t zap_pte_ns;	  /* one present PTE cleared at munmap or exit (zap_pte_range) */
 	sim_time_t fork_ns;	  /* fixed cost of fork (besides page tables) */
 	sim_time_t exec_ns;
 	struct disk_params disk;
@@ -133,6 +135,8 @@ struct hw_profile {
 	X(rmap_pte_ns)                                                                             \
 	X(swap_alloc_ns)                                                                           \
 	X(io_submit_ns)                                                                            \
+	X(copy_pte_ns)                                                                             \
+	X(zap_pte_ns)                                                                              \
 	X(fork_ns)                                                                                 \
 	X(exec_ns)
 
@@ -142,7 +146,8 @@ struct hw_profile {
 #define SOCK_WRITE_SHARE 0.5175
 
 /* KPATH (profiles.c): the kernel paths priced by tick_ns, page_alloc_ns, page_free_ns,
- * lru_add_ns, isolate_ns, scan_page_ns, rmap_pte_ns, swap_alloc_ns and io_submit_ns, in
+ * lru_add_ns, isolate_ns, scan_page_ns, rmap_pte_ns, swap_alloc_ns, io_submit_ns,
+ * copy_pte_ns and zap_pte_ns, in
  * v2.6.25-rc1's instructions as counted on an emulated ARM926 (tools/measure/armboot/kprof,
  * data/measured/armboot/kprof/; docs/hardware.md, "Kernel paths by instruction count"); each
  * profile prices an instruction at its cited AF_UNIX message (a write and its read: two
@@ -159,6 +164,8 @@ struct hw_profile {
 #define KPATH_RMAP_PTE_INSNS   83   /* page_referenced_one / try_to_unmap_one, a PTE */
 #define KPATH_SWAP_ALLOC_INSNS 310  /* get_swap_page, add_to_swap_cache */
 #define KPATH_IO_SUBMIT_INSNS  952  /* swap_writepage to the elevator, a page written */
+#define KPATH_COPY_PTE_INSNS   116  /* copy_one_pte, an anonymous page's PTE at fork */
+#define KPATH_ZAP_PTE_INSNS    107  /* zap_pte_range, a PTE whose page stays mapped elsewhere */
 
 /* sizeof(void *) on the profile's machine: 8 where struct page is a 64-bit one (56 bytes
  * or more in 2.6.2x), 4 on the 32-bit profiles (32 bytes). */

@@ -292,7 +292,9 @@ static struct vm_area_struct *span_neighbour(const struct mm_struct *mm, uint64_
 	return found;
 }
 
-/* Drops every PTE of the VMA and the page-table pages; frees pages nobody else holds. */
+/* Drops every PTE of the VMA and the page-table pages; frees pages nobody else holds. Each
+ * PTE costs zap_pte_range's counted work (KPATH_ZAP_PTE_INSNS: a page that stays mapped
+ * elsewhere); a swap entry's free_swap_and_cache is not counted and costs the same. */
 static void zap_vma(struct vm_area_struct *vma)
 {
 	for (uint64_t off = 0; off < vma->npages; off++) {
@@ -300,6 +302,7 @@ static void zap_vma(struct vm_area_struct *vma)
 		if (!v)
 			continue;
 		vma->pte[off] = 0;
+		cpu_work_sys(MM->hw->zap_pte_ns);
 		if (v & PTE_PRESENT) {
 			pfn_t pfn = v & PTE_PFN_MASK;
 			struct page *p = pfn_to_page(pfn);
@@ -730,7 +733,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 				if (!v)
 					continue;
 			}
-			cpu_work_sys(MM->hw->rmap_pte_ns);
+			cpu_work_sys(MM->hw->copy_pte_ns); /* copy_one_pte (KPATH) */
 			if (v & PTE_PRESENT) {
 				pfn_t pfn = v & PTE_PFN_MASK;
 				if (cow && PageAnon(pfn_to_page(pfn))) {

@@ -4,9 +4,13 @@
 # oom_model.py, over the recorded logs in data/measured/armboot/). Preemptions (involuntary
 # switches) must stay within x0.8-1.5 of the real kernel's and sleeps (voluntary) within
 # x0.6-2.0 (today x0.94-1.32 and x0.74-1.78; with the even split of the message's cost the
-# sleeps fall to x0.35-0.74), and the majority of the model's seeds 1-5 must agree with the
-# real kernel's OOM kill or survival at 32 MiB in at least 18 of the 24 speed and group cells
-# (today 20). Extra KEY=VALUE arguments go to the model (to try a change against the data).
+# sleeps fall to x0.35-0.74), and the model's seeds 1-10 must give the real kernel's OOM kill
+# or survival at 32 MiB a mean probability of at least 0.6 over the 24 speed and group cells.
+# The real side is one run a cell, a draw from odds near the edge, so the score is the
+# probability the model gives that draw ((kills + 0.5) / 11), not a majority vote; a guess
+# blind to speed and load (the real kernel's kill rate, 14 of 24, in every cell) scores 0.51,
+# a model that always kills 0.57. Extra KEY=VALUE arguments go to the model (to try a change
+# against the data).
 set -eu
 mmsim=$1
 shift
@@ -37,14 +41,19 @@ if bad:
     sys.exit("FAIL: the model's switches left the real kernel's range: " + "; ".join(bad))
 print("ok   switches within range of the real kernel's in %d runs" % len(rows))
 PY
-python3 tools/measure/armboot/oom_model.py "$mmsim" 5 >"$tmp/oom.md"
+python3 tools/measure/armboot/oom_model.py "$mmsim" 10 >"$tmp/oom.md"
 python3 - "$tmp/oom.md" <<'PY'
 import sys
 rows = [l.split("|")[1:-1] for l in open(sys.argv[1]) if l.startswith("| vanilla") or l.startswith("| throttle")]
 if len(rows) != 24:
     sys.exit("FAIL: expected 24 cells from oom_model.py, got %d" % len(rows))
-agree = sum((r[3].strip() == "yes") == (int(r[4].split()[0]) * 2 > 5) for r in rows)
-if agree < 18:
-    sys.exit("FAIL: the model's majority agrees with the real kernel's OOM outcome in %d of 24 cells" % agree)
-print("ok   OOM outcome at the real kernel's speed agrees in %d of 24 cells" % agree)
+score = 0.0
+for r in rows:
+    kills, runs = int(r[4].split()[0]), int(r[4].split()[2])
+    p = (kills + 0.5) / (runs + 1)
+    score += p if r[3].strip() == "yes" else 1 - p
+score /= len(rows)
+if score < 0.6:
+    sys.exit("FAIL: the model gives the real kernel's OOM outcomes a mean probability of %.3f" % score)
+print("ok   the model gives the real kernel's OOM outcomes a mean probability of %.3f" % score)
 PY

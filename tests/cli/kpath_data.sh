@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The KPATH instruction counts in src/hw/profile.h are the measurement's
 # (data/measured/armboot/kprof/, docs/armboot-measured.md "The kernel's paths, counted"):
-# kpaths.py, rerun over the stored console log and plugin dumps, must print the stored table
-# byte for byte, and every KPATH_*_INSNS must be its row, rounded (the pooled row for the
-# reclaim paths). A constant edited by hand, or data changed without the constants, fails.
+# kpaths.py, rerun over the stored console logs and plugin dumps (the default phases; fork's
+# two), must print the stored tables byte for byte, and every KPATH_*_INSNS must be its row,
+# rounded (the pooled row for the reclaim paths). A constant edited by hand, or data changed without the constants, fails.
 set -eu
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 command -v zstd >/dev/null || { echo "SKIP: zstd not installed (the dumps are .zst)"; exit 77; }
@@ -11,22 +11,29 @@ cd "$(dirname "$0")/../.."
 d=data/measured/armboot/kprof
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-python3 tools/measure/armboot/kprof/kpaths.py "$d/kcost-ic3.log" \
-	"$d/System.map-2.6.25-rc1-slub-nofb" >"$tmp/kpaths.txt"
-if ! cmp -s "$tmp/kpaths.txt" "$d/kpaths-ic3.txt"; then
-	echo "FAIL: kpaths.py no longer reproduces $d/kpaths-ic3.txt"
-	diff "$d/kpaths-ic3.txt" "$tmp/kpaths.txt" || true
-	exit 1
-fi
-echo "ok   kpaths.py reproduces the stored table"
-python3 - "$d/kpaths-ic3.txt" src/hw/profile.h <<'PY'
+# kpaths.py over a stored run must print its stored table
+reproduces() {
+	python3 tools/measure/armboot/kprof/kpaths.py "$d/$1.log" \
+		"$d/System.map-2.6.25-rc1-slub-nofb" >"$tmp/$1.txt"
+	if ! cmp -s "$tmp/$1.txt" "$d/$2"; then
+		echo "FAIL: kpaths.py no longer reproduces $d/$2"
+		diff "$d/$2" "$tmp/$1.txt" || true
+		exit 1
+	fi
+}
+reproduces kcost-ic3 kpaths-ic3.txt
+reproduces kcost-fork-ic3 kpaths-fork-ic3.txt
+echo "ok   kpaths.py reproduces the stored tables"
+python3 - "$d/kpaths-ic3.txt" "$d/kpaths-fork-ic3.txt" src/hw/profile.h <<'PY'
 import re, sys
 rows = {}
-for line in open(sys.argv[1]).read().splitlines()[1:]:
-    w = line.split()
-    if w[0] in ("file", "null"):  # two-word names ("file fault", "null I/O"): no constant
-        continue
-    rows[(w[0], w[1])] = float(w[4])
+for table in sys.argv[1:3]:
+    for line in open(table).read().splitlines()[1:]:
+        w = line.split()
+        # two-word names ("file fault", "null I/O", "fork PTE"): no constant
+        if w[0] in ("file", "null", "fork", "fork+exit"):
+            continue
+        rows[(w[0], w[1])] = float(w[4])
 want = {
     "KPATH_FAULT_INSNS": rows[("fault", "fault_file")],
     "KPATH_TICK_INSNS": rows[("tick", "tick")],
@@ -38,8 +45,10 @@ want = {
     "KPATH_RMAP_PTE_INSNS": rows[("rmap_pte", "pooled")],
     "KPATH_SWAP_ALLOC_INSNS": rows[("swap_alloc", "swap_out")],
     "KPATH_IO_SUBMIT_INSNS": rows[("io_submit", "swap_out")],
+    "KPATH_COPY_PTE_INSNS": rows[("copy_pte", "fork_4m")],
+    "KPATH_ZAP_PTE_INSNS": rows[("zap_pte", "fork_4m")],
 }
-have = dict(re.findall(r"#define (KPATH_\w+_INSNS)\s+(\d+)", open(sys.argv[2]).read()))
+have = dict(re.findall(r"#define (KPATH_\w+_INSNS)\s+(\d+)", open(sys.argv[3]).read()))
 bad = [f"{k} = {have.get(k)}, the data say {v:.1f}" for k, v in want.items()
        if k not in have or int(have[k]) != round(v)]
 if bad:

@@ -8,7 +8,8 @@ Each path is a set of kernel functions (below, as 2.6.25-rc1's ARM build
 names them after inlining) and an event to divide by, in the phase that
 exercises it. Helpers shared with other paths (unlock_page, put_page, the
 slab allocator, the scheduler) belong to no path, so each figure is the work
-of its own functions: a lower bound by their share. A row needs 1,000 events (rmap_pte in
+of its own functions: a lower bound by their share. (The zap's put_page is its own: the
+child's reference, dropped by free_page_and_swap_cache.) A row needs 1,000 events (rmap_pte in
 read_file and mapped_file has a handful: 2.6.25 keeps mapped file pages
 active while unmapped ones remain). The reclaim rows are pooled over the
 phases (their instructions summed, their events summed).
@@ -58,6 +59,25 @@ def kernel_less_arm(p):
     return p.kernel - p.sum({f for f in p.insns if f.startswith(ARM_CACHE)})
 
 
+# A PTE of a private anonymous page, fork to exit (mm/memory.c, v2.6.25-rc1): copy_one_pte
+# (inlined in copy_page_range) calls vm_normal_page once and set_pte_ext twice (the parent's
+# ptep_set_wrprotect, the child's set_pte_at); zap_pte_range (inlined in unmap_vmas) calls
+# vm_normal_page once, set_pte_ext once (ptep_get_and_clear_full), page_remove_rmap, and
+# free_page_and_swap_cache with its put_page, the child's reference dropped (not the last).
+COPY_PTE = {"copy_page_range"}
+ZAP_PTE = {"unmap_vmas", "page_remove_rmap", "free_page_and_swap_cache", "put_page"}
+SET_PTE, NORMAL_PAGE = "cpu_arm926_set_pte_ext", "vm_normal_page"
+
+
+def fork_pte_split(p, p4):
+    """(copy, zap) instructions of fork_4m's extra PTEs: fork_4m less fork_exit."""
+    def delta(funcs):
+        return p4.sum(funcs) - p.sum(funcs)
+    set_pte, normal = delta({SET_PTE}), delta({NORMAL_PAGE})
+    return (delta(COPY_PTE) + set_pte * 2 // 3 + normal // 2,
+            delta(ZAP_PTE) + set_pte - set_pte * 2 // 3 + normal - normal // 2)
+
+
 def events(vm, prefixes):
     return sum(v for k, v in vm.items() if k.startswith(prefixes))
 
@@ -101,6 +121,13 @@ def main(argv):
             rows.append(("fork PTE", "fork_4m", kernel_less_arm(p4) - kernel_less_arm(p),
                          20 * 1024,
                          "less fork_exit / 20 x 1,024 PTEs copied and zapped"))
+            # the same PTEs split into fork's copy and the child's zap at exit, by function;
+            # the helpers both call are split by their calls a PTE (fork_pte_split)
+            copy, zap = fork_pte_split(p, p4)
+            rows.append(("copy_pte", "fork_4m", copy, 20 * 1024,
+                         "copy_page_range, 2 of 3 set_pte, 1 of 2 vm_normal_page"))
+            rows.append(("zap_pte", "fork_4m", zap, 20 * 1024,
+                         "zap_pte_range's functions, 1 of 3 set_pte, 1 of 2 vm_normal_page"))
     if "fault_anon" in runs:
         vm, p = runs["fault_anon"]
         row("page_alloc", "fault_anon", ALLOC, events(vm, ("pgalloc_",)), "/ pgalloc")
