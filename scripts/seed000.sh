@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the seed-000 comparison (Minchan Kim's 32 MB ARM board, docs/throttle.md):
+# Prints the seed-000 comparison (Minchan Kim's 32 MB ARM board, docs/throttle-seed000.md):
 # every seed000-*.conf scenario, vanilla against the throttle Minchan ran (KOSAKI's RFC of
 # 19 Feb 2008, v1: 2 tasks in try_to_free_pages at once on a one-node machine), one row each.
 # usage: scripts/seed000.sh [MMSIM] [--seed N] [KEY=VALUE ...]   (default build/mmsim)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Prints the seed-001 comparison (KOSAKI Motohiro's 8-way IA64, 8 GB, hackbench, docs/throttle.md):
+# Prints the seed-001 comparison (KOSAKI Motohiro's 8-way IA64, 8 GB, hackbench, docs/throttle-seed001.md):
 # for each group count, vanilla against the throttle at 3, beside the thread's mean seconds
 # (left out when a machine.* setting makes it another machine).
 # usage: scripts/seed001.sh [MMSIM] [--seed N] [--groups G,G,...] [KEY=VALUE ...]

@@ -230,7 +230,7 @@ static const struct hw_profile profiles[] = {
 	 * [assumption: neither machine's memory is stated]) for page-sized memory traffic: no
 	 * ARMv5 lmbench figure of these was found (docs/hardware.md). The clock ratio leaves
 	 * out the ARM9's lower work per clock (ARM's 1.1 Dhrystone MIPS/MHz maximum for ARM9,
-	 * infocenter.arm.com KA3885), so those are lower bounds (docs/throttle.md, "Absolute
+	 * infocenter.arm.com KA3885), so those are lower bounds (docs/throttle-seed000.md, "Absolute
 	 * times"). */
 	.ctxsw_ns = 5690, /* [P3-790] lat_ctx 2p/0K 1.44 us x 3.95: the switch itself */
 	/* [PXA255-200] lat_ctx -s 0 2, 190.8 us, same clock, unscaled (XScale, not ARM926:
