@@ -22,8 +22,9 @@ import sys
 import tempfile
 
 # The kernel paths priced by KPATH (counted instructions at a price per instruction taken
-# from one anchor, docs/hardware.md: the anchor is an assumption), touch_ns (still an
-# [estimate]), and the memory the kernel keeps from boot (an estimate in every profile but
+# from one anchor, docs/hardware.md: the anchor is an assumption), touch_ns (lmbench's L1
+# latency, an [estimate] on ia64; that a reference is one cached load is an approximation),
+# and the memory the kernel keeps from boot (an estimate in every profile but
 # the ARM one, which was measured on a board of the class, not the thread's: still varied);
 # the cited costs (syscall, context switch, fault, page zero/copy, socket message, fork,
 # exec) can be added with --fields.

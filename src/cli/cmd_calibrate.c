@@ -142,22 +142,26 @@ static double bench_fault(unsigned pages, double zero_ns)
 }
 
 /* One access to each page of memory already mapped, far more than the caches and TLB hold. */
-static double bench_touch(unsigned pages)
+/* lmbench's L1 $ latency (lat_mem_rd below the first cache's size): a chain of dependent
+ * loads through 8 KiB, one cache line apart in a scrambled order, so every load waits for the
+ * one before it and hits the first-level cache, the profiles' touch_ns. */
+static double bench_touch(unsigned loads)
 {
-	size_t len = (size_t)pages * HOST_PAGE;
-	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	for (unsigned i = 0; i < pages; i++)
-		p[(size_t)i * HOST_PAGE] = 1;
-	uint64_t sum = 0;
+	enum { LINES = 8192 / 64 };
+	static void *chain[LINES * 8]; /* 64-byte lines of eight pointers */
+	unsigned order[LINES];
+	for (unsigned i = 0; i < LINES; i++)
+		order[i] = (i * 37) % LINES; /* 37 is prime to 128: a permutation */
+	for (unsigned i = 0; i < LINES; i++)
+		chain[order[i] * 8] = &chain[order[(i + 1) % LINES] * 8];
+	void **p = &chain[order[0] * 8];
+	for (unsigned i = 0; i < LINES; i++) /* warm */
+		p = (void **)*p;
 	double t0 = now_ns();
-	/* a stride that is not a multiple of the page so the prefetchers see no simple stream */
-	for (unsigned i = 0, j = 0; i < pages; i++, j = (j + 7919) % pages)
-		sum += (unsigned char)p[(size_t)j * HOST_PAGE + (i & 63) * 64];
-	double per = (now_ns() - t0) / pages;
-	sink += sum;
-	munmap(p, len);
+	for (unsigned i = 0; i < loads; i++)
+		p = (void **)*p;
+	double per = (now_ns() - t0) / loads;
+	sink += (uintptr_t)p;
 	return per;
 }
 
@@ -326,7 +330,7 @@ int cmd_calibrate(int argc, char **argv)
 	    {"page_zero_ns", zero, "memset of one 4 KiB page, cache-warm"},
 	    {"page_copy_ns", copy, "memcpy of one 4 KiB page, cache-warm"},
 	    {"fork_ns", minimum(bench_fork, 200 * k, reps), "fork + _exit + waitpid"},
-	    {"touch_ns", minimum(bench_touch, 16384 * k, reps), "one load from a present page"},
+	    {"touch_ns", minimum(bench_touch, 1000000 * k, reps), "a dependent load hitting L1"},
 	    /* counted instructions at that price, as every profile prices its kernel paths */
 	    {"tick_ns", KPATH_NS(KPATH_TICK_INSNS), KPATH_WHAT},
 	    {"page_alloc_ns", KPATH_NS(KPATH_PAGE_ALLOC_INSNS), KPATH_WHAT},

@@ -77,7 +77,7 @@
 	 * mostly times accesses that do not fault (docs/hardware.md, "CPU costs") */                  \
 	.ctxsw_ns = 2695,     /* lat_ctx 2p/0K 3.38 us x 0.797 */                                     \
 	.tick_ns = 2271,      /* 1417 insns (KPATH) */                                                \
-	.touch_ns = 2,	      /* cached, TLB-hit access [estimate] */                                  \
+	.touch_ns = 1,	      /* lmbench L1 $ 1.506 ns x 0.797: a load hitting the cache */            \
 	.syscall_ns = 64,     /* lat_syscall null 0.08 us x 0.797 */                                  \
 	.fault_ns = 1257,     /* 784 insns (KPATH; lmbench 3's lat_pagefault does not fault) */     \
 	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */                                   \
@@ -158,7 +158,7 @@ static const struct hw_profile profiles[] = {
 	 * both] (docs/hardware.md, "CPU costs") */
 	.ctxsw_ns = 1220,      /* lat_ctx 2p/0K 1.44 us x 0.847 */
 	.tick_ns = 3554,       /* 1417 insns (KPATH) */
-	.touch_ns = 6,	       /* [estimate] */
+	.touch_ns = 3,	       /* lmbench L1 $ 3.803 ns x 0.847: a load hitting the cache */
 	.syscall_ns = 373,     /* lat_syscall null 0.44 us x 0.847 */
 	.fault_ns = 3390,      /* lat_pagefault 4.0 us x 0.847 */
 	.page_zero_ns = 24100, /* 4 KiB at bw_mem write 170 MB/s */
@@ -230,8 +230,8 @@ static const struct hw_profile profiles[] = {
 	 * [assumption: neither machine's memory is stated]) for page-sized memory traffic: no
 	 * ARMv5 lmbench figure of these was found (docs/hardware.md). The clock ratio leaves
 	 * out the ARM9's lower work per clock (ARM's 1.1 Dhrystone MIPS/MHz maximum for ARM9,
-	 * infocenter.arm.com KA3885), so those are lower bounds (docs/throttle-seed000.md, "Absolute
-	 * times"). */
+	 * infocenter.arm.com KA3885), so those are lower bounds (docs/throttle-seed000.md,
+	 * "Absolute times"). */
 	.ctxsw_ns = 5690, /* [P3-790] lat_ctx 2p/0K 1.44 us x 3.95: the switch itself */
 	/* [PXA255-200] lat_ctx -s 0 2, 190.8 us, same clock, unscaled (XScale, not ARM926:
 	 * 32 KiB caches and a D-cache clean by line allocation; docs/hardware.md): every one of
@@ -244,7 +244,7 @@ static const struct hw_profile profiles[] = {
 	 * family, S3C2412 included; 128 for L7200 and OMAP's 32 kHz timer). The board's SoC is
 	 * not named: the default. */
 	.hz = 100,
-	.touch_ns = 30,	       /* [estimate] */
+	.touch_ns = 15,	       /* [P3-790] L1 $ 3.803 ns x 3.95: a load hitting the cache */
 	.syscall_ns = 1740,    /* lat_syscall null 0.44 us x 3.95 */
 	.fault_ns = 15800,     /* lat_pagefault 4.0 us x 3.95 */
 	.page_zero_ns = 64100, /* 4 KiB at bw_mem write 170 MB/s / 2.66 */
@@ -432,7 +432,7 @@ static const struct hw_profile profiles[] = {
 	 * at its bandwidth, the fault by KPATH (docs/hardware.md, "CPU costs") */    \
 	.ctxsw_ns = 2406,                  /* lat_ctx 3.38 us x 0.712 */            \
 	.tick_ns = 2046,                   /* 1417 insns (KPATH) */                 \
-	.touch_ns = 2,                     /* [estimate] */                         \
+	.touch_ns = 1,                     /* L1 $ 1.506 ns x 0.712 */              \
 	.syscall_ns = 57,                  /* null call 0.08 us x 0.712 */          \
 	.fault_ns = 1132,                  /* 784 insns (KPATH) */                  \
 	.page_zero_ns = 3285,              /* 4 KiB at 1247 MB/s */                 \
