@@ -3,6 +3,7 @@
  * span, kept while a neighbour still reaches it; and the profile's layout (exec's text, brk,
  * the mmap area and its direction, the stack), which decides who shares. */
 #include "util/testutil.h"
+#include <string.h>
 
 static void fault(struct mm_struct *mm, uint64_t vpn)
 {
@@ -152,14 +153,15 @@ static void fork_exit_stime(uint64_t n, sim_time_t *fork_ns, sim_time_t *exit_ns
 	uint64_t s = do_mmap(mm, 64, VM_READ | VM_WRITE, NULL, 0);
 	for (uint64_t i = 0; i < n; i++)
 		fault(mm, s + i);
-	struct task t = {0};
-	sim_current = &t;
+	static struct task_struct t; /* current, to be charged */
+	memset(&t, 0, sizeof(t));
+	set_current(&t);
 	struct mm_struct *child = dup_mm(mm);
-	*fork_ns = t.stime;
-	t.stime = 0;
+	*fork_ns = t.task.stime;
+	t.task.stime = 0;
 	exit_mmap(child); /* the parent still maps every page: none is freed */
-	*exit_ns = t.stime;
-	sim_current = NULL;
+	*exit_ns = t.task.stime;
+	set_current(NULL);
 	exit_mmap(mm);
 	test_machine_shutdown();
 }
@@ -178,6 +180,30 @@ static void fork_and_exit_charge_each_pte(void **state)
 	assert_true(hw->copy_pte_ns > 0 && hw->zap_pte_ns > 0);
 }
 
+/* A write to a page write-protected by a fork whose child has gone is do_wp_page's reuse:
+ * the fault alone, the anonymous fault's price (no lookup, no page allocated or copied). */
+static void reusing_a_cow_page_charges_the_anonymous_fault(void **state)
+{
+	(void)state;
+	const char *prof[] = {"x86_64-2008", "arm926-2008"};
+	for (int k = 0; k < 2; k++) {
+		test_machine_boot(prof[k], 64ULL << 20, 0, 0);
+		struct mm_struct *mm = mm_alloc();
+		uint64_t s = do_mmap(mm, 4, VM_READ | VM_WRITE, NULL, 0);
+		fault(mm, s);
+		exit_mmap(dup_mm(mm)); /* the PTE is now write-protected, the page ours alone */
+		static struct task_struct t; /* current, to be charged */
+		memset(&t, 0, sizeof(t));
+		set_current(&t);
+		fault(mm, s);
+		set_current(NULL);
+		assert_int_equal(t.task.stime, MM->hw->anon_fault_ns);
+		assert_true(MM->hw->anon_fault_ns < MM->hw->fault_ns);
+		exit_mmap(mm);
+		test_machine_shutdown();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +213,7 @@ int main(void)
 	    cmocka_unit_test(pte_size_decides_the_span),
 	    cmocka_unit_test(colliding_areas_do_not_overlap),
 	    cmocka_unit_test(fork_and_exit_charge_each_pte),
+	    cmocka_unit_test(reusing_a_cow_page_charges_the_anonymous_fault),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,13 @@ static void kernel_paths_follow_kpath(void **state)
 		    ((double)hw->fault_ns - fault > 1.0 || fault - (double)hw->fault_ns > 1.0))
 			fail_msg("%s: fault_ns = %llu, want %d insns x %.4f ns = %.1f", *name,
 				 (unsigned long long)hw->fault_ns, KPATH_FAULT_INSNS, k, fault);
+		/* the anonymous fault at the file fault's price per instruction, every profile */
+		double anon = (double)hw->fault_ns * KPATH_ANON_FAULT_INSNS / KPATH_FAULT_INSNS;
+		if ((double)hw->anon_fault_ns - anon > 1.0 ||
+		    anon - (double)hw->anon_fault_ns > 1.0)
+			fail_msg("%s: anon_fault_ns = %llu, want fault_ns x %d / %d = %.1f", *name,
+				 (unsigned long long)hw->anon_fault_ns, KPATH_ANON_FAULT_INSNS,
+				 KPATH_FAULT_INSNS, anon);
 		for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 			double want = paths[i].insns * k, got = (double)paths[i].ns;
 			if (got - want > 1.0 || want - got > 1.0)

@@ -326,7 +326,10 @@ int cmd_calibrate(int argc, char **argv)
 	    {"ctxsw_ns", ctx, "half a pipe round trip on one CPU less two syscalls"},
 	    {"sock_send_ns", send, "AF_UNIX round trip less pipe round trip, the write's share"},
 	    {"sock_recv_ns", recv, "AF_UNIX round trip less pipe round trip, the read's share"},
-	    {"fault_ns", fault, "write to fresh anonymous memory, less the page clear"},
+	    {"anon_fault_ns", fault, "write to fresh anonymous memory, less the page clear"},
+	    /* the file fault at the anonymous fault's price per counted instruction (KPATH) */
+	    {"fault_ns", fault < 0 ? -1 : fault * KPATH_FAULT_INSNS / KPATH_ANON_FAULT_INSNS,
+	     "the anonymous fault x 784 / 406 counted instructions"},
 	    {"page_zero_ns", zero, "memset of one 4 KiB page, cache-warm"},
 	    {"page_copy_ns", copy, "memcpy of one 4 KiB page, cache-warm"},
 	    {"fork_ns", minimum(bench_fork, 200 * k, reps), "fork + _exit + waitpid"},

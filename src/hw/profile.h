@@ -74,7 +74,11 @@ struct hw_profile {
 	/* CPU cost of kernel operations, ns */
 	sim_time_t touch_ns; /* a user access to a present, mapped page (TLB + cache) */
 	sim_time_t syscall_ns;
-	sim_time_t fault_ns;	  /* exception entry/exit, vma lookup, pte update */
+	sim_time_t fault_ns; /* a fault on a cached file page: entry/exit, lookup, pte update */
+	/* a fault that finds no page (do_anonymous_page, do_wp_page) or a present PTE to mark:
+	 * the same less the page-cache lookup; the new page's allocation, clearing or copy and
+	 * LRU add are their own costs */
+	sim_time_t anon_fault_ns;
 	sim_time_t page_zero_ns;  /* clear one page */
 	sim_time_t page_copy_ns;  /* copy one page (COW, read/write syscalls) */
 	sim_time_t page_alloc_ns; /* buddy allocator fast path */
@@ -123,6 +127,7 @@ struct hw_profile {
 	X(touch_ns)                                                                                \
 	X(syscall_ns)                                                                              \
 	X(fault_ns)                                                                                \
+	X(anon_fault_ns)                                                                           \
 	X(page_zero_ns)                                                                            \
 	X(page_copy_ns)                                                                            \
 	X(page_alloc_ns)                                                                           \
@@ -153,8 +158,11 @@ struct hw_profile {
  * profile prices an instruction at its cited AF_UNIX message (a write and its read: two
  * system calls, two 100-byte copies, sock_send_ns + sock_recv_ns) over the message's
  * KPATH_MSG_INSNS. */
-#define KPATH_MSG_INSNS	       1908 /* write 987 + read 921 (sockcost.c) */
-#define KPATH_FAULT_INSNS      784  /* a fault on a cached file page, less activate_page */
+#define KPATH_MSG_INSNS	  1908 /* write 987 + read 921 (sockcost.c) */
+#define KPATH_FAULT_INSNS 784  /* a fault on a cached file page, less activate_page */
+/* an anonymous fault less its page's allocation, clearing and LRU add; every profile prices
+ * it as fault_ns x KPATH_ANON_FAULT_INSNS / KPATH_FAULT_INSNS (profiles.c) */
+#define KPATH_ANON_FAULT_INSNS 406
 #define KPATH_TICK_INSNS       1417 /* every kernel instruction a tick, user loop running */
 #define KPATH_PAGE_ALLOC_INSNS 322  /* __alloc_pages and its buffered_rmqueue, order 0 */
 #define KPATH_PAGE_FREE_INSNS  369  /* free_hot_cold_page and free_pages_bulk, a page */

@@ -672,7 +672,12 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
 	    (kind == TOUCH_EXEC && !(vma->flags & VM_EXEC)))
 		return -1;
 	count_vm_event(PGFAULT);
-	cpu_work_sys(MM->hw->fault_ns);
+	/* a missing file page or a swap entry is looked up (filemap_fault, lookup_swap_cache:
+	 * fault_ns, the counted file fault); an anonymous or COW fault, or a present PTE to
+	 * mark, is the fault without that lookup (anon_fault_ns, KPATH) */
+	uint32_t v0 = vma->pte[off];
+	bool lookup = !(v0 & PTE_PRESENT) && ((v0 & PTE_SWAP) || vma->file);
+	cpu_work_sys(lookup ? MM->hw->fault_ns : MM->hw->anon_fault_ns);
 	mm->in_fault = true;
 	struct task_struct *tsk = current;
 	unsigned long majors = tsk ? tsk->maj_flt : 0;

@@ -33,9 +33,12 @@ for table in sys.argv[1:3]:
         # two-word names ("file fault", "null I/O", "fork PTE"): no constant
         if w[0] in ("file", "null", "fork", "fork+exit"):
             continue
+        if w[0] == "anon":  # "anon fault"
+            w = w[:1] + w[2:]
         rows[(w[0], w[1])] = float(w[4])
 want = {
     "KPATH_FAULT_INSNS": rows[("fault", "fault_file")],
+    "KPATH_ANON_FAULT_INSNS": rows[("anon", "fault_anon")],
     "KPATH_TICK_INSNS": rows[("tick", "tick")],
     "KPATH_PAGE_ALLOC_INSNS": rows[("page_alloc", "fault_anon")],
     "KPATH_PAGE_FREE_INSNS": rows[("page_free", "unmap_anon")],

@@ -49,6 +49,8 @@ IO_SUBMIT = {"swap_writepage", "get_swap_bio", "map_swap_page", "bio_alloc", "bi
              "mempool_alloc_slab", "get_request.constprop.0", "get_request",
              "get_request_wait", "init_request_from_bio", "rq_init", "blk_plug_device"}
 IO_PREFIX = ("elv_", "as_")
+# clear_user_page: the new anonymous page's clearing (page_zero_ns)
+CLEAR_PAGE = {"v4wb_clear_user_page"}
 # ARM's cache and TLB maintenance (VIVT caches): not in an x86 or ia64 fault
 ARM_CACHE = ("arm926_", "cpu_arm926_dcache", "v4wbi_", "__flush_dcache_page",
              "flush_dcache_page", "update_mmu_cache")
@@ -112,6 +114,14 @@ def main(argv):
         # fault_ns: the model charges the activation as lru_add_ns on its own
         rows.append(("fault", "fault_file", kernel_less_arm(p) - p.insns["activate_page"],
                      vm.get("pgfault", 0), "the file fault less activate_page / pgfault"))
+    if "fault_anon" in runs:
+        vm, p = runs["fault_anon"]
+        # anon_fault_ns: do_anonymous_page's fault; the model charges the page's allocation,
+        # clearing and LRU add as page_alloc_ns, page_zero_ns and lru_add_ns on their own
+        rows.append(("anon fault", "fault_anon",
+                     kernel_less_arm(p) - p.sum(ALLOC | LRU_ADD | CLEAR_PAGE),
+                     vm.get("pgfault", 0),
+                     "all kernel less ARM cache upkeep, the allocation, clearing, LRU add"))
     if "fork_exit" in runs:  # lmbench's lat_proc fork, the small static kcost forking
         vm, p = runs["fork_exit"]
         rows.append(("fork+exit", "fork_exit", kernel_less_arm(p), 20,
