@@ -141,7 +141,6 @@ static double bench_fault(unsigned pages, double zero_ns)
 	return per > zero_ns ? per - zero_ns : per;
 }
 
-/* One access to each page of memory already mapped, far more than the caches and TLB hold. */
 /* lmbench's L1 $ latency (lat_mem_rd below the first cache's size): a chain of dependent
  * loads through 8 KiB, one cache line apart in a scrambled order, so every load waits for the
  * one before it and hits the first-level cache, the profiles' touch_ns. */

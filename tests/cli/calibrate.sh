@@ -4,8 +4,8 @@
 set -eu
 mmsim=$1
 out=$("$mmsim" calibrate --quick --profile arm926-2008)
-for k in syscall_ns ctxsw_ns fault_ns anon_fault_ns page_zero_ns page_copy_ns fork_ns touch_ns scan_page_ns \
-	rmap_pte_ns tick_ns copy_pte_ns zap_pte_ns; do
+for k in syscall_ns ctxsw_ns fault_ns anon_fault_ns page_zero_ns page_copy_ns fork_ns \
+	touch_ns scan_page_ns rmap_pte_ns tick_ns copy_pte_ns zap_pte_ns; do
 	n=$(grep -cE "^hw\.$k = [1-9][0-9]* " <<<"$out" || true)
 	# the host's figure, and the scaled one when the clock rate is known
 	if [ "$n" -lt 1 ]; then
