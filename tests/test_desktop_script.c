@@ -49,6 +49,7 @@ static void desktop_goes_on_when_programs_are_killed(void **state)
 	static const char *conf = "machine.profile = x86_64-2009-nfsroot\n"
 				  "machine.ram = 48M\n"
 				  "machine.swap = 0\n"
+				  "vm.overcommit_memory = 1\n"
 				  "workload = desktop\n"
 				  "run.check_every = 20000\n"
 				  "desktop.programs = 6\n"

@@ -311,6 +311,9 @@ static void fork_aborts_when_the_parent_is_killed(void **state)
 	kernel_reset();
 	mm_start_kthreads();
 	MM->task_ops = &kernel_task_ops;
+	/* the heap is as large as RAM: 2.6.28's guess (vm.overcommit_memory = 0) would refuse
+	 * it; this test is about the OOM killer */
+	MM->sysctl.overcommit_memory = OVERCOMMIT_ALWAYS;
 	doomed_forking = doomed_child_ran = false;
 	assert_non_null(process_spawn("parent", doomed_parent, NULL));
 	sched_run(60ULL * NSEC_PER_SEC, NULL);

@@ -18,11 +18,15 @@ static unsigned long live_processes, nr_pids;
 uint64_t nr_user_touches;
 static struct process **all_procs;
 static size_t nr_procs, cap_procs;
+unsigned long nr_mmap_enomem;
+char mmap_enomem_comm[16];
 
 void kernel_reset(void)
 {
 	live_processes = 0;
 	nr_pids = 0;
+	nr_mmap_enomem = 0;
+	mmap_enomem_comm[0] = 0;
 	nr_user_touches = 0;
 	nr_procs = 0;
 }
@@ -260,6 +264,18 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 		check_fatal_signal();
 		return NULL;
 	}
+	/* dup_mmap's security_vm_enough_memory for each private writable mapping copied
+	 * (VM_ACCOUNT): checked before the copy, each against the same state */
+	for (struct vm_area_struct *v = thread ? NULL : current->mm->mmap; v; v = v->next) {
+		if ((v->flags & VM_WRITE) && !(v->flags & (VM_SHARED | VM_NORESERVE)) &&
+		    !vm_enough_memory(v->npages ? v->npages : 1)) {
+			free_kernel_pages(p->stack, p->stack_order);
+			p->stack = NO_PFN;
+			sys_errno = ENOMEM;
+			check_fatal_signal();
+			return NULL;
+		}
+	}
 	struct mm_struct *mm; /* copy_mm */
 	if (thread) {
 		mm = current->mm;
@@ -370,17 +386,50 @@ int sys_wait(int *code)
 	}
 }
 
+static _Noreturn void mmap_enomem_exit(void)
+{
+	if (!nr_mmap_enomem++)
+		snprintf(mmap_enomem_comm, sizeof(mmap_enomem_comm), "%s", current->task.comm);
+	sys_exit(1);
+}
+
+/* mmap_region's accounting (mm/mmap.c, 2.6.28): a private writable mapping is checked
+ * against vm_enough_memory (a shared anonymous one is, before its object exists, in
+ * sys_mmap_shared_anon); 0 and ENOMEM when it fails. */
+static uint64_t map_area_try(enum map_area area, struct address_space *f, uint64_t pgoff,
+			     uint64_t npages, unsigned prot)
+{
+	bool accounted = (prot & VM_WRITE) && !(prot & (VM_SHARED | VM_NORESERVE));
+	if (accounted && !vm_enough_memory(npages ? npages : 1)) {
+		cpu_work_sys(MM->hw->syscall_ns);
+		check_fatal_signal();
+		sys_errno = ENOMEM;
+		return 0;
+	}
+	uint64_t start = do_mmap_area(current->mm, area, npages, prot, f, pgoff);
+	check_fatal_signal();
+	return start;
+}
+
+/* The programs modelled do not survive a refused mapping (malloc's NULL, glibc's abort,
+ * cc1's "virtual memory exhausted"): the process exits 1, and the run counts it. */
 uint64_t sys_map_area(enum map_area area, struct address_space *f, uint64_t pgoff, uint64_t npages,
 		      unsigned prot)
 {
-	uint64_t start = do_mmap_area(current->mm, area, npages, prot, f, pgoff);
-	check_fatal_signal();
+	uint64_t start = map_area_try(area, f, pgoff, npages, prot);
+	if (!start)
+		mmap_enomem_exit();
 	return start;
 }
 
 uint64_t sys_mmap_anon(uint64_t npages, unsigned prot)
 {
 	return sys_map_area(MAP_AREA_MMAP, NULL, 0, npages, prot);
+}
+
+uint64_t sys_mmap_anon_try(uint64_t npages, unsigned prot)
+{
+	return map_area_try(MAP_AREA_MMAP, NULL, 0, npages, prot);
 }
 
 uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot)
@@ -390,6 +439,12 @@ uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages,
 
 uint64_t sys_mmap_shared_anon(uint64_t npages, unsigned prot)
 {
+	/* shmem_file_setup's shmem_acct_size, before the object is made */
+	if ((prot & VM_WRITE) && !vm_enough_memory(npages ? npages : 1)) {
+		cpu_work_sys(MM->hw->syscall_ns);
+		check_fatal_signal();
+		mmap_enomem_exit();
+	}
 	return sys_map_area(MAP_AREA_MMAP, shmem_zero_setup(npages), 0, npages, prot | VM_SHARED);
 }
 

@@ -75,6 +75,13 @@ int sys_wait(int *code);
 uint64_t sys_map_area(enum map_area area, struct address_space *f, uint64_t pgoff, uint64_t npages,
 		      unsigned prot);
 uint64_t sys_mmap_anon(uint64_t npages, unsigned prot);
+/* The same, returning 0 (sys_errno ENOMEM) where sys_mmap_anon would end the process:
+ * for a caller that reports the failure itself (pthread_create's stack) */
+uint64_t sys_mmap_anon_try(uint64_t npages, unsigned prot);
+/* Processes that ended because vm.overcommit_memory refused a mapping, and the first one's
+ * name: the run fails with them (workloads/run.c) */
+extern unsigned long nr_mmap_enomem;
+extern char mmap_enomem_comm[16];
 uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages, unsigned prot);
 /* mmap(MAP_SHARED | MAP_ANONYMOUS): a new shmem object (shmem_zero_setup) mapped VM_SHARED;
  * its pages are swap-backed page cache, and go with the last mapping */

@@ -46,6 +46,7 @@ struct vm_sysctl {
 	int panic_on_oom;	       /* vm.panic_on_oom: 0, or stop the run at the first OOM */
 	int lowmem_reserve_ratio[MAX_NR_ZONES]; /* vm.lowmem_reserve_ratio */
 	int vfs_cache_pressure;			/* vm.vfs_cache_pressure */
+	int overcommit_memory; /* vm.overcommit_memory: OVERCOMMIT_GUESS or _ALWAYS */
 	/* reclaim throttles (kernel-reclaim.md §2), all off in vanilla 2.6.28 */
 	int max_reclaiming_tasks_per_zone; /* KOSAKI v8 sysctl; 0 = no throttle (his default 3) */
 	int max_reclaiming_tasks;	   /* KOSAKI's RFC (v1): try_to_free_pages callers at once,
@@ -109,6 +110,10 @@ struct vm_sysctl {
 	 * write-protected, so the first write faults and dirties the page (§1.17: it counts
 	 * toward the dirty limits) */
 	int mmap_writenotify;
+	/* __vm_enough_memory's guess leaves calculate_totalreserve_pages out of the free pages
+	 * (Hideo Aoki's "consider reserved pages", 2.6.17 on); before, 2.6.8's
+	 * cap_vm_enough_memory counted every free page */
+	int overcommit_totalreserve;
 	/* the swap token (§4), off in mmsim's vanilla */
 	int swap_token;		     /* enum swap_token_variant */
 	int swap_token_timeout;	     /* seconds (2004/2005 variants) */
@@ -653,6 +658,13 @@ unsigned oom_shift_hz(void);
 #define CAP_SYS_ADMIN	 21
 #define CAP_SYS_RESOURCE 24
 bool oom_capable(struct task_struct *p, int cap);
+
+/* vm.overcommit_memory (include/linux/mman.h); OVERCOMMIT_NEVER (2) is not modelled */
+#define OVERCOMMIT_GUESS  0
+#define OVERCOMMIT_ALWAYS 1
+/* __vm_enough_memory, 2.6.28 (overcommit.c): whether current may commit pages more pages of
+ * private writable or shared anonymous memory */
+bool vm_enough_memory(uint64_t pages);
 void oom_kill_task(struct task_struct *victim, unsigned long points);
 /* ---- page_alloc_268.c (vm.reclaim_lru = 2.6.8) ---- */
 /* page_alloc.c's buffered_rmqueue (no watermark test), and the highest populated zone at

@@ -292,7 +292,13 @@ static void create_worker(struct worker *w)
 	if (!worker_kmem())
 		parent_barf(call, ENOMEM);
 	if (H.p.mode == HACKBENCH_THREAD) {
-		w->stack_vpn = sys_mmap_anon(H.p.thread_stack / MM->page_size, VM_READ | VM_WRITE);
+		/* glibc's allocate_stack: a refused stack mapping is pthread_create's EAGAIN */
+		w->stack_vpn =
+		    sys_mmap_anon_try(H.p.thread_stack / MM->page_size, VM_READ | VM_WRITE);
+		if (!w->stack_vpn) {
+			worker_free_kmem();
+			parent_barf(call, EAGAIN);
+		}
 		w->proc =
 		    sys_clone_thread(w->sender ? "hackbench-s" : "hackbench-r", worker_main, w);
 	} else {

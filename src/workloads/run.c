@@ -168,6 +168,14 @@ int scenario_run(const struct scenario_config *cfg, uint64_t seed, struct run_re
 	res->major_faults = vm_events[PGMAJFAULT];
 	res->minor_faults = vm_events[PGFAULT] - vm_events[PGMAJFAULT];
 	running->report(cfg, &res->wl);
+	if (nr_mmap_enomem) { /* a program refused memory ended early: the benchmark failed */
+		size_t len = strlen(res->wl.text);
+		snprintf(res->wl.text + len, sizeof(res->wl.text) - len,
+			 "%s: mmap failed: Cannot allocate memory (%lu process(es) ended, "
+			 "vm.overcommit_memory = %d)\n",
+			 mmap_enomem_comm, nr_mmap_enomem, MM->sysctl.overcommit_memory);
+		res->wl.completed = false;
+	}
 	if (res->completed && !res->wl.completed) { /* it ended, but failed */
 		res->failed = true;
 		res->completed = false;

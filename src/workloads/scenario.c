@@ -103,6 +103,9 @@ static const struct param_desc base_params[] = {
      "shared writable file mappings track dirty pages: clean PTEs write-protected, the "
      "first write dirties the page and balances (1, 2.6.19 on; default: kernel.version's); "
      "0: the dirty bit stays in the PTE until writeback or unmap finds it"},
+    {"kernel.overcommit_totalreserve", P_INT, VM(overcommit_totalreserve), 0, 1, NULL,
+     "vm.overcommit_memory = 0 leaves the zones' reserves (pages_high and lowmem_reserve) "
+     "out of the free pages (1, 2.6.17 on; default: kernel.version's)"},
 /* clang-format off */
 #define HW_OVERRIDE_PARAM(f)                                                                  \
     {"hw." #f, P_U64, SP(hw.f), 1, 1000000000, NULL,                                          \
@@ -119,6 +122,8 @@ static const struct param_desc base_params[] = {
      "host memory a run may need (frames, swap map, tasks; estimated before it starts, "
      "which refuses a larger run); changes no result"},
     {"vm.swappiness", P_INT, VM(swappiness), 0, 100, NULL, "anon vs file scan balance"},
+    {"vm.overcommit_memory", P_INT, VM(overcommit_memory), 0, 1, NULL,
+     "0: 2.6.28's heuristic check of each mapping and fork; 1: always (2, never, not modelled)"},
     {"vm.min_free_kbytes", P_INT, VM(min_free_kbytes), 0, 65536 * 16, NULL, "0 = computed at boot"},
     {"vm.page-cluster", P_INT, VM(page_cluster), -1, 10, NULL,
      "log2 of swap readahead; -1 = boot default"},

@@ -90,7 +90,10 @@ static uint64_t chunk_base(struct chunks *c, uint32_t chunk, bool exec, int who)
 			struct address_space *f = file_create(name, CHUNK_PAGES, CHUNK_PAGES, true);
 			c->vpn[chunk] = sys_mmap_file(f, 0, CHUNK_PAGES, VM_READ | VM_EXEC);
 		} else {
-			c->vpn[chunk] = sys_mmap_anon(CHUNK_PAGES, VM_READ | VM_WRITE);
+			/* a chunk is the model's placement, not the traced program's mapping:
+			 * not charged against vm.overcommit_memory (MAP_NORESERVE) */
+			c->vpn[chunk] =
+			    sys_mmap_anon(CHUNK_PAGES, VM_READ | VM_WRITE | VM_NORESERVE);
 		}
 	}
 	return c->vpn[chunk];

@@ -47,12 +47,20 @@ if command -v sqlite3 > /dev/null; then
 	check trace-failure-recorded sh -c "sqlite3 t.db 'SELECT reason, stderr FROM failures' | grep -q 'g.txt:3'"
 fi
 
+# A mapping larger than memory and swap: 2.6.28's vm.overcommit_memory = 0 refuses it, usemem
+# exits, and mmsim run exits 3 saying which program and why.
+printf 'machine.ram = 32M\nmachine.swap = 0\nworkload = usemem\nusemem.processes = 1\nusemem.size = 40M\n' > r.conf
+"$bin" run r.conf --quiet --json r.json 2> err
+rc=$?
+check enomem-run-exit-3 [ "$rc" -eq 3 ]
+check enomem-run-says-why grep -q "the benchmark failed: usemem: mmap failed: Cannot allocate memory" err
+check enomem-no-oom-kill sh -c "! grep -q 'OOM-killed' err"
 # A benchmark that failed inside the model (usemem OOM-killed without swap: one process
-# larger than RAM, killed whatever the scheduling; two of 16 MB on one CPU run one after
-# the other in CFS's 10 ms slices, and both fit): mmsim run exits
+# larger than RAM, with overcommit allowed, killed whatever the scheduling; two of 16 MB on
+# one CPU run one after the other in CFS's 10 ms slices, and both fit): mmsim run exits
 # 3 with its JSON; the harness stores it as a result with no figure ("no result"), not as a
 # failure, and a second compare does not run it again.
-printf 'machine.ram = 32M\nmachine.swap = 0\nworkload = usemem\nusemem.processes = 1\nusemem.size = 40M\n' > o.conf
+printf 'machine.ram = 32M\nmachine.swap = 0\nvm.overcommit_memory = 1\nworkload = usemem\nusemem.processes = 1\nusemem.size = 40M\n' > o.conf
 "$bin" run o.conf --quiet --json o.json 2> err
 rc=$?
 check oom-run-exit-3 [ "$rc" -eq 3 ]

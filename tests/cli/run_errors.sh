@@ -122,7 +122,7 @@ else
 	echo "FAIL qsbench-stopped-mid-sort:"; sed 's/^/    /' "$tmp/err"; fails=$((fails + 1))
 fi
 # A UTF-8 BOM is accepted; blanks around a --set key and value are trimmed in the JSON.
-printf '\xef\xbb\xbfmachine.ram = 64M\nrun.time_limit = 10ms\n' >"$tmp/bom.conf"
+printf '\xef\xbb\xbfmachine.ram = 64M\nusemem.size = 16M\nrun.time_limit = 10ms\n' >"$tmp/bom.conf"
 if "$mmsim" run "$tmp/bom.conf" --quiet --set " vm.swappiness = 10 " --json - >"$tmp/bom.json" 2>"$tmp/err" &&
 	grep -q '"vm.swappiness":	"10"' "$tmp/bom.json" && ! grep -q '"vm.swappiness "' "$tmp/bom.json" &&
 	grep -q '"machine.ram":	"67108864"' "$tmp/bom.json"; then

@@ -68,6 +68,9 @@ void vm_sysctl_common(struct vm_sysctl *s, kernel_version_t v)
 	/* "mm: tracking shared dirty pages" (d08b3851da4, 2.6.19): vma_wants_writenotify,
 	 * set_page_dirty_balance, page_mkclean in clear_page_dirty_for_io */
 	s->mmap_writenotify = v >= KERNEL_VERSION(2, 6, 19);
+	/* "mm: consider reserved pages in OVERCOMMIT_GUESS" (Hideo Aoki, 2.6.17-rc; the
+	 * v2.6.24 mm/mmap.c has it, security/commoncap.c of 2.6.8 does not) */
+	s->overcommit_totalreserve = v >= KERNEL_VERSION(2, 6, 17);
 	s->slub_min_objects = 0;
 	s->vfs_cache_pressure = 100; /* sysctl_vfs_cache_pressure, fs/dcache.c, every era */
 	/* sysctl_lowmem_reserve_ratio (§1.1) */

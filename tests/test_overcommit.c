@@ -1,0 +1,224 @@
+/* vm.overcommit_memory (src/mm/overcommit.c): 2.6.28's __vm_enough_memory guess on a
+ * hand-built board whose free pages, page cache and reserve the test reads, so the largest
+ * mapping admitted is computed here from the rule's own terms:
+ *   first = (cache + free swap + reclaimable slab) less 1/32 (not root),
+ *   n = (free - totalreserve_pages) less 1/32, admitted iff first + n > pages;
+ * 2.6.8 (kernel.overcommit_totalreserve = 0) leaves no reserve out; vm.overcommit_memory = 1
+ * admits anything; fork checks each private writable mapping it copies (dup_mmap). */
+#include "util/testutil.h"
+
+#include "kernel/process.h"
+
+#include <errno.h>
+
+static uint64_t limit_seen, admitted_at, refused_at;
+static int refused_errno, fork_errno;
+static bool forked;
+
+/* The largest mapping the rule admits now, from the state of the board (one zone). */
+static uint64_t largest_admitted(void)
+{
+	long cache = global_page_state(NR_FILE_PAGES) + global_page_state(NR_SLAB_RECLAIMABLE);
+	uint64_t first = (uint64_t)cache + MM->swap.nr_free;
+	first -= first / 32;
+	uint64_t reserve = 0;
+	for (int z = 0; z < MM->nr_zones; z++)
+		reserve += MM->zones[z].present_pages ? MM->zones[z].pages_high : 0;
+	if (!MM->sysctl.overcommit_totalreserve)
+		reserve = 0;
+	uint64_t n = (uint64_t)global_page_state(NR_FREE_PAGES) - reserve;
+	n -= n / 32;
+	return first + n - 1;
+}
+
+static void probe(void *arg)
+{
+	(void)arg;
+	limit_seen = largest_admitted();
+	admitted_at = sys_mmap_anon_try(limit_seen, VM_READ | VM_WRITE);
+	if (admitted_at)
+		sys_munmap(admitted_at);
+	sys_errno = 0;
+	refused_at = sys_mmap_anon_try(limit_seen + 1, VM_READ | VM_WRITE);
+	refused_errno = sys_errno;
+	sys_exit(0);
+}
+
+static void boot(const char *version, uint64_t swap)
+{
+	test_machine_boot_kernel("arm926-2008", 32ULL << 20, swap, version);
+	kernel_reset();
+	mm_start_kthreads();
+	MM->task_ops = &kernel_task_ops;
+	limit_seen = admitted_at = refused_at = 0;
+	refused_errno = fork_errno = 0;
+	forked = false;
+}
+
+static void done(void)
+{
+	assert_int_equal(MM->rstats.oom_kills, 0);
+	assert_int_equal(mm_check_invariants(), 0);
+	kernel_shutdown();
+	test_machine_shutdown();
+}
+
+static void guess_admits_up_to_free_less_the_reserve(void **state)
+{
+	(void)state;
+	boot("2.6.28", 0);
+	int populated = 0;
+	for (int z = 0; z < MM->nr_zones; z++)
+		populated += MM->zones[z].present_pages > 0;
+	assert_int_equal(populated, 1); /* so the reserve is that zone's pages_high */
+	assert_non_null(process_spawn("probe", probe, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	/* most of the 8,192 frames, less the kernel, the reserve and 1/32 */
+	assert_true(limit_seen > 6000 && limit_seen < 8192);
+	assert_true(admitted_at != 0);
+	assert_int_equal(refused_at, 0);
+	assert_int_equal(refused_errno, ENOMEM);
+	done();
+}
+
+/* 2.6.8's cap_vm_enough_memory counts every free page: its limit is the reserve (less
+ * 1/32) above 2.6.28's on the same board. */
+static void the_268_guess_counts_the_reserve_as_free(void **state)
+{
+	(void)state;
+	boot("2.6.28", 0);
+	assert_non_null(process_spawn("probe", probe, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	uint64_t limit_2628 = limit_seen;
+	unsigned long high = 0;
+	for (int z = 0; z < MM->nr_zones; z++)
+		high += MM->zones[z].pages_high;
+	done();
+	boot("2.6.8", 0);
+	assert_int_equal(MM->sysctl.overcommit_totalreserve, 0);
+	assert_non_null(process_spawn("probe", probe, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_true(admitted_at != 0 && refused_at == 0);
+	/* the boards differ only in their watermarks; 2.6.8's limit is the higher */
+	assert_true(limit_seen > limit_2628);
+	assert_true(limit_seen - limit_2628 >= high / 2);
+	done();
+}
+
+/* Free swap counts in the first sum: a mapping as large as RAM is admitted with 64 MiB of
+ * swap and without looking at the free pages. */
+static void free_swap_counts(void **state)
+{
+	(void)state;
+	boot("2.6.28", 64ULL << 20);
+	assert_non_null(process_spawn("probe", probe, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_true(limit_seen > 8192 + 14000); /* 16,383 slots less 1/32, and RAM */
+	assert_true(admitted_at != 0 && refused_at == 0);
+	done();
+}
+
+static void always_admits(void *arg)
+{
+	(void)arg;
+	admitted_at = sys_mmap_anon_try(4 * MM->nr_frames, VM_READ | VM_WRITE);
+	refused_at = sys_mmap_anon_try(limit_seen + 1, VM_READ); /* read-only: never checked */
+	sys_exit(0);
+}
+
+static void overcommit_always_and_read_only_mappings_pass(void **state)
+{
+	(void)state;
+	boot("2.6.28", 0);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_ALWAYS;
+	limit_seen = 8 * MM->nr_frames;
+	assert_non_null(process_spawn("always", always_admits, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_true(admitted_at != 0);
+	assert_true(refused_at != 0);
+	done();
+}
+
+static void child(void *arg)
+{
+	(void)arg;
+}
+
+/* A heap admitted when mapped, then half of it written: dup_mmap's check of the copy sees
+ * the free pages the writes took, and fork fails with ENOMEM before any child exists. */
+static void fork_checks_the_copy(void *arg)
+{
+	(void)arg;
+	uint64_t n = largest_admitted();
+	uint64_t heap = sys_mmap_anon_try(n, VM_READ | VM_WRITE);
+	if (!heap)
+		sys_exit(2);
+	for (uint64_t i = 0; i < n / 2; i++)
+		sys_touch(heap + i, TOUCH_WRITE);
+	sys_errno = 0;
+	forked = sys_fork("child", child, NULL) != NULL;
+	fork_errno = sys_errno;
+	sys_exit(0);
+}
+
+static void fork_refused_when_the_copy_does_not_fit(void **state)
+{
+	(void)state;
+	boot("2.6.28", 0);
+	assert_non_null(process_spawn("parent", fork_checks_the_copy, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_false(forked);
+	assert_int_equal(fork_errno, ENOMEM);
+	done();
+	boot("2.6.28", 0);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_ALWAYS;
+	assert_non_null(process_spawn("parent", fork_checks_the_copy, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_true(forked);
+	done();
+}
+
+/* A program refused a shared anonymous mapping (shmem_acct_size) ends with status 1, and
+ * the run's counter names it. */
+static int shared_code;
+
+static void shared_too_large(void *arg)
+{
+	(void)arg;
+	sys_mmap_shared_anon(2 * MM->nr_frames, VM_READ | VM_WRITE);
+	sys_exit(0);
+}
+
+static void waits_for_shared(void *arg)
+{
+	(void)arg;
+	sys_fork("shm", shared_too_large, NULL);
+	sys_wait(&shared_code);
+	sys_exit(0);
+}
+
+static void shared_anonymous_mapping_ends_the_program(void **state)
+{
+	(void)state;
+	boot("2.6.28", 0);
+	shared_code = -1;
+	assert_non_null(process_spawn("parent", waits_for_shared, NULL));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	assert_int_equal(shared_code, 1);
+	assert_int_equal(nr_mmap_enomem, 1);
+	assert_string_equal(mmap_enomem_comm, "shm");
+	done();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(guess_admits_up_to_free_less_the_reserve),
+	    cmocka_unit_test(the_268_guess_counts_the_reserve_as_free),
+	    cmocka_unit_test(free_swap_counts),
+	    cmocka_unit_test(overcommit_always_and_read_only_mappings_pass),
+	    cmocka_unit_test(fork_refused_when_the_copy_does_not_fit),
+	    cmocka_unit_test(shared_anonymous_mapping_ends_the_program),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
