@@ -329,6 +329,9 @@ int cmd_calibrate(int argc, char **argv)
 	    /* the file fault at the anonymous fault's price per counted instruction (KPATH) */
 	    {"fault_ns", fault < 0 ? -1 : fault * KPATH_FAULT_INSNS / KPATH_ANON_FAULT_INSNS,
 	     "the anonymous fault x 784 / 406 counted instructions"},
+	    {"pte_fault_ns",
+	     fault < 0 ? -1 : fault * KPATH_PTE_FAULT_INSNS / KPATH_ANON_FAULT_INSNS,
+	     "the anonymous fault x 229 / 406 counted instructions"},
 	    {"page_zero_ns", zero, "memset of one 4 KiB page, cache-warm"},
 	    {"page_copy_ns", copy, "memcpy of one 4 KiB page, cache-warm"},
 	    {"fork_ns", minimum(bench_fork, 200 * k, reps), "fork + _exit + waitpid"},

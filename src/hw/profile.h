@@ -61,6 +61,11 @@ struct hw_profile {
 	uint64_t elf_max_page_size;
 	bool task_struct_in_stack;   /* task_struct shares the THREAD_SIZE block (IA64) */
 	bool register_backing_store; /* every process writes a second, upward stack (IA64) */
+	/* The MMU has no young or dirty bit (ARMv5): Linux's set_pte_ext writes an old PTE as
+	 * invalid and a clean one as read-only (cpu_arm926_set_pte_ext), so the first access
+	 * after page_referenced clears the young bit, and the first write to a clean writable
+	 * PTE, fault to set it (handle_pte_fault, kernel-reclaim.md §1.8) */
+	bool pte_bits_emulated;
 	/* scheduler */
 	sim_time_t timeslice_ns;
 	sim_time_t quantum_ns; /* how far a task may run ahead of the clock (model knob) */
@@ -75,10 +80,13 @@ struct hw_profile {
 	sim_time_t touch_ns; /* a user access to a present, mapped page (TLB + cache) */
 	sim_time_t syscall_ns;
 	sim_time_t fault_ns; /* a fault on a cached file page: entry/exit, lookup, pte update */
-	/* a fault that finds no page (do_anonymous_page, do_wp_page) or a present PTE to mark:
+	/* a fault that finds no page (do_anonymous_page) or a COW write (do_wp_page):
 	 * the same less the page-cache lookup; the new page's allocation, clearing or copy and
 	 * LRU add are their own costs */
 	sim_time_t anon_fault_ns;
+	/* a fault that only marks a present PTE young or dirty (handle_pte_fault's end): taken
+	 * where the MMU has no such bits and the kernel emulates them (pte_bits_emulated) */
+	sim_time_t pte_fault_ns;
 	sim_time_t page_zero_ns;  /* clear one page */
 	sim_time_t page_copy_ns;  /* copy one page (COW, read/write syscalls) */
 	sim_time_t page_alloc_ns; /* buddy allocator fast path */
@@ -128,6 +136,7 @@ struct hw_profile {
 	X(syscall_ns)                                                                              \
 	X(fault_ns)                                                                                \
 	X(anon_fault_ns)                                                                           \
+	X(pte_fault_ns)                                                                            \
 	X(page_zero_ns)                                                                            \
 	X(page_copy_ns)                                                                            \
 	X(page_alloc_ns)                                                                           \
@@ -163,6 +172,9 @@ struct hw_profile {
 /* an anonymous fault less its page's allocation, clearing and LRU add; every profile prices
  * it as fault_ns x KPATH_ANON_FAULT_INSNS / KPATH_FAULT_INSNS (profiles.c) */
 #define KPATH_ANON_FAULT_INSNS 406
+/* a fault on a present PTE that only sets its young bit (ARM926's emulation), entry to
+ * exit; priced as fault_ns x KPATH_PTE_FAULT_INSNS / KPATH_FAULT_INSNS like the above */
+#define KPATH_PTE_FAULT_INSNS  229
 #define KPATH_TICK_INSNS       1417 /* every kernel instruction a tick, user loop running */
 #define KPATH_PAGE_ALLOC_INSNS 322  /* __alloc_pages and its buffered_rmqueue, order 0 */
 #define KPATH_PAGE_FREE_INSNS  369  /* free_hot_cold_page and free_pages_bulk, a page */

@@ -81,6 +81,7 @@
 	.syscall_ns = 64,     /* lat_syscall null 0.08 us x 0.797 */                                  \
 	.fault_ns = 1257,     /* 784 insns (KPATH; lmbench 3's lat_pagefault does not fault) */     \
 	.anon_fault_ns = 651, /* fault_ns x 406 / 784 insns (KPATH) */                              \
+	.pte_fault_ns = 367, /* fault_ns x 229 / 784 insns (KPATH) */ \
 	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */                                   \
 	.page_copy_ns = 4512, /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */                           \
 	.page_alloc_ns = 516, /* 322 insns (KPATH) */                                                 \
@@ -163,6 +164,7 @@ static const struct hw_profile profiles[] = {
 	.syscall_ns = 373,     /* lat_syscall null 0.44 us x 0.847 */
 	.fault_ns = 3390,      /* lat_pagefault 4.0 us x 0.847 */
 	.anon_fault_ns = 1756, /* fault_ns x 406 / 784 insns (KPATH) */
+	.pte_fault_ns = 990,   /* fault_ns x 229 / 784 insns (KPATH) */
 	.page_zero_ns = 24100, /* 4 KiB at bw_mem write 170 MB/s */
 	.page_copy_ns = 33300, /* 4 KiB at bw_mem bcopy (libc) 123 MB/s */
 	.page_alloc_ns = 808,  /* 322 insns (KPATH) */
@@ -219,6 +221,9 @@ static const struct hw_profile profiles[] = {
 	.elf_text_base = 0x8000,
 	.mmap_base = 0x40000000,
 	.stack_top = 0xbf000000,
+	/* ARMv5 page tables have no young or dirty bit: cpu_arm926_set_pte_ext (v2.6.25
+	 * arch/arm/mm/proc-arm926.S) writes an old PTE as invalid and a clean one read-only */
+	.pte_bits_emulated = true,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS, as x86-64-2008 */
 	.quantum_ns = 200 * NSEC_PER_USEC, /* model knob [estimate] */
 	/* CPU costs: a switch between processes is [PXA255-200]'s, an ARMv5 CPU with virtually
@@ -250,6 +255,7 @@ static const struct hw_profile profiles[] = {
 	.syscall_ns = 1740,    /* lat_syscall null 0.44 us x 3.95 */
 	.fault_ns = 15800,     /* lat_pagefault 4.0 us x 3.95 */
 	.anon_fault_ns = 8182, /* fault_ns x 406 / 784 insns (KPATH) */
+	.pte_fault_ns = 4615,  /* fault_ns x 229 / 784 insns (KPATH) */
 	.page_zero_ns = 64100, /* 4 KiB at bw_mem write 170 MB/s / 2.66 */
 	.page_copy_ns = 88600, /* 4 KiB at bw_mem bcopy (libc) 123 MB/s / 2.66 */
 	.page_alloc_ns = 3218, /* 322 insns (KPATH) */
@@ -335,6 +341,7 @@ static const struct hw_profile profiles[] = {
 	 * not fault on Linux (docs/hardware.md) */
 	.fault_ns = 4415,
 	.anon_fault_ns = 2286,	/* fault_ns x 406 / 784 insns (KPATH) */
+	.pte_fault_ns = 1290,	/* fault_ns x 229 / 784 insns (KPATH) */
 	.page_zero_ns = 125200, /* 64 KiB at bw_mem write 523.5 MB/s */
 	.page_copy_ns = 119200, /* 64 KiB at bw_mem bcopy (libc) 549.6 MB/s */
 	.page_alloc_ns = 1813,	/* 322 insns (KPATH) */
@@ -440,6 +447,7 @@ static const struct hw_profile profiles[] = {
 	.syscall_ns = 57,                  /* null call 0.08 us x 0.712 */          \
 	.fault_ns = 1132,                  /* 784 insns (KPATH) */                  \
 	.anon_fault_ns = 586, /* fault_ns x 406 / 784 insns (KPATH) */              \
+	.pte_fault_ns = 331, /* fault_ns x 229 / 784 insns (KPATH) */ \
 	.page_zero_ns = 3285,              /* 4 KiB at 1247 MB/s */                 \
 	.page_copy_ns = 4512,              /* 4 KiB at 907.8 MB/s */                \
 	.page_alloc_ns = 465,              /* 322 insns (KPATH) */                  \

@@ -183,7 +183,7 @@ int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind)
 		return -1;
 	uint32_t *pte = &vma->pte[vpn - vma->start];
 	uint32_t v = *pte;
-	if ((v & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v & PTE_RDONLY))) {
+	if ((v & MM->touch_mask[kind]) == MM->touch_want[kind]) {
 		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
 		cpu_work(MM->hw->touch_ns);
 		return 0;
@@ -215,6 +215,7 @@ void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 	for (uint32_t k = 0; k < TOUCH_SET_MAX; k++) {
 		s->pte[k] = &touch_set_unused;
 		s->fault_if[k] = 0;
+		s->want[k] = 0;
 		s->sets[k] = 0;
 	}
 	for (uint32_t k = 0; k < s->n; k++) {
@@ -223,7 +224,8 @@ void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 			return;
 		s->pte[k] = &mm->vma_index[i - 1].pte[s->vpn[k] - mm->vma_index[i - 1].start];
 		bool write = s->kind[k] == TOUCH_WRITE;
-		s->fault_if[k] = PTE_PRESENT | (write ? PTE_RDONLY : 0);
+		s->fault_if[k] = MM->touch_mask[s->kind[k]];
+		s->want[k] = MM->touch_want[s->kind[k]];
 		s->sets[k] = PTE_YOUNG | (write ? PTE_DIRTY : 0);
 	}
 	s->mm = mm;
@@ -673,11 +675,16 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
 		return -1;
 	count_vm_event(PGFAULT);
 	/* a missing file page or a swap entry is looked up (filemap_fault, lookup_swap_cache:
-	 * fault_ns, the counted file fault); an anonymous or COW fault, or a present PTE to
-	 * mark, is the fault without that lookup (anon_fault_ns, KPATH) */
+	 * fault_ns, the counted file fault); an anonymous or COW fault is the fault without
+	 * that lookup (anon_fault_ns, KPATH) */
 	uint32_t v0 = vma->pte[off];
 	bool lookup = !(v0 & PTE_PRESENT) && ((v0 & PTE_SWAP) || vma->file);
-	cpu_work_sys(lookup ? MM->hw->fault_ns : MM->hw->anon_fault_ns);
+	/* a present PTE the access may use needs only its young or dirty bit: the MMU's
+	 * emulation of them (pte_bits_emulated) took the fault, the KPATH old-PTE fault */
+	bool mark = (v0 & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v0 & PTE_RDONLY));
+	cpu_work_sys(mark     ? MM->hw->pte_fault_ns
+		     : lookup ? MM->hw->fault_ns
+			      : MM->hw->anon_fault_ns);
 	mm->in_fault = true;
 	struct task_struct *tsk = current;
 	unsigned long majors = tsk ? tsk->maj_flt : 0;

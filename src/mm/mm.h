@@ -239,6 +239,10 @@ struct mm_machine {
 	const struct hw_profile *hw;
 	uint32_t page_size, page_shift;
 	uint32_t pte_shift; /* log2 of PTEs per page-table page: log2(page_size / pte_bytes) */
+	/* An access of kind k is done without a fault when (pte & touch_mask[k]) equals
+	 * touch_want[k]: present, and writable for a write; where the MMU has no young or dirty
+	 * bit (hw pte_bits_emulated), also young, and dirty for a write */
+	uint32_t touch_mask[3], touch_want[3];
 	/* the files' backing_dev_info.ra_pages, which file_ra_state_init gives every open file:
 	 * hw_profile.fs_ra_pages, else VM_MAX_READAHEAD in pages */
 	uint32_t ra_pages;
@@ -501,7 +505,7 @@ static inline bool touch_page_fast(struct mm_struct *mm, uint64_t vpn, int kind)
 		return false;
 	uint32_t *pte = &c->pte[vpn - c->start];
 	uint32_t v = *pte;
-	if (!(v & PTE_PRESENT) || (kind == TOUCH_WRITE && (v & PTE_RDONLY)))
+	if ((v & MM->touch_mask[kind]) != MM->touch_want[kind])
 		return false;
 	*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
 	cpu_work(MM->hw->touch_ns);
@@ -524,7 +528,7 @@ struct touch_set {
 	 * write-protected for a write) and those the access sets; entries past n test and
 	 * set nothing, so the loops have a fixed count */
 	uint32_t *pte[TOUCH_SET_MAX];
-	uint32_t fault_if[TOUCH_SET_MAX], sets[TOUCH_SET_MAX];
+	uint32_t fault_if[TOUCH_SET_MAX], want[TOUCH_SET_MAX], sets[TOUCH_SET_MAX];
 };
 
 /* Every page of s at once, if each access would be touch_page_fast's hit and the CPU time
@@ -539,8 +543,8 @@ static inline bool touch_set_fast(struct mm_struct *mm, const struct touch_set *
 	if (s->gen != mm->vma_gen || t->in_kernel || t->pending + s->ns >= sim_quantum)
 		return false;
 	uint32_t *p0 = s->pte[0], *p1 = s->pte[1], *p2 = s->pte[2];
-	if (((*p0 ^ PTE_PRESENT) & s->fault_if[0]) | ((*p1 ^ PTE_PRESENT) & s->fault_if[1]) |
-	    ((*p2 ^ PTE_PRESENT) & s->fault_if[2]))
+	if (((*p0 & s->fault_if[0]) ^ s->want[0]) | ((*p1 & s->fault_if[1]) ^ s->want[1]) |
+	    ((*p2 & s->fault_if[2]) ^ s->want[2]))
 		return false;
 	*p0 |= s->sets[0];
 	*p1 |= s->sets[1];

@@ -48,6 +48,7 @@ want = {
     "KPATH_IO_SUBMIT_INSNS": rows[("io_submit", "swap_out")],
     "KPATH_COPY_PTE_INSNS": rows[("copy_pte", "fork_4m")],
     "KPATH_ZAP_PTE_INSNS": rows[("zap_pte", "fork_4m")],
+    "KPATH_PTE_FAULT_INSNS": rows[("pte fault", "swap_in")],
 }
 have = dict(re.findall(r"#define (KPATH_\w+_INSNS)\s+(\d+)", open(sys.argv[3]).read()))
 bad = [f"{k} = {have.get(k)}, the data say {v:.1f}" for k, v in want.items()

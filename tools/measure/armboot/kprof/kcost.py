@@ -81,6 +81,7 @@ class Profile:
     """Instructions and calls by kernel function of one dump."""
 
     def __init__(self, blocks, addrs, names):
+        self.blocks = blocks  # (address, instructions, times executed) of every block
         self.insns = collections.Counter()
         self.calls = collections.Counter()
         self.user = 0

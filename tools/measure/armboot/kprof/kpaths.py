@@ -15,6 +15,7 @@ active while unmapped ones remain). The reclaim rows are pooled over the
 phases (their instructions summed, their events summed).
 docs/armboot-measured.md, "The kernel's paths, counted", reads this output.
 """
+import bisect
 import sys
 
 import kcost
@@ -78,6 +79,31 @@ def fork_pte_split(p, p4):
     set_pte, normal = delta({SET_PTE}), delta({NORMAL_PAGE})
     return (delta(COPY_PTE) + set_pte * 2 // 3 + normal // 2,
             delta(ZAP_PTE) + set_pte - set_pte * 2 // 3 + normal - normal // 2)
+
+
+def pte_fault(p, addrs, names, faults, old):
+    """A fault on a present PTE that is old (ARM926's young bit is emulated: an old PTE is
+    invalid to the MMU), in instructions: the blocks every fault of the phase runs (those
+    executed between the data aborts' and the faults' counts of times, entry to exit,
+    less ARM's cache upkeep) per fault, plus handle_mm_fault's blocks run by the old-PTE faults alone: those executed
+    `old` times, and the two sides of a branch inside them (counts that add up to `old`)."""
+    every = mine = 0
+    hmf = []
+    for vaddr, n, count in p.blocks:
+        if vaddr < 0xC0000000:
+            continue
+        i = bisect.bisect_right(addrs, vaddr) - 1
+        if names[i].startswith(ARM_CACHE):  # as in every fault row
+            continue
+        if p.calls["do_DataAbort"] <= count <= faults:
+            every += n * count
+        elif names[i] == "handle_mm_fault" and 1 < count <= old:
+            hmf.append((n, count))
+    counts = {c for _, c in hmf}
+    for n, c in hmf:
+        if c == old or old - c in counts:
+            mine += n * c
+    return every / faults * old + mine
 
 
 def events(vm, prefixes):
@@ -167,6 +193,17 @@ def main(argv):
         if len(mine) > 1:
             rows.append((cost, "pooled", sum(r[2] for r in mine), sum(r[3] for r in mine),
                          "the phases above together"))
+    if "swap_in" in runs:
+        # the phase reads back pages it wrote, so a fault that is not on a swap entry
+        # (lookup_swap_cache, once a swap fault) finds its PTE present but old: reclaim's
+        # page_referenced cleared the young bit, which the ARM926 emulates
+        vm, p = runs["swap_in"]
+        faults = p.calls["handle_mm_fault"]  # pgfault counts the markers' few too
+        old = faults - p.calls["lookup_swap_cache"]
+        if old >= 1000:
+            addrs, names = kcost.load_symbols(argv[2])
+            rows.append(("pte fault", "swap_in", round(pte_fault(p, addrs, names, faults, old)),
+                         old, "every fault's blocks / faults + the old-PTE blocks / old"))
     if "swap_out" in runs:
         vm, p = runs["swap_out"]
         row("swap_alloc", "swap_out", SWAP_ALLOC, p.calls["add_to_swap_cache"],
