@@ -75,6 +75,24 @@ static void kernel_paths_follow_kpath(void **state)
 			fail_msg("%s: pte_fault_ns = %llu, want fault_ns x %d / %d = %.1f", *name,
 				 (unsigned long long)hw->pte_fault_ns, KPATH_PTE_FAULT_INSNS,
 				 KPATH_FAULT_INSNS, mark);
+		/* and the swap-in paths */
+		const struct {
+			const char *cost;
+			sim_time_t ns;
+			int insns;
+		} by_fault[] = {
+		    {"swap_fault_ns", hw->swap_fault_ns, KPATH_SWAP_FAULT_INSNS},
+		    {"swapin_ra_ns", hw->swapin_ra_ns, KPATH_SWAPIN_RA_INSNS},
+		    {"swapin_page_ns", hw->swapin_page_ns, KPATH_SWAPIN_PAGE_INSNS},
+		};
+		for (size_t i = 0; i < sizeof(by_fault) / sizeof(by_fault[0]); i++) {
+			double want = (double)hw->fault_ns * by_fault[i].insns / KPATH_FAULT_INSNS;
+			double got = (double)by_fault[i].ns;
+			if (got - want > 1.0 || want - got > 1.0)
+				fail_msg("%s: %s = %.0f, want fault_ns x %d / %d = %.1f", *name,
+					 by_fault[i].cost, got, by_fault[i].insns,
+					 KPATH_FAULT_INSNS, want);
+		}
 		for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 			double want = paths[i].insns * k, got = (double)paths[i].ns;
 			if (got - want > 1.0 || want - got > 1.0)

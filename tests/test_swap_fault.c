@@ -6,6 +6,8 @@
  * a VMA without anon_vma. */
 #include "util/testutil.h"
 
+#include <string.h>
+
 struct anon {
 	struct mm_struct *mm;
 	struct vm_area_struct *vma;
@@ -185,6 +187,61 @@ static void readahead_reads_the_run_around_the_slot(void **state)
 	teardown(&a);
 }
 
+/* What a swap-in charges the faulting task (KPATH): a fault on a swap entry whose page is
+ * in the swap cache swap_fault_ns; a miss, swapin_readahead's set-up once and each page it
+ * reads swapin_page_ns (the allocation, LRU add and bio, their own costs, set to 0 here). */
+static struct task_struct *charged_current(void)
+{
+	static struct task_struct t;
+	memset(&t, 0, sizeof(t));
+	set_current(&t);
+	return &t;
+}
+
+static struct hw_profile priced;
+
+static void price_swapin_only(void)
+{
+	priced = *MM->hw;
+	priced.page_alloc_ns = priced.lru_add_ns = priced.io_submit_ns = 0;
+	MM->hw = &priced;
+}
+
+static void swapin_charges_its_paths(void **state)
+{
+	(void)state;
+	struct anon a;
+	anon_setup(&a, 64ULL << 20, 4);
+	price_swapin_only();
+	swap_out(&a, 2);
+	struct task_struct *t = charged_current();
+	assert_int_equal(handle_mm_fault(a.mm, a.vma, a.start + 2, TOUCH_READ), 0);
+	assert_int_equal(t->task.stime, MM->hw->swap_fault_ns);
+	assert_true(MM->hw->swap_fault_ns != MM->hw->fault_ns);
+	/* a miss reading slots 11..15 (the run around 13, as above) */
+	MM->sysctl.page_cluster = 3;
+	struct swap_info *si = &MM->swap;
+	for (uint32_t s = 8; s < 17; s++)
+		if (s != 10 && !si->swap_map[s]) {
+			si->swap_map[s] = 1;
+			si->nr_free--;
+		}
+	t = charged_current();
+	bool major = false;
+	assert_true(swapin_readahead(13, &major) != NO_PFN);
+	assert_int_equal(t->task.stime, MM->hw->swapin_ra_ns + 5 * MM->hw->swapin_page_ns);
+	set_current(NULL);
+	sched_run(sim_clock + NSEC_PER_SEC, NULL);
+	for (uint32_t s = 11; s <= 15; s++)
+		delete_from_swap_cache(lookup_swap_cache(s));
+	for (uint32_t s = 8; s < 17; s++)
+		if (s != 10 && si->swap_map[s] == 1) {
+			si->swap_map[s] = 0;
+			si->nr_free++;
+		}
+	teardown(&a);
+}
+
 /* Slots 8..16 allocated but 10, page_cluster 3, as above, then slots 1..7 but 3. 2.6.8's
  * valid_swaphandles reads from the window's start to its first free slot: for slot 13 the
  * run 8..9, which does not reach it (13 is then read alone); for slot 5 (window 0..7, the
@@ -254,6 +311,7 @@ int main(void)
 	    cmocka_unit_test(deactivation_keeps_swap_2630),
 	    cmocka_unit_test(readahead_reads_the_run_around_the_slot),
 	    cmocka_unit_test(readahead_2_6_8_reads_from_the_window_start),
+	    cmocka_unit_test(swapin_charges_its_paths),
 	    cmocka_unit_test(fork_skips_file_vmas_without_anon_vma),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -87,6 +87,13 @@ struct hw_profile {
 	/* a fault that only marks a present PTE young or dirty (handle_pte_fault's end): taken
 	 * where the MMU has no such bits and the kernel emulates them (pte_bits_emulated) */
 	sim_time_t pte_fault_ns;
+	/* a fault on a swap entry (do_swap_page): entry to exit, the swap cache lookup, the rmap
+	 * and the slot's release; a miss adds the readahead's set-up (swapin_ra_ns) and each
+	 * page read its swap cache insert (swapin_page_ns), besides its allocation, LRU add
+	 * and bio */
+	sim_time_t swap_fault_ns;
+	sim_time_t swapin_ra_ns;
+	sim_time_t swapin_page_ns;
 	sim_time_t page_zero_ns;  /* clear one page */
 	sim_time_t page_copy_ns;  /* copy one page (COW, read/write syscalls) */
 	sim_time_t page_alloc_ns; /* buddy allocator fast path */
@@ -137,6 +144,9 @@ struct hw_profile {
 	X(fault_ns)                                                                                \
 	X(anon_fault_ns)                                                                           \
 	X(pte_fault_ns)                                                                            \
+	X(swap_fault_ns)                                                                           \
+	X(swapin_ra_ns)                                                                            \
+	X(swapin_page_ns)                                                                          \
 	X(page_zero_ns)                                                                            \
 	X(page_copy_ns)                                                                            \
 	X(page_alloc_ns)                                                                           \
@@ -174,18 +184,24 @@ struct hw_profile {
 #define KPATH_ANON_FAULT_INSNS 406
 /* a fault on a present PTE that only sets its young bit (ARM926's emulation), entry to
  * exit; priced as fault_ns x KPATH_PTE_FAULT_INSNS / KPATH_FAULT_INSNS like the above */
-#define KPATH_PTE_FAULT_INSNS  229
-#define KPATH_TICK_INSNS       1417 /* every kernel instruction a tick, user loop running */
-#define KPATH_PAGE_ALLOC_INSNS 322  /* __alloc_pages and its buffered_rmqueue, order 0 */
-#define KPATH_PAGE_FREE_INSNS  369  /* free_hot_cold_page and free_pages_bulk, a page */
-#define KPATH_LRU_ADD_INSNS    94   /* lru_cache_add_active and its pagevec drain, a page */
-#define KPATH_ISOLATE_INSNS    66   /* isolate_lru_pages, a page scanned */
-#define KPATH_SCAN_PAGE_INSNS  243  /* shrink_*_list and page-level rmap, a page */
-#define KPATH_RMAP_PTE_INSNS   83   /* page_referenced_one / try_to_unmap_one, a PTE */
-#define KPATH_SWAP_ALLOC_INSNS 310  /* get_swap_page, add_to_swap_cache */
-#define KPATH_IO_SUBMIT_INSNS  952  /* swap_writepage to the elevator, a page written */
-#define KPATH_COPY_PTE_INSNS   116  /* copy_one_pte, an anonymous page's PTE at fork */
-#define KPATH_ZAP_PTE_INSNS    107  /* zap_pte_range, a PTE whose page stays mapped elsewhere */
+#define KPATH_PTE_FAULT_INSNS 229
+/* the swap-in paths (kpaths.py's swap_in rows), priced the same way: a fault on a swap
+ * entry whose page is in the swap cache; swapin_readahead's window and grab_swap_token, a
+ * call; read_swap_cache_async's lookup and swap cache insert, a page read */
+#define KPATH_SWAP_FAULT_INSNS	491
+#define KPATH_SWAPIN_RA_INSNS	287
+#define KPATH_SWAPIN_PAGE_INSNS 308
+#define KPATH_TICK_INSNS	1417 /* every kernel instruction a tick, user loop running */
+#define KPATH_PAGE_ALLOC_INSNS	322  /* __alloc_pages and its buffered_rmqueue, order 0 */
+#define KPATH_PAGE_FREE_INSNS	369  /* free_hot_cold_page and free_pages_bulk, a page */
+#define KPATH_LRU_ADD_INSNS	94   /* lru_cache_add_active and its pagevec drain, a page */
+#define KPATH_ISOLATE_INSNS	66   /* isolate_lru_pages, a page scanned */
+#define KPATH_SCAN_PAGE_INSNS	243  /* shrink_*_list and page-level rmap, a page */
+#define KPATH_RMAP_PTE_INSNS	83   /* page_referenced_one / try_to_unmap_one, a PTE */
+#define KPATH_SWAP_ALLOC_INSNS	310  /* get_swap_page, add_to_swap_cache */
+#define KPATH_IO_SUBMIT_INSNS	952  /* swap_writepage to the elevator, a page written */
+#define KPATH_COPY_PTE_INSNS	116  /* copy_one_pte, an anonymous page's PTE at fork */
+#define KPATH_ZAP_PTE_INSNS	107  /* zap_pte_range, a PTE whose page stays mapped elsewhere */
 
 /* sizeof(void *) on the profile's machine: 8 where struct page is a 64-bit one (56 bytes
  * or more in 2.6.2x), 4 on the 32-bit profiles (32 bytes). */

@@ -674,15 +674,17 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
 	    (kind == TOUCH_EXEC && !(vma->flags & VM_EXEC)))
 		return -1;
 	count_vm_event(PGFAULT);
-	/* a missing file page or a swap entry is looked up (filemap_fault, lookup_swap_cache:
-	 * fault_ns, the counted file fault); an anonymous or COW fault is the fault without
-	 * that lookup (anon_fault_ns, KPATH) */
+	/* a missing file page is looked up (filemap_fault: fault_ns, the counted file fault), a
+	 * swap entry in the swap cache (do_swap_page: swap_fault_ns); an anonymous or COW fault
+	 * is the fault without a lookup (anon_fault_ns, KPATH) */
 	uint32_t v0 = vma->pte[off];
-	bool lookup = !(v0 & PTE_PRESENT) && ((v0 & PTE_SWAP) || vma->file);
+	bool swap = !(v0 & PTE_PRESENT) && (v0 & PTE_SWAP);
+	bool lookup = !(v0 & PTE_PRESENT) && vma->file;
 	/* a present PTE the access may use needs only its young or dirty bit: the MMU's
 	 * emulation of them (pte_bits_emulated) took the fault, the KPATH old-PTE fault */
 	bool mark = (v0 & PTE_PRESENT) && !(kind == TOUCH_WRITE && (v0 & PTE_RDONLY));
 	cpu_work_sys(mark     ? MM->hw->pte_fault_ns
+		     : swap   ? MM->hw->swap_fault_ns
 		     : lookup ? MM->hw->fault_ns
 			      : MM->hw->anon_fault_ns);
 	mm->in_fault = true;

@@ -196,6 +196,7 @@ static pfn_t read_swap_cache_async(uint32_t slot)
 	p->flags |= PG_locked;
 	swap_duplicate(slot); /* the cache's reference */
 	add_to_swap_cache(pfn, slot);
+	cpu_work_sys(MM->hw->swapin_page_ns); /* the lookup and the insert (KPATH) */
 	/* §1.3: 2.6.28's swap-in enters the inactive list; before, the active one */
 	lru_cache_add_lru(pfn, MM->rules->swapin_active ? LRU_ACTIVE_ANON : LRU_INACTIVE_ANON);
 	count_vm_event(PSWPIN);
@@ -246,6 +247,7 @@ static unsigned valid_swaphandles(uint32_t slot, uint64_t *start)
 pfn_t swapin_readahead(uint32_t slot, bool *major)
 {
 	uint64_t off = 0;
+	cpu_work_sys(MM->hw->swapin_ra_ns); /* with grab_swap_token's check (KPATH) */
 	unsigned nr = valid_swaphandles(slot, &off);
 	for (uint64_t end = off + nr; off < end; off++)
 		if (read_swap_cache_async((uint32_t)off) == NO_PFN)

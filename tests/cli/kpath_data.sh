@@ -49,6 +49,9 @@ want = {
     "KPATH_COPY_PTE_INSNS": rows[("copy_pte", "fork_4m")],
     "KPATH_ZAP_PTE_INSNS": rows[("zap_pte", "fork_4m")],
     "KPATH_PTE_FAULT_INSNS": rows[("pte fault", "swap_in")],
+    "KPATH_SWAP_FAULT_INSNS": rows[("swap fault", "swap_in")],
+    "KPATH_SWAPIN_RA_INSNS": rows[("swapin_ra", "swap_in")],
+    "KPATH_SWAPIN_PAGE_INSNS": rows[("swapin_page", "swap_in")],
 }
 have = dict(re.findall(r"#define (KPATH_\w+_INSNS)\s+(\d+)", open(sys.argv[3]).read()))
 bad = [f"{k} = {have.get(k)}, the data say {v:.1f}" for k, v in want.items()

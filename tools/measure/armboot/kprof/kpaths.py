@@ -106,6 +106,54 @@ def pte_fault(p, addrs, names, faults, old):
     return every / faults * old + mine
 
 
+def per_call(p, funcs, calls):
+    """`calls` calls' share of funcs' instructions, each function at its mean a call."""
+    return sum(p.insns[f] / p.calls[f] * calls for f in funcs if p.calls[f])
+
+
+# A fault on a swap entry whose page is in the swap cache (do_swap_page, inlined in
+# handle_mm_fault; mm/memory.c v2.6.25-rc1): its own callees, and its calls of helpers that
+# others call too (lookup_swap_cache's find_get_page and radix_tree_lookup; swap_free with
+# swap_info_get and swap_entry_free; unlock_page), a call each at their mean.
+SWAP_FAULT_OWN = {"lookup_swap_cache", "mark_page_accessed", "page_add_anon_rmap",
+                  "__page_set_anon_rmap"}
+SWAP_FAULT_SHARED = {"find_get_page", "radix_tree_lookup", "swap_free", "swap_info_get",
+                     "swap_entry_free", "unlock_page"}
+# A fault that missed the swap cache: swapin_readahead's window (valid_swaphandles) and
+# grab_swap_token, once a call
+SWAPIN_RA = {"swapin_readahead", "valid_swaphandles", "grab_swap_token"}
+# A page swapin_readahead reads: read_swap_cache_async (its find_get_page and
+# radix_tree_lookup a call) and add_to_swap_cache's swap_duplicate and radix tree insert
+# a page read (swap_readpage calls); the allocation, LRU add and bio are their own costs
+SWAPIN_PAGE_CALL = {"find_get_page", "radix_tree_lookup"}
+SWAPIN_PAGE_READ = {"add_to_swap_cache", "radix_tree_insert", "radix_tree_preload",
+                    "swap_duplicate"}
+
+
+def swap_fault(p, addrs, names, faults, old, swapf):
+    """The instructions of the swap_in phase's swapf faults on a swap entry: every fault's
+    blocks at their share, handle_mm_fault's blocks that are neither every fault's nor the
+    old-PTE faults', and the callees above."""
+    every = mine = 0
+    hmf = []
+    for vaddr, n, count in p.blocks:
+        if vaddr < 0xC0000000:
+            continue
+        i = bisect.bisect_right(addrs, vaddr) - 1
+        if names[i].startswith(ARM_CACHE):
+            continue
+        if p.calls["do_DataAbort"] <= count <= faults:
+            every += n * count
+        elif names[i] == "handle_mm_fault" and count > 1:
+            hmf.append((n, count))
+    counts = {c for _, c in hmf}
+    for n, c in hmf:
+        if not (c == old or old - c in counts):
+            mine += n * c
+    return (every / faults * swapf + mine + p.sum(SWAP_FAULT_OWN)
+            + per_call(p, SWAP_FAULT_SHARED, swapf))
+
+
 def events(vm, prefixes):
     return sum(v for k, v in vm.items() if k.startswith(prefixes))
 
@@ -204,6 +252,19 @@ def main(argv):
             addrs, names = kcost.load_symbols(argv[2])
             rows.append(("pte fault", "swap_in", round(pte_fault(p, addrs, names, faults, old)),
                          old, "every fault's blocks / faults + the old-PTE blocks / old"))
+            swapf = p.calls["lookup_swap_cache"]
+            rows.append(("swap fault", "swap_in",
+                         round(swap_fault(p, addrs, names, faults, old, swapf)), swapf,
+                         "every fault's share, the swap blocks, do_swap_page's calls"))
+        ra = p.calls["swapin_readahead"]
+        row("swapin_ra", "swap_in", SWAPIN_RA, ra, "/ swapin_readahead calls")
+        read = p.calls["swap_readpage"]
+        if read >= 1000:
+            rows.append(("swapin_page", "swap_in",
+                         round(p.insns["read_swap_cache_async"]
+                               + per_call(p, SWAPIN_PAGE_CALL, p.calls["read_swap_cache_async"])
+                               + per_call(p, SWAPIN_PAGE_READ, read)), read,
+                         "read_swap_cache_async's work / swap_readpage calls"))
     if "swap_out" in runs:
         vm, p = runs["swap_out"]
         row("swap_alloc", "swap_out", SWAP_ALLOC, p.calls["add_to_swap_cache"],
