@@ -23,7 +23,7 @@ import tempfile
 
 # The kernel paths priced by KPATH (counted instructions at a price per instruction taken
 # from one anchor, docs/hardware.md: the anchor is an assumption), touch_ns (lmbench's L1
-# latency, an [estimate] on ia64; that a reference is one cached load is an approximation),
+# latency, on ia64 the manual's L1D latency; that a reference is one cached load is an approximation),
 # and the memory the kernel keeps from boot (an estimate in every profile but
 # the ARM one, which was measured on a board of the class, not the thread's: still varied);
 # the cited costs (syscall, context switch, fault, page zero/copy, socket message, fork,

@@ -28,6 +28,13 @@
  *            Linux never did (H. Dickins in the same thread,
  *            <Pine.LNX.4.64.0804301215080.4651@blonde.site>), so after one pass over the
  *            file it times loads that do not fault; [IA64-1600]'s 0.2385 us likewise.
+ *  [IA64-L1D] Intel Itanium 2 Processor Reference Manual for Software Development and
+ *            Optimization (May 2004), the L1 data cache: an integer load that hits it has a
+ *            2-cycle latency to most consumers (as quoted, for an SGI Altix 350's Itanium 2,
+ *            at ueda.info.waseda.ac.jp/~kei/koukyuu/norm/architecture.html; W. Triebel et
+ *            al., "Programming Itanium-based Systems", table 11.3, give Itanium's L1D 2
+ *            cycles too): the load-to-load latency lmbench's lat_mem_rd times, which the
+ *            quoted [IA64-1600] summary lacks.
  * lmbench's MB is 10^6 bytes (lmbench3 src/lib_timing.c). Every profile's lmbench-type costs
  * come from them (docs/hardware.md, "CPU costs").
  *
@@ -344,7 +351,8 @@ static const struct hw_profile profiles[] = {
 	 * switch itself is [P3-790]'s scaled by the clock ratio 790/1600 = 0.494. */
 	.ctxsw_ns = 711,   /* [P3-790] lat_ctx 2p/0K 1.44 us x 0.494 */
 	.tick_ns = 7979,   /* 1417 insns (KPATH) */
-	.touch_ns = 3,	   /* [estimate] */
+	/* [IA64-L1D]: an integer load hitting L1D, 2 cycles at 1600 MHz = 1.25 ns */
+	.touch_ns = 1,
 	.syscall_ns = 230, /* lat_syscall null I/O 0.23 us (null, getppid, is an fsys fast path) */
 	/* 784 insns (KPATH): lmbench 3's lat_pagefault (0.2385 us) times accesses that mostly do
 	 * not fault on Linux (docs/hardware.md) */
