@@ -1,10 +1,14 @@
-/* ARMv5's emulated young and dirty bits (hw pte_bits_emulated, cpu_arm926_set_pte_ext): on
+/* ARMv5's MMU and caches. The emulated young and dirty bits (hw pte_bits_emulated,
+ * cpu_arm926_set_pte_ext): on
  * the ARM926 board an access to a page whose young bit page_referenced cleared faults once
  * (pgfault, a minor fault, pte_fault_ns), as does the first write to a clean writable PTE
  * (a shared anonymous page read first); on x86-64, whose MMU sets both bits, neither does.
- * The same through a touch set, whose fast path must refuse an old PTE. */
+ * The same through a touch set, whose fast path must refuse an old PTE. The virtually indexed
+ * cache: try_to_unmap_one flushes a page of the mm the CPU runs in (flush_cache_page_ns),
+ * not one of another mm, and not on x86-64. */
 #include "util/testutil.h"
 
+#include "kernel/process.h"
 #include "mm/shmem.h"
 
 #include <string.h>
@@ -125,12 +129,61 @@ static void a_touch_set_refuses_an_old_pte(void **state)
 	test_machine_shutdown();
 }
 
+static sim_time_t unmap_own, unmap_other;
+
+/* An anonymous page of mm at its first address, old (unmappable) and in the swap cache. */
+static pfn_t swappable(struct mm_struct *mm)
+{
+	uint64_t s = do_mmap(mm, 1, VM_READ | VM_WRITE, NULL, 0);
+	struct vm_area_struct *v = find_vma(mm, s);
+	pfn_t pfn = test_anon_page(v, 0, false, true);
+	assert_true(add_to_swap(pfn));
+	return pfn;
+}
+
+static sim_time_t unmap_charge(pfn_t pfn)
+{
+	sim_time_t before = current->task.stime;
+	assert_int_equal(try_to_unmap(pfn), SWAP_SUCCESS);
+	return current->task.stime - before;
+}
+
+static void unmapper(void *arg)
+{
+	(void)arg;
+	unmap_own = unmap_charge(swappable(current->mm));
+	struct mm_struct *other = mm_alloc();
+	unmap_other = unmap_charge(swappable(other));
+	exit_mmap(other);
+	sys_exit(0);
+}
+
+static void unmap_flushes_the_active_mm_on_a_vivt_cache(void **state)
+{
+	(void)state;
+	const char *profiles[] = {"arm926-2008", "x86_64-2008"};
+	for (int i = 0; i < 2; i++) {
+		test_machine_boot(profiles[i], 64ULL << 20, 64ULL << 20, 0);
+		kernel_reset();
+		MM->task_ops = &kernel_task_ops;
+		assert_non_null(process_spawn("unmapper", unmapper, NULL));
+		sched_run(10ULL * NSEC_PER_SEC, NULL);
+		const struct hw_profile *hw = hw_profile_find(profiles[i]);
+		assert_int_equal(unmap_other, hw->rmap_pte_ns);
+		assert_int_equal(unmap_own, hw->rmap_pte_ns + hw->flush_cache_page_ns);
+		assert_true(i == 0 ? hw->flush_cache_page_ns > 0 : hw->flush_cache_page_ns == 0);
+		kernel_shutdown();
+		test_machine_shutdown();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(an_old_pte_faults_only_where_young_is_emulated),
 	    cmocka_unit_test(a_clean_write_faults_only_where_dirty_is_emulated),
 	    cmocka_unit_test(a_touch_set_refuses_an_old_pte),
+	    cmocka_unit_test(unmap_flushes_the_active_mm_on_a_vivt_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,6 +94,10 @@ struct hw_profile {
 	sim_time_t swap_fault_ns;
 	sim_time_t swapin_ra_ns;
 	sim_time_t swapin_page_ns;
+	/* flush_cache_page of a user page of the CPU's active mm: on a virtually indexed cache
+	 * (ARMv5) the clean and invalidate of the page's lines; 0 where caches are physically
+	 * indexed and the call is empty (x86, ia64) */
+	sim_time_t flush_cache_page_ns;
 	sim_time_t page_zero_ns;  /* clear one page */
 	sim_time_t page_copy_ns;  /* copy one page (COW, read/write syscalls) */
 	sim_time_t page_alloc_ns; /* buddy allocator fast path */
@@ -147,6 +151,7 @@ struct hw_profile {
 	X(swap_fault_ns)                                                                           \
 	X(swapin_ra_ns)                                                                            \
 	X(swapin_page_ns)                                                                          \
+	X(flush_cache_page_ns)                                                                     \
 	X(page_zero_ns)                                                                            \
 	X(page_copy_ns)                                                                            \
 	X(page_alloc_ns)                                                                           \
@@ -191,17 +196,19 @@ struct hw_profile {
 #define KPATH_SWAP_FAULT_INSNS	491
 #define KPATH_SWAPIN_RA_INSNS	287
 #define KPATH_SWAPIN_PAGE_INSNS 308
-#define KPATH_TICK_INSNS	1417 /* every kernel instruction a tick, user loop running */
-#define KPATH_PAGE_ALLOC_INSNS	322  /* __alloc_pages and its buffered_rmqueue, order 0 */
-#define KPATH_PAGE_FREE_INSNS	369  /* free_hot_cold_page and free_pages_bulk, a page */
-#define KPATH_LRU_ADD_INSNS	94   /* lru_cache_add_active and its pagevec drain, a page */
-#define KPATH_ISOLATE_INSNS	66   /* isolate_lru_pages, a page scanned */
-#define KPATH_SCAN_PAGE_INSNS	243  /* shrink_*_list and page-level rmap, a page */
-#define KPATH_RMAP_PTE_INSNS	83   /* page_referenced_one / try_to_unmap_one, a PTE */
-#define KPATH_SWAP_ALLOC_INSNS	310  /* get_swap_page, add_to_swap_cache */
-#define KPATH_IO_SUBMIT_INSNS	952  /* swap_writepage to the elevator, a page written */
-#define KPATH_COPY_PTE_INSNS	116  /* copy_one_pte, an anonymous page's PTE at fork */
-#define KPATH_ZAP_PTE_INSNS	107  /* zap_pte_range, a PTE whose page stays mapped elsewhere */
+/* ARM926's flush_cache_page: arm926_flush_user_cache_range over one page (VIVT only) */
+#define KPATH_FLUSH_CACHE_PAGE_INSNS 583
+#define KPATH_TICK_INSNS	     1417 /* every kernel instruction a tick, user loop running */
+#define KPATH_PAGE_ALLOC_INSNS	     322  /* __alloc_pages and its buffered_rmqueue, order 0 */
+#define KPATH_PAGE_FREE_INSNS	     369  /* free_hot_cold_page and free_pages_bulk, a page */
+#define KPATH_LRU_ADD_INSNS	     94	  /* lru_cache_add_active and its pagevec drain, a page */
+#define KPATH_ISOLATE_INSNS	     66	  /* isolate_lru_pages, a page scanned */
+#define KPATH_SCAN_PAGE_INSNS	     243  /* shrink_*_list and page-level rmap, a page */
+#define KPATH_RMAP_PTE_INSNS	     83	  /* page_referenced_one / try_to_unmap_one, a PTE */
+#define KPATH_SWAP_ALLOC_INSNS	     310  /* get_swap_page, add_to_swap_cache */
+#define KPATH_IO_SUBMIT_INSNS	     952  /* swap_writepage to the elevator, a page written */
+#define KPATH_COPY_PTE_INSNS	     116  /* copy_one_pte, an anonymous page's PTE at fork */
+#define KPATH_ZAP_PTE_INSNS	     107 /* zap_pte_range, a PTE whose page stays mapped elsewhere */
 
 /* sizeof(void *) on the profile's machine: 8 where struct page is a 64-bit one (56 bytes
  * or more in 2.6.2x), 4 on the 32-bit profiles (32 bytes). */

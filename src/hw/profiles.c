@@ -92,6 +92,7 @@
 	.swap_fault_ns = 787, /* fault_ns x 491 / 784 insns (KPATH) */ \
 	.swapin_ra_ns = 460, /* fault_ns x 287 / 784 insns (KPATH) */ \
 	.swapin_page_ns = 494, /* fault_ns x 308 / 784 insns (KPATH) */ \
+	.flush_cache_page_ns = 0, /* physically indexed caches: empty */ \
 	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */                                   \
 	.page_copy_ns = 4512, /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */                           \
 	.page_alloc_ns = 516, /* 322 insns (KPATH) */                                                 \
@@ -168,20 +169,21 @@ static const struct hw_profile profiles[] = {
 	 * paths scale by the clock ratio 790/933 = 0.847 and page-sized memory traffic is taken
 	 * as measured [assumption: the 790 MHz box's memory is not stated; PC133 is the class of
 	 * both] (docs/hardware.md, "CPU costs") */
-	.ctxsw_ns = 1220,	/* lat_ctx 2p/0K 1.44 us x 0.847 */
-	.tick_ns = 3554,	/* 1417 insns (KPATH) */
-	.touch_ns = 3,		/* lmbench L1 $ 3.803 ns x 0.847: a load hitting the cache */
-	.syscall_ns = 373,	/* lat_syscall null 0.44 us x 0.847 */
-	.fault_ns = 3390,	/* lat_pagefault 4.0 us x 0.847 */
-	.anon_fault_ns = 1756,	/* fault_ns x 406 / 784 insns (KPATH) */
-	.pte_fault_ns = 990,	/* fault_ns x 229 / 784 insns (KPATH) */
-	.swap_fault_ns = 2123,	/* fault_ns x 491 / 784 insns (KPATH) */
-	.swapin_ra_ns = 1241,	/* fault_ns x 287 / 784 insns (KPATH) */
-	.swapin_page_ns = 1332, /* fault_ns x 308 / 784 insns (KPATH) */
-	.page_zero_ns = 24100,	/* 4 KiB at bw_mem write 170 MB/s */
-	.page_copy_ns = 33300,	/* 4 KiB at bw_mem bcopy (libc) 123 MB/s */
-	.page_alloc_ns = 808,	/* 322 insns (KPATH) */
-	.page_free_ns = 926,	/* 369 insns (KPATH) */
+	.ctxsw_ns = 1220,	  /* lat_ctx 2p/0K 1.44 us x 0.847 */
+	.tick_ns = 3554,	  /* 1417 insns (KPATH) */
+	.touch_ns = 3,		  /* lmbench L1 $ 3.803 ns x 0.847: a load hitting the cache */
+	.syscall_ns = 373,	  /* lat_syscall null 0.44 us x 0.847 */
+	.fault_ns = 3390,	  /* lat_pagefault 4.0 us x 0.847 */
+	.anon_fault_ns = 1756,	  /* fault_ns x 406 / 784 insns (KPATH) */
+	.pte_fault_ns = 990,	  /* fault_ns x 229 / 784 insns (KPATH) */
+	.swap_fault_ns = 2123,	  /* fault_ns x 491 / 784 insns (KPATH) */
+	.swapin_ra_ns = 1241,	  /* fault_ns x 287 / 784 insns (KPATH) */
+	.swapin_page_ns = 1332,	  /* fault_ns x 308 / 784 insns (KPATH) */
+	.flush_cache_page_ns = 0, /* physically indexed caches: empty */
+	.page_zero_ns = 24100,	  /* 4 KiB at bw_mem write 170 MB/s */
+	.page_copy_ns = 33300,	  /* 4 KiB at bw_mem bcopy (libc) 123 MB/s */
+	.page_alloc_ns = 808,	  /* 322 insns (KPATH) */
+	.page_free_ns = 926,	  /* 369 insns (KPATH) */
 	/* lat_unix less lat_pipe (14 - 8.3 us round trip, two messages), 2.85 us x 0.847 = 2,414
 	 * ns, split so that write : read = 0.5175 : 0.4825 with the syscall and copy (SOCK_SPLIT)
 	 */
@@ -264,18 +266,19 @@ static const struct hw_profile profiles[] = {
 	 * family, S3C2412 included; 128 for L7200 and OMAP's 32 kHz timer). The board's SoC is
 	 * not named: the default. */
 	.hz = 100,
-	.touch_ns = 15,		/* [P3-790] L1 $ 3.803 ns x 3.95: a load hitting the cache */
-	.syscall_ns = 1740,	/* lat_syscall null 0.44 us x 3.95 */
-	.fault_ns = 15800,	/* lat_pagefault 4.0 us x 3.95 */
-	.anon_fault_ns = 8182,	/* fault_ns x 406 / 784 insns (KPATH) */
-	.pte_fault_ns = 4615,	/* fault_ns x 229 / 784 insns (KPATH) */
-	.swap_fault_ns = 9895,	/* fault_ns x 491 / 784 insns (KPATH) */
-	.swapin_ra_ns = 5784,	/* fault_ns x 287 / 784 insns (KPATH) */
-	.swapin_page_ns = 6207, /* fault_ns x 308 / 784 insns (KPATH) */
-	.page_zero_ns = 64100,	/* 4 KiB at bw_mem write 170 MB/s / 2.66 */
-	.page_copy_ns = 88600,	/* 4 KiB at bw_mem bcopy (libc) 123 MB/s / 2.66 */
-	.page_alloc_ns = 3218,	/* 322 insns (KPATH) */
-	.page_free_ns = 3687,	/* 369 insns (KPATH) */
+	.touch_ns = 15,		     /* [P3-790] L1 $ 3.803 ns x 3.95: a load hitting the cache */
+	.syscall_ns = 1740,	     /* lat_syscall null 0.44 us x 3.95 */
+	.fault_ns = 15800,	     /* lat_pagefault 4.0 us x 3.95 */
+	.anon_fault_ns = 8182,	     /* fault_ns x 406 / 784 insns (KPATH) */
+	.pte_fault_ns = 4615,	     /* fault_ns x 229 / 784 insns (KPATH) */
+	.swap_fault_ns = 9895,	     /* fault_ns x 491 / 784 insns (KPATH) */
+	.swapin_ra_ns = 5784,	     /* fault_ns x 287 / 784 insns (KPATH) */
+	.swapin_page_ns = 6207,	     /* fault_ns x 308 / 784 insns (KPATH) */
+	.flush_cache_page_ns = 5826, /* 583 insns (KPATH): a VIVT cache */
+	.page_zero_ns = 64100,	     /* 4 KiB at bw_mem write 170 MB/s / 2.66 */
+	.page_copy_ns = 88600,	     /* 4 KiB at bw_mem bcopy (libc) 123 MB/s / 2.66 */
+	.page_alloc_ns = 3218,	     /* 322 insns (KPATH) */
+	.page_free_ns = 3687,	     /* 369 insns (KPATH) */
 	/* lat_unix less lat_pipe (14 - 8.3 us round trip, two messages): the AF_UNIX message's
 	 * cost over a pipe message's, 2.85 us x 3.95 = 11,260 ns, split so that write : read =
 	 * 0.5175 : 0.4825 with the syscall and the 100-byte copy (SOCK_SPLIT) */
@@ -349,23 +352,24 @@ static const struct hw_profile profiles[] = {
 	 * CPU (its lat_ctx 2p/0K, 11.3 us, exceeds half its pipe round trip, 4.2 us, which
 	 * contains a switch), which hackbench's thousands of runnable tasks do not pay, so the
 	 * switch itself is [P3-790]'s scaled by the clock ratio 790/1600 = 0.494. */
-	.ctxsw_ns = 711,   /* [P3-790] lat_ctx 2p/0K 1.44 us x 0.494 */
-	.tick_ns = 7979,   /* 1417 insns (KPATH) */
+	.ctxsw_ns = 711, /* [P3-790] lat_ctx 2p/0K 1.44 us x 0.494 */
+	.tick_ns = 7979, /* 1417 insns (KPATH) */
 	/* [IA64-L1D]: an integer load hitting L1D, 2 cycles at 1600 MHz = 1.25 ns */
 	.touch_ns = 1,
 	.syscall_ns = 230, /* lat_syscall null I/O 0.23 us (null, getppid, is an fsys fast path) */
 	/* 784 insns (KPATH): lmbench 3's lat_pagefault (0.2385 us) times accesses that mostly do
 	 * not fault on Linux (docs/hardware.md) */
 	.fault_ns = 4415,
-	.anon_fault_ns = 2286,	/* fault_ns x 406 / 784 insns (KPATH) */
-	.pte_fault_ns = 1290,	/* fault_ns x 229 / 784 insns (KPATH) */
-	.swap_fault_ns = 2765,	/* fault_ns x 491 / 784 insns (KPATH) */
-	.swapin_ra_ns = 1616,	/* fault_ns x 287 / 784 insns (KPATH) */
-	.swapin_page_ns = 1734, /* fault_ns x 308 / 784 insns (KPATH) */
-	.page_zero_ns = 125200, /* 64 KiB at bw_mem write 523.5 MB/s */
-	.page_copy_ns = 119200, /* 64 KiB at bw_mem bcopy (libc) 549.6 MB/s */
-	.page_alloc_ns = 1813,	/* 322 insns (KPATH) */
-	.page_free_ns = 2078,	/* 369 insns (KPATH) */
+	.anon_fault_ns = 2286,	  /* fault_ns x 406 / 784 insns (KPATH) */
+	.pte_fault_ns = 1290,	  /* fault_ns x 229 / 784 insns (KPATH) */
+	.swap_fault_ns = 2765,	  /* fault_ns x 491 / 784 insns (KPATH) */
+	.swapin_ra_ns = 1616,	  /* fault_ns x 287 / 784 insns (KPATH) */
+	.swapin_page_ns = 1734,	  /* fault_ns x 308 / 784 insns (KPATH) */
+	.flush_cache_page_ns = 0, /* physically indexed caches: empty */
+	.page_zero_ns = 125200,	  /* 64 KiB at bw_mem write 523.5 MB/s */
+	.page_copy_ns = 119200,	  /* 64 KiB at bw_mem bcopy (libc) 549.6 MB/s */
+	.page_alloc_ns = 1813,	  /* 322 insns (KPATH) */
+	.page_free_ns = 2078,	  /* 369 insns (KPATH) */
 	/* lat_unix less lat_pipe (28.3 - 8.464 us round trip, two messages; the idle wakeup is
 	 * in both and cancels): 9.92 us, split so that write : read = 0.5175 : 0.4825 with the
 	 * syscall and the 100-byte copy (SOCK_SPLIT) */
@@ -471,6 +475,7 @@ static const struct hw_profile profiles[] = {
 	.swap_fault_ns = 709, /* fault_ns x 491 / 784 insns (KPATH) */ \
 	.swapin_ra_ns = 414, /* fault_ns x 287 / 784 insns (KPATH) */ \
 	.swapin_page_ns = 445, /* fault_ns x 308 / 784 insns (KPATH) */ \
+	.flush_cache_page_ns = 0, /* physically indexed caches: empty */ \
 	.page_zero_ns = 3285,              /* 4 KiB at 1247 MB/s */                 \
 	.page_copy_ns = 4512,              /* 4 KiB at 907.8 MB/s */                \
 	.page_alloc_ns = 465,              /* 322 insns (KPATH) */                  \

@@ -507,6 +507,9 @@ static int do_wp_page(struct vm_area_struct *vma, uint64_t off)
 	pfn_t old = v & PTE_PFN_MASK;
 	struct page *op = pfn_to_page(old);
 	if ((vma->flags & (VM_WRITE | VM_SHARED)) == (VM_WRITE | VM_SHARED)) {
+		/* the reuse: flush_cache_page, then update_mmu_cache's make_coherent */
+		flush_cache_page(vma->mm);
+		update_mmu_cache(vma->mm, old);
 		vma->pte[off] = (v & ~PTE_RDONLY) | PTE_YOUNG | PTE_DIRTY;
 		op->pins++;
 		wait_on_page_locked(old);
@@ -515,6 +518,8 @@ static int do_wp_page(struct vm_area_struct *vma, uint64_t off)
 		return 0;
 	}
 	if (PageAnon(op) && can_share_swap_page(old)) {
+		flush_cache_page(vma->mm);
+		update_mmu_cache(vma->mm, old);
 		vma->pte[off] = (v & ~PTE_RDONLY) | PTE_YOUNG | PTE_DIRTY;
 		return 0;
 	}
@@ -531,6 +536,7 @@ static int do_wp_page(struct vm_area_struct *vma, uint64_t off)
 		release_user_page(old);
 		return 0;
 	}
+	flush_cache_page(vma->mm); /* the old page's, before ptep_clear_flush */
 	page_remove_rmap(old, vma, off);
 	release_user_page(old);
 	map_new_anon(vma, off, pfn, true);
@@ -578,6 +584,7 @@ static int do_swap_page(struct vm_area_struct *vma, uint64_t off, int kind)
 	if (vm_swap_full() || (vma->flags & VM_LOCKED) || (p->flags & PG_mlocked))
 		remove_exclusive_swap_page_count(pfn, 1);
 	unlock_page(pfn);
+	update_mmu_cache(vma->mm, pfn); /* still in the swap cache: swapper_space's */
 	if (kind == TOUCH_WRITE && !write)
 		return do_wp_page(vma, off);
 	return 0;
@@ -658,6 +665,7 @@ static int map_file_page(struct vm_area_struct *vma, uint64_t off, int kind, pfn
 	else if (!(vma->flags & VM_SHARED) || notify)
 		pte |= PTE_RDONLY;
 	vma->pte[off] = pte;
+	update_mmu_cache(vma->mm, pfn);
 	/* __do_fault's dirty_page: a write fault on a shared mapping dirties the page */
 	if (kind == TOUCH_WRITE && notify) {
 		p->pins++;
@@ -699,8 +707,11 @@ int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t v
 	if (v & PTE_PRESENT) {
 		if (kind == TOUCH_WRITE && (v & PTE_RDONLY))
 			ret = do_wp_page(vma, off);
-		else
+		else {
 			vma->pte[off] = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+			update_mmu_cache(mm,
+					 v & PTE_PFN_MASK); /* ptep_set_access_flags changed it */
+		}
 	} else if (v & PTE_SWAP) {
 		ret = do_swap_page(vma, off, kind);
 	} else if (vma->file) {

@@ -494,6 +494,25 @@ enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
 /* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
 
+/* flush_cache_page (asm-arm/cacheflush.h, 2.6.25): where the cache is virtually indexed,
+ * a page of the mm this CPU runs in (cpu_vm_mask) is cleaned and invalidated before its PTE
+ * changes: try_to_unmap_one, page_mkclean_one, do_wp_page, and update_mmu_cache's
+ * make_coherent for a page with a mapping. Charged to the task doing it. */
+static inline void flush_cache_page(const struct mm_struct *mm)
+{
+	if (MM->hw->flush_cache_page_ns && mm->id == sched_active_context())
+		cpu_work_sys(MM->hw->flush_cache_page_ns);
+}
+
+/* update_mmu_cache after a PTE maps pfn: on ARM, make_coherent flushes the page when it has
+ * a mapping (page cache, or the swap cache's swapper_space) */
+static inline void update_mmu_cache(const struct mm_struct *mm, pfn_t pfn)
+{
+	const struct page *p = pfn_to_page(pfn);
+	if (MM->hw->flush_cache_page_ns && (!PageAnon(p) || (p->flags & PG_swapcache)))
+		flush_cache_page(mm);
+}
+
 /* The hot path of every simulated memory access: a present PTE needs only its young (and
  * dirty) bit set; anything else is a fault. O(1), no allocation. True if the access is done
  * (a VMA the mmap_cache holds, a PTE that allows it); false, with nothing changed, if it

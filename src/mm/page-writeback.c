@@ -109,6 +109,7 @@ bool clear_page_dirty_for_io(pfn_t pfn)
 		uint32_t *pte = it->pte;
 		if (vma_wants_writenotify(MM->vmas[it->vma])) {
 			if (*pte & PTE_DIRTY || !(*pte & PTE_RDONLY)) {
+				flush_cache_page(MM->vmas[it->vma]->mm); /* page_mkclean_one */
 				*pte = (*pte & ~PTE_DIRTY) | PTE_RDONLY;
 				set_page_dirty(pfn);
 			}

@@ -145,6 +145,7 @@ int try_to_unmap(pfn_t pfn)
 			*pte &= ~PTE_YOUNG;
 			return SWAP_FAIL;
 		}
+		flush_cache_page(vma->mm); /* "Nuke the page table entry" */
 		if (*pte & PTE_DIRTY)
 			set_page_dirty(pfn);
 		if (PageAnon(p)) {

@@ -168,6 +168,9 @@ void task_start(struct task *t);
 /* The memory context t runs in from now on (0: none). A running task's CPU switches to it
  * at once, as exec's activate_mm does. */
 void task_set_mem_context(struct task *t, uint64_t ctx);
+/* The memory context the running task's CPU last switched to (the mm whose bit in
+ * cpu_vm_mask that CPU holds): a kernel thread borrows it. */
+uint64_t sched_active_context(void);
 /* set_user_nice: the CFS weight of nice -20..19 (the kernel's prio_to_weight); under the
  * O(1) scheduler its static priority. */
 void set_user_nice(struct task *t, int nice);

@@ -72,6 +72,11 @@ void task_set_mem_context(struct task *t, uint64_t ctx)
 		sched.cpus[t->cpu].active_context = ctx;
 }
 
+uint64_t sched_active_context(void)
+{
+	return sched.cpus ? sched.cpus[this_cpu()].active_context : 0;
+}
+
 void sched_set_hz(unsigned hz)
 {
 	sim_hz = hz ? hz : 1000;

@@ -52,6 +52,7 @@ want = {
     "KPATH_SWAP_FAULT_INSNS": rows[("swap fault", "swap_in")],
     "KPATH_SWAPIN_RA_INSNS": rows[("swapin_ra", "swap_in")],
     "KPATH_SWAPIN_PAGE_INSNS": rows[("swapin_page", "swap_in")],
+    "KPATH_FLUSH_CACHE_PAGE_INSNS": rows[("flush_cache", "swap_out")],
 }
 have = dict(re.findall(r"#define (KPATH_\w+_INSNS)\s+(\d+)", open(sys.argv[3]).read()))
 bad = [f"{k} = {have.get(k)}, the data say {v:.1f}" for k, v in want.items()

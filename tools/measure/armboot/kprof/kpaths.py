@@ -266,6 +266,13 @@ def main(argv):
                                + per_call(p, SWAPIN_PAGE_READ, read)), read,
                          "read_swap_cache_async's work / swap_readpage calls"))
     if "swap_out" in runs:
+        # ARM926's flush_cache_page (VIVT): arm926_flush_user_cache_range over one page, a
+        # call (try_to_unmap_one's, of the reclaiming task's own pages, here)
+        vm, p = runs["swap_out"]
+        row("flush_cache", "swap_out", {"arm926_flush_user_cache_range"},
+            p.calls["arm926_flush_user_cache_range"], "/ arm926_flush_user_cache_range calls",
+            least=1000)
+    if "swap_out" in runs:
         vm, p = runs["swap_out"]
         row("swap_alloc", "swap_out", SWAP_ALLOC, p.calls["add_to_swap_cache"],
             "/ add_to_swap_cache calls")
