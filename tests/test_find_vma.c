@@ -52,9 +52,11 @@ static void every_page_finds_its_vma(void **state)
 	test_machine_shutdown();
 }
 
-/* A touch set does what the accesses one by one do (young, and dirty for the write; the
- * CPU time of each) only when every one would be a hit inside the quantum, and stops
- * matching once a VMA of the mm comes or goes. */
+/* A touch set does what the accesses one by one do (the CPU time of each) only when every
+ * one would be a hit that changes no bit inside the quantum: present and young, and dirty
+ * and not write-protected for the write (an old or clean PTE is one by one, where the bit
+ * is set or, on an MMU without it, faulted in); and it stops matching once a VMA of the mm
+ * comes or goes. */
 static void touch_set_as_one_by_one(void **state)
 {
 	(void)state;
@@ -75,15 +77,26 @@ static void touch_set_as_one_by_one(void **state)
 	sim_current = &t;
 	sim_time_t quantum = sim_quantum, ns = MM->hw->touch_ns;
 	sim_quantum = 10 * ns;
+	/* old, and clean for the write: one by one, nothing done here */
+	assert_false(touch_set_fast(mm, &s));
+	*pa |= PTE_YOUNG;
+	*pb |= PTE_YOUNG;
+	*pc |= PTE_YOUNG;
+	assert_false(touch_set_fast(mm, &s)); /* the write would dirty its page */
+	*pa |= PTE_DIRTY;
+	assert_int_equal(t.pending, 0);
 	assert_true(touch_set_fast(mm, &s));
 	assert_int_equal(*pa, 11 | PTE_PRESENT | PTE_YOUNG | PTE_DIRTY);
 	assert_int_equal(*pb, 12 | PTE_PRESENT | PTE_YOUNG);
 	assert_int_equal(*pc, 13 | PTE_PRESENT | PTE_YOUNG);
 	assert_int_equal(t.pending, 3 * ns);
 	assert_int_equal(t.utime, 3 * ns);
-	/* a write-protected page for the write, a page not present, the quantum reached by the
-	 * last access: each a case for one by one, with nothing done */
+	/* an old page, a write-protected page for the write, a page not present, the quantum
+	 * reached by the last access: each a case for one by one, with nothing done */
+	t.pending = 0;
 	*pb &= ~PTE_YOUNG;
+	assert_false(touch_set_fast(mm, &s));
+	*pb |= PTE_YOUNG;
 	*pa |= PTE_RDONLY;
 	assert_false(touch_set_fast(mm, &s));
 	*pa &= ~PTE_RDONLY;
@@ -92,7 +105,6 @@ static void touch_set_as_one_by_one(void **state)
 	*pc |= PTE_PRESENT;
 	t.pending = 7 * ns; /* 7 + 3 accesses reach the quantum of 10 */
 	assert_false(touch_set_fast(mm, &s));
-	assert_false(*pb & PTE_YOUNG);
 	assert_int_equal(t.pending, 7 * ns);
 	t.pending = 6 * ns;
 	assert_true(touch_set_fast(mm, &s));

@@ -215,8 +215,6 @@ void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 	for (uint32_t k = 0; k < TOUCH_SET_MAX; k++) {
 		s->pte[k] = &touch_set_unused;
 		s->fault_if[k] = 0;
-		s->want[k] = 0;
-		s->sets[k] = 0;
 	}
 	for (uint32_t k = 0; k < s->n; k++) {
 		uint32_t i = vma_index_upper(mm, s->vpn[k]);
@@ -224,9 +222,7 @@ void touch_set_find(struct mm_struct *mm, struct touch_set *s)
 			return;
 		s->pte[k] = &mm->vma_index[i - 1].pte[s->vpn[k] - mm->vma_index[i - 1].start];
 		bool write = s->kind[k] == TOUCH_WRITE;
-		s->fault_if[k] = MM->touch_mask[s->kind[k]];
-		s->want[k] = MM->touch_want[s->kind[k]];
-		s->sets[k] = PTE_YOUNG | (write ? PTE_DIRTY : 0);
+		s->fault_if[k] = PTE_PRESENT | PTE_YOUNG | (write ? PTE_DIRTY | PTE_RDONLY : 0);
 	}
 	s->mm = mm;
 	s->gen = mm->vma_gen;

@@ -513,20 +513,23 @@ static inline void update_mmu_cache(const struct mm_struct *mm, pfn_t pfn)
 		flush_cache_page(mm);
 }
 
-/* The hot path of every simulated memory access: a present PTE needs only its young (and
- * dirty) bit set; anything else is a fault. O(1), no allocation. True if the access is done
- * (a VMA the mmap_cache holds, a PTE that allows it); false, with nothing changed, if it
- * needs touch_page_slow. */
+/* The hot path of every simulated memory access. O(1), no allocation, no load but the PTE's
+ * and the mmap_cache's. True if the access is done (a VMA the mmap_cache holds, a PTE it
+ * leaves unchanged); false, with nothing changed, if it needs touch_page_slow: a PTE whose
+ * young or dirty bit it sets, or a fault. */
 static inline bool touch_page_fast(struct mm_struct *mm, uint64_t vpn, int kind)
 {
 	const struct vma_range *c = mmap_cache_slot(mm, vpn);
 	if (vpn - c->start >= c->end - c->start)
 		return false;
 	uint32_t *pte = &c->pte[vpn - c->start];
-	uint32_t v = *pte;
-	if ((v & MM->touch_mask[kind]) != MM->touch_want[kind])
+	/* present and young, and for a write dirty and not write-protected: an access that
+	 * changes no bit. Anything else goes to touch_page_slow, which sets the bits or, where
+	 * the MMU has none (pte_bits_emulated), faults. Constants, so no load per access. */
+	const uint32_t need =
+	    PTE_PRESENT | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY | PTE_RDONLY : 0);
+	if ((*pte ^ (PTE_PRESENT | PTE_YOUNG | PTE_DIRTY)) & need)
 		return false;
-	*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
 	cpu_work(MM->hw->touch_ns);
 	return true;
 }
@@ -547,7 +550,7 @@ struct touch_set {
 	 * write-protected for a write) and those the access sets; entries past n test and
 	 * set nothing, so the loops have a fixed count */
 	uint32_t *pte[TOUCH_SET_MAX];
-	uint32_t fault_if[TOUCH_SET_MAX], want[TOUCH_SET_MAX], sets[TOUCH_SET_MAX];
+	uint32_t fault_if[TOUCH_SET_MAX];
 };
 
 /* Every page of s at once, if each access would be touch_page_fast's hit and the CPU time
@@ -562,12 +565,10 @@ static inline bool touch_set_fast(struct mm_struct *mm, const struct touch_set *
 	if (s->gen != mm->vma_gen || t->in_kernel || t->pending + s->ns >= sim_quantum)
 		return false;
 	uint32_t *p0 = s->pte[0], *p1 = s->pte[1], *p2 = s->pte[2];
-	if (((*p0 & s->fault_if[0]) ^ s->want[0]) | ((*p1 & s->fault_if[1]) ^ s->want[1]) |
-	    ((*p2 & s->fault_if[2]) ^ s->want[2]))
+	const uint32_t all = PTE_PRESENT | PTE_YOUNG | PTE_DIRTY; /* as in touch_page_fast */
+	if (((*p0 ^ all) & s->fault_if[0]) | ((*p1 ^ all) & s->fault_if[1]) |
+	    ((*p2 ^ all) & s->fault_if[2]))
 		return false;
-	*p0 |= s->sets[0];
-	*p1 |= s->sets[1];
-	*p2 |= s->sets[2];
 	t->pending += s->ns;
 	t->utime += s->ns;
 	return true;
