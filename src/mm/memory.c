@@ -183,7 +183,13 @@ int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind)
 		return -1;
 	uint32_t *pte = &vma->pte[vpn - vma->start];
 	uint32_t v = *pte;
-	if ((v & MM->touch_mask[kind]) == MM->touch_want[kind]) {
+	bool write = kind == TOUCH_WRITE;
+	/* present, and writable for a write, needs no fault where the MMU sets young and dirty
+	 * itself; where it has neither (pte_bits_emulated) an old or clean PTE faults too */
+	bool hit =
+	    (v & PTE_PRESENT) && !(write && (v & PTE_RDONLY)) &&
+	    (!MM->hw->pte_bits_emulated || ((v & PTE_YOUNG) && !(write && !(v & PTE_DIRTY))));
+	if (hit) {
 		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
 		cpu_work(MM->hw->touch_ns);
 		return 0;

@@ -239,10 +239,6 @@ struct mm_machine {
 	const struct hw_profile *hw;
 	uint32_t page_size, page_shift;
 	uint32_t pte_shift; /* log2 of PTEs per page-table page: log2(page_size / pte_bytes) */
-	/* An access of kind k is done without a fault when (pte & touch_mask[k]) equals
-	 * touch_want[k]: present, and writable for a write; where the MMU has no young or dirty
-	 * bit (hw pte_bits_emulated), also young, and dirty for a write */
-	uint32_t touch_mask[3], touch_want[3];
 	/* the files' backing_dev_info.ra_pages, which file_ra_state_init gives every open file:
 	 * hw_profile.fs_ra_pages, else VM_MAX_READAHEAD in pages */
 	uint32_t ra_pages;

@@ -573,14 +573,6 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	/* PTEs per page-table page: page_size / pte_bytes */
 	MM->pte_shift =
 	    MM->page_shift - (uint32_t)__builtin_ctz(cfg->hw->pte_bytes ? cfg->hw->pte_bytes : 8);
-	{
-		uint32_t young = cfg->hw->pte_bits_emulated ? PTE_YOUNG : 0;
-		uint32_t dirty = cfg->hw->pte_bits_emulated ? PTE_DIRTY : 0;
-		MM->touch_mask[TOUCH_READ] = MM->touch_mask[TOUCH_EXEC] = PTE_PRESENT | young;
-		MM->touch_want[TOUCH_READ] = MM->touch_want[TOUCH_EXEC] = PTE_PRESENT | young;
-		MM->touch_mask[TOUCH_WRITE] = PTE_PRESENT | PTE_RDONLY | young | dirty;
-		MM->touch_want[TOUCH_WRITE] = PTE_PRESENT | young | dirty;
-	}
 	/* blk_queue_make_request: (VM_MAX_READAHEAD * 1024) / PAGE_CACHE_SIZE, 2 pages of 64 KiB */
 	MM->ra_pages = cfg->hw->fs_ra_pages ? cfg->hw->fs_ra_pages
 					    : MAX(1u, (VM_MAX_READAHEAD_KB << 10) / MM->page_size);
