@@ -144,15 +144,6 @@ static void colliding_areas_do_not_overlap(void **state)
 	test_machine_shutdown();
 }
 
-/* A zeroed task made current, so that the mm code's CPU charges land in its stime. */
-static struct task_struct *charged_current(void)
-{
-	static struct task_struct t;
-	memset(&t, 0, sizeof(t));
-	set_current(&t);
-	return &t;
-}
-
 /* The system time a fork and the child's exit charge for an address space with n anonymous
  * pages in one page-table span (the fork charges the parent, the exit the child). */
 static void fork_exit_stime(uint64_t n, sim_time_t *fork_ns, sim_time_t *exit_ns)
@@ -162,7 +153,7 @@ static void fork_exit_stime(uint64_t n, sim_time_t *fork_ns, sim_time_t *exit_ns
 	uint64_t s = do_mmap(mm, 64, VM_READ | VM_WRITE, NULL, 0);
 	for (uint64_t i = 0; i < n; i++)
 		fault(mm, s + i);
-	struct task_struct *t = charged_current();
+	struct task_struct *t = test_charged_current();
 	struct mm_struct *child = dup_mm(mm);
 	*fork_ns = t->task.stime;
 	t->task.stime = 0;
@@ -199,7 +190,7 @@ static void reusing_a_cow_page_charges_the_anonymous_fault(void **state)
 		uint64_t s = do_mmap(mm, 4, VM_READ | VM_WRITE, NULL, 0);
 		fault(mm, s);
 		exit_mmap(dup_mm(mm)); /* the PTE is now write-protected, the page ours alone */
-		struct task_struct *t = charged_current();
+		struct task_struct *t = test_charged_current();
 		fault(mm, s);
 		set_current(NULL);
 		assert_int_equal(t->task.stime, MM->hw->anon_fault_ns);

@@ -13,14 +13,6 @@
 
 #include <string.h>
 
-static struct task_struct *charged_current(void)
-{
-	static struct task_struct t;
-	memset(&t, 0, sizeof(t));
-	set_current(&t);
-	return &t;
-}
-
 static void user_access(struct mm_struct *mm, uint64_t vpn, int kind)
 {
 	if (!touch_page_fast(mm, vpn, kind))
@@ -30,7 +22,7 @@ static void user_access(struct mm_struct *mm, uint64_t vpn, int kind)
 /* faults and system time of one access */
 static void one(struct mm_struct *mm, uint64_t vpn, int kind, long *faults, sim_time_t *stime)
 {
-	struct task_struct *t = charged_current();
+	struct task_struct *t = test_charged_current();
 	long before = (long)vm_events[PGFAULT];
 	user_access(mm, vpn, kind);
 	*faults = (long)vm_events[PGFAULT] - before;
@@ -118,7 +110,7 @@ static void a_touch_set_refuses_an_old_pte(void **state)
 	user_access(mm, s, TOUCH_WRITE);
 	struct touch_set set = {.n = 1, .kind = {TOUCH_READ}, .vpn = {s}};
 	touch_set_find(mm, &set);
-	charged_current(); /* touch_set_fast runs as a task, outside the kernel */
+	test_charged_current(); /* touch_set_fast runs as a task, outside the kernel */
 	assert_true(touch_set_fast(mm, &set));
 	clear_young(mm, s);
 	assert_false(touch_set_fast(mm, &set));

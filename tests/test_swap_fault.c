@@ -190,14 +190,6 @@ static void readahead_reads_the_run_around_the_slot(void **state)
 /* What a swap-in charges the faulting task (KPATH): a fault on a swap entry whose page is
  * in the swap cache swap_fault_ns; a miss, swapin_readahead's set-up once and each page it
  * reads swapin_page_ns (the allocation, LRU add and bio, their own costs, set to 0 here). */
-static struct task_struct *charged_current(void)
-{
-	static struct task_struct t;
-	memset(&t, 0, sizeof(t));
-	set_current(&t);
-	return &t;
-}
-
 static struct hw_profile priced;
 
 static void price_swapin_only(void)
@@ -214,7 +206,7 @@ static void swapin_charges_its_paths(void **state)
 	anon_setup(&a, 64ULL << 20, 4);
 	price_swapin_only();
 	swap_out(&a, 2);
-	struct task_struct *t = charged_current();
+	struct task_struct *t = test_charged_current();
 	assert_int_equal(handle_mm_fault(a.mm, a.vma, a.start + 2, TOUCH_READ), 0);
 	assert_int_equal(t->task.stime, MM->hw->swap_fault_ns);
 	assert_true(MM->hw->swap_fault_ns != MM->hw->fault_ns);
@@ -226,7 +218,7 @@ static void swapin_charges_its_paths(void **state)
 			si->swap_map[s] = 1;
 			si->nr_free--;
 		}
-	t = charged_current();
+	t = test_charged_current();
 	bool major = false;
 	assert_true(swapin_readahead(13, &major) != NO_PFN);
 	assert_int_equal(t->task.stime, MM->hw->swapin_ra_ns + 5 * MM->hw->swapin_page_ns);

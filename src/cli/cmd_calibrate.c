@@ -320,6 +320,8 @@ int cmd_calibrate(int argc, char **argv)
 			  ? -1
 			  : kpath_ns_per_insn(sys, copy, 4096, send, recv);
 #define KPATH_NS(insns) (insn < 0 ? -1 : (insns)*insn)
+/* a fault path at the anonymous fault's measured price per counted instruction */
+#define BY_FAULT(insns) (fault < 0 ? -1 : fault * (insns) / KPATH_ANON_FAULT_INSNS)
 	struct measured m[] = {
 	    {"syscall_ns", sys, "getppid(2), the null system call"},
 	    {"ctxsw_ns", ctx, "half a pipe round trip on one CPU less two syscalls"},
@@ -327,19 +329,15 @@ int cmd_calibrate(int argc, char **argv)
 	    {"sock_recv_ns", recv, "AF_UNIX round trip less pipe round trip, the read's share"},
 	    {"anon_fault_ns", fault, "write to fresh anonymous memory, less the page clear"},
 	    /* the file fault at the anonymous fault's price per counted instruction (KPATH) */
-	    {"fault_ns", fault < 0 ? -1 : fault * KPATH_FAULT_INSNS / KPATH_ANON_FAULT_INSNS,
+	    {"fault_ns", BY_FAULT(KPATH_FAULT_INSNS),
 	     "the anonymous fault x 784 / 406 counted instructions"},
-	    {"pte_fault_ns",
-	     fault < 0 ? -1 : fault * KPATH_PTE_FAULT_INSNS / KPATH_ANON_FAULT_INSNS,
+	    {"pte_fault_ns", BY_FAULT(KPATH_PTE_FAULT_INSNS),
 	     "the anonymous fault x 229 / 406 counted instructions"},
-	    {"swap_fault_ns",
-	     fault < 0 ? -1 : fault * KPATH_SWAP_FAULT_INSNS / KPATH_ANON_FAULT_INSNS,
+	    {"swap_fault_ns", BY_FAULT(KPATH_SWAP_FAULT_INSNS),
 	     "the anonymous fault x 491 / 406 counted instructions"},
-	    {"swapin_ra_ns",
-	     fault < 0 ? -1 : fault * KPATH_SWAPIN_RA_INSNS / KPATH_ANON_FAULT_INSNS,
+	    {"swapin_ra_ns", BY_FAULT(KPATH_SWAPIN_RA_INSNS),
 	     "the anonymous fault x 287 / 406 counted instructions"},
-	    {"swapin_page_ns",
-	     fault < 0 ? -1 : fault * KPATH_SWAPIN_PAGE_INSNS / KPATH_ANON_FAULT_INSNS,
+	    {"swapin_page_ns", BY_FAULT(KPATH_SWAPIN_PAGE_INSNS),
 	     "the anonymous fault x 308 / 406 counted instructions"},
 	    {"page_zero_ns", zero, "memset of one 4 KiB page, cache-warm"},
 	    {"page_copy_ns", copy, "memcpy of one 4 KiB page, cache-warm"},
@@ -359,6 +357,7 @@ int cmd_calibrate(int argc, char **argv)
 	    {"zap_pte_ns", KPATH_NS(KPATH_ZAP_PTE_INSNS), KPATH_WHAT},
 	};
 #undef KPATH_NS
+#undef BY_FAULT
 	unsigned mhz = host_mhz();
 	printf("# mmsim calibrate: this host's costs, minimum of %d repetitions", reps);
 	if (mhz)

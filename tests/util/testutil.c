@@ -62,6 +62,14 @@ uint64_t test_vmstat_zones(const struct run_result *res, const char *name)
 }
 
 struct task_struct *test_oom_killed[8];
+
+struct task_struct *test_charged_current(void)
+{
+	static struct task_struct t;
+	memset(&t, 0, sizeof(t));
+	set_current(&t);
+	return &t;
+}
 int test_nr_oom_killed;
 
 static void test_kill(struct task_struct *victim)

@@ -38,6 +38,9 @@ void test_machine_shutdown(void);
 /* Victims the OOM killer chose on the bare machine (its kill op records them). */
 extern struct task_struct *test_oom_killed[8];
 extern int test_nr_oom_killed;
+/* A zeroed task made current, so that the mm code's CPU charges land in its stime (undo
+ * with set_current(NULL)). */
+struct task_struct *test_charged_current(void);
 /* A fresh page cache page of f at idx, on the inactive file list. */
 pfn_t test_file_page(struct address_space *f, uint64_t idx);
 /* A fresh anonymous page mapped at off in vma (PTE young/dirty as given), on the active

@@ -81,29 +81,39 @@ def fork_pte_split(p, p4):
             delta(ZAP_PTE) + set_pte - set_pte * 2 // 3 + normal - normal // 2)
 
 
-def pte_fault(p, addrs, names, faults, old):
-    """A fault on a present PTE that is old (ARM926's young bit is emulated: an old PTE is
-    invalid to the MMU), in instructions: the blocks every fault of the phase runs (those
-    executed between the data aborts' and the faults' counts of times, entry to exit,
-    less ARM's cache upkeep) per fault, plus handle_mm_fault's blocks run by the old-PTE faults alone: those executed
-    `old` times, and the two sides of a branch inside them (counts that add up to `old`)."""
-    every = mine = 0
+def fault_blocks(p, addrs, names, faults, old):
+    """The swap_in phase's fault blocks, less ARM's cache upkeep (as in every fault row), in
+    instructions: (every, old_only, rest). `every`: the blocks every fault runs, entry to
+    exit (executed between the data aborts' and the faults' counts of times). `old_only`:
+    handle_mm_fault's blocks the `old` faults on an old PTE run alone (ARM926's young bit is
+    emulated: an old PTE is invalid to the MMU), those executed `old` times and the two
+    sides of a branch inside them (counts that add up to `old`). `rest`: handle_mm_fault's
+    other blocks (run more than once), the faults on a swap entry's."""
+    every = old_only = rest = 0
     hmf = []
     for vaddr, n, count in p.blocks:
         if vaddr < 0xC0000000:
             continue
         i = bisect.bisect_right(addrs, vaddr) - 1
-        if names[i].startswith(ARM_CACHE):  # as in every fault row
+        if names[i].startswith(ARM_CACHE):
             continue
         if p.calls["do_DataAbort"] <= count <= faults:
             every += n * count
-        elif names[i] == "handle_mm_fault" and 1 < count <= old:
+        elif names[i] == "handle_mm_fault" and count > 1:
             hmf.append((n, count))
     counts = {c for _, c in hmf}
     for n, c in hmf:
-        if c == old or old - c in counts:
-            mine += n * c
-    return every / faults * old + mine
+        if c == old or (c < old and old - c in counts):
+            old_only += n * c
+        else:
+            rest += n * c
+    return every, old_only, rest
+
+
+def pte_fault(p, addrs, names, faults, old):
+    """A fault on a present, old PTE: every fault's blocks a fault, and its own."""
+    every, old_only, _ = fault_blocks(p, addrs, names, faults, old)
+    return every / faults * old + old_only
 
 
 def per_call(p, funcs, calls):
@@ -134,25 +144,9 @@ def swap_fault(p, addrs, names, faults, old, swapf):
     """The instructions of the swap_in phase's swapf faults on a swap entry: every fault's
     blocks at their share, handle_mm_fault's blocks that are neither every fault's nor the
     old-PTE faults', and the callees above."""
-    every = mine = 0
-    hmf = []
-    for vaddr, n, count in p.blocks:
-        if vaddr < 0xC0000000:
-            continue
-        i = bisect.bisect_right(addrs, vaddr) - 1
-        if names[i].startswith(ARM_CACHE):
-            continue
-        if p.calls["do_DataAbort"] <= count <= faults:
-            every += n * count
-        elif names[i] == "handle_mm_fault" and count > 1:
-            hmf.append((n, count))
-    counts = {c for _, c in hmf}
-    for n, c in hmf:
-        if not (c == old or old - c in counts):
-            mine += n * c
-    return (every / faults * swapf + mine + p.sum(SWAP_FAULT_OWN)
+    every, _, rest = fault_blocks(p, addrs, names, faults, old)
+    return (every / faults * swapf + rest + p.sum(SWAP_FAULT_OWN)
             + per_call(p, SWAP_FAULT_SHARED, swapf))
-
 
 def events(vm, prefixes):
     return sum(v for k, v in vm.items() if k.startswith(prefixes))
