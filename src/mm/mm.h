@@ -542,16 +542,17 @@ struct touch_set {
 	sim_time_t ns; /* the CPU time of the n accesses */
 	uint8_t kind[TOUCH_SET_MAX];
 	uint64_t vpn[TOUCH_SET_MAX];
-	/* found: each page's PTE, the bits that make the access a fault (not present, or
-	 * write-protected for a write) and those the access sets; entries past n test and
-	 * set nothing, so the loops have a fixed count */
+	/* found: each page's PTE and the bits touch_page_fast tests for the access (present and
+	 * young, dirty and not write-protected for a write); entries past n test nothing, so the
+	 * loops have a fixed count */
 	uint32_t *pte[TOUCH_SET_MAX];
 	uint32_t fault_if[TOUCH_SET_MAX];
 };
 
-/* Every page of s at once, if each access would be touch_page_fast's hit and the CPU time
- * of all of them stays inside the quantum (so no yield comes between them): the same PTE
- * bits and CPU time as the accesses one by one. False, with nothing changed, otherwise. */
+/* Every page of s at once, if each access would be touch_page_fast's hit (one that changes
+ * no PTE bit) and the CPU time of all of them stays inside the quantum (so no yield comes
+ * between them): the CPU time of the accesses one by one. False, with nothing changed,
+ * otherwise. */
 static inline bool touch_set_fast(struct mm_struct *mm, const struct touch_set *s)
 {
 	struct task *t = sim_current;
