@@ -4,7 +4,10 @@
  *   first = (cache + free swap + reclaimable slab) less 1/32 (not root),
  *   n = (free - totalreserve_pages) less 1/32, admitted iff first + n > pages;
  * 2.6.8 (kernel.overcommit_totalreserve = 0) leaves no reserve out; vm.overcommit_memory = 1
- * admits anything; fork checks each private writable mapping it copies (dup_mmap). */
+ * admits anything; fork checks each private writable mapping it copies (dup_mmap).
+ * vm.overcommit_memory = 2 admits while what is committed stays below
+ *   allowed = RAM x overcommit_ratio / 100, less 1/32 (not root), + swap, less total_vm / 32,
+ * and every mode keeps the count (Committed_AS) of what the mappings committed. */
 #include "util/testutil.h"
 
 #include "kernel/process.h"
@@ -57,6 +60,13 @@ static void boot(const char *version, uint64_t swap)
 	forked = false;
 }
 
+/* One program on the board, run until it ends (10 s of simulated time at most). */
+static void run_one(const char *comm, void (*fn)(void *), void *arg)
+{
+	assert_non_null(process_spawn(comm, fn, arg));
+	sched_run(10ULL * NSEC_PER_SEC, NULL);
+}
+
 static void done(void)
 {
 	assert_int_equal(MM->rstats.oom_kills, 0);
@@ -73,8 +83,7 @@ static void guess_admits_up_to_free_less_the_reserve(void **state)
 	for (int z = 0; z < MM->nr_zones; z++)
 		populated += MM->zones[z].present_pages > 0;
 	assert_int_equal(populated, 1); /* so the reserve is that zone's pages_high */
-	assert_non_null(process_spawn("probe", probe, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("probe", probe, NULL);
 	/* most of the 8,192 frames, less the kernel, the reserve and 1/32 */
 	assert_true(limit_seen > 6000 && limit_seen < 8192);
 	assert_true(admitted_at != 0);
@@ -89,8 +98,7 @@ static void the_268_guess_counts_the_reserve_as_free(void **state)
 {
 	(void)state;
 	boot("2.6.28", 0);
-	assert_non_null(process_spawn("probe", probe, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("probe", probe, NULL);
 	uint64_t limit_2628 = limit_seen;
 	unsigned long high = 0;
 	for (int z = 0; z < MM->nr_zones; z++)
@@ -98,8 +106,7 @@ static void the_268_guess_counts_the_reserve_as_free(void **state)
 	done();
 	boot("2.6.8", 0);
 	assert_int_equal(MM->sysctl.overcommit_totalreserve, 0);
-	assert_non_null(process_spawn("probe", probe, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("probe", probe, NULL);
 	assert_true(admitted_at != 0 && refused_at == 0);
 	/* the boards differ only in their watermarks; 2.6.8's limit is the higher */
 	assert_true(limit_seen > limit_2628);
@@ -113,8 +120,7 @@ static void free_swap_counts(void **state)
 {
 	(void)state;
 	boot("2.6.28", 64ULL << 20);
-	assert_non_null(process_spawn("probe", probe, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("probe", probe, NULL);
 	assert_true(limit_seen > 8192 + 14000); /* 16,383 slots less 1/32, and RAM */
 	assert_true(admitted_at != 0 && refused_at == 0);
 	done();
@@ -134,8 +140,7 @@ static void overcommit_always_and_read_only_mappings_pass(void **state)
 	boot("2.6.28", 0);
 	MM->sysctl.overcommit_memory = OVERCOMMIT_ALWAYS;
 	limit_seen = 8 * MM->nr_frames;
-	assert_non_null(process_spawn("always", always_admits, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("always", always_admits, NULL);
 	assert_true(admitted_at != 0);
 	assert_true(refused_at != 0);
 	done();
@@ -167,16 +172,158 @@ static void fork_refused_when_the_copy_does_not_fit(void **state)
 {
 	(void)state;
 	boot("2.6.28", 0);
-	assert_non_null(process_spawn("parent", fork_checks_the_copy, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("parent", fork_checks_the_copy, NULL);
 	assert_false(forked);
 	assert_int_equal(fork_errno, ENOMEM);
 	done();
 	boot("2.6.28", 0);
 	MM->sysctl.overcommit_memory = OVERCOMMIT_ALWAYS;
-	assert_non_null(process_spawn("parent", fork_checks_the_copy, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("parent", fork_checks_the_copy, NULL);
 	assert_true(forked);
+	done();
+}
+
+/* ---- vm.overcommit_memory = 2 and the committed count ---- */
+
+static long committed_before, committed_mapped, committed_after, committed_in_child;
+
+static uint64_t commit_room(void)
+{
+	unsigned long allowed = MM->totalram_pages * 50 / 100;
+	allowed -= allowed / 32;
+	allowed += MM->swap.nr_slots;
+	allowed -= current->mm->total_vm / 32;
+	return (uint64_t)((long)allowed - MM->vm_committed_space);
+}
+
+static void never_probe(void *arg)
+{
+	(void)arg;
+	committed_before = MM->vm_committed_space;
+	limit_seen = commit_room() - 1; /* admitted while committed + pages < allowed */
+	admitted_at = sys_mmap_anon_try(limit_seen, VM_READ | VM_WRITE);
+	committed_mapped = MM->vm_committed_space;
+	if (admitted_at)
+		sys_munmap(admitted_at);
+	committed_after = MM->vm_committed_space;
+	sys_errno = 0;
+	refused_at = sys_mmap_anon_try(limit_seen + 1, VM_READ | VM_WRITE);
+	refused_errno = sys_errno;
+	sys_exit(0);
+}
+
+static void never_admits_up_to_the_commit_limit(void **state)
+{
+	(void)state;
+	boot("2.6.28", 16ULL << 20);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_NEVER;
+	run_one("probe", never_probe, NULL);
+	/* half of RAM less 1/32, and the swap: about 4,000 + 4,095 pages */
+	assert_true(limit_seen > 6000 && limit_seen < 8192 + 4096);
+	assert_true(admitted_at != 0);
+	assert_int_equal(committed_mapped - committed_before, (long)limit_seen);
+	assert_int_equal(committed_after, committed_before); /* munmap gives it back */
+	assert_int_equal(refused_at, 0);
+	assert_int_equal(refused_errno, ENOMEM);
+	assert_int_equal(MM->vm_committed_space, committed_before); /* a refusal commits nothing */
+	done();
+	/* vm.overcommit_ratio 100 lets all of RAM be committed: both mappings pass */
+	boot("2.6.28", 16ULL << 20);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_NEVER;
+	MM->sysctl.overcommit_ratio = 100;
+	run_one("probe", never_probe, NULL);
+	assert_true(admitted_at != 0 && refused_at != 0);
+	done();
+}
+
+static void child_sees_committed(void *arg)
+{
+	(void)arg;
+	committed_in_child = MM->vm_committed_space;
+}
+
+static void forks_in_mode_2(void *arg)
+{
+	uint64_t share = *(uint64_t *)arg; /* thirds of the room */
+	committed_before = MM->vm_committed_space;
+	uint64_t n = commit_room() * share / 3;
+	uint64_t heap = sys_mmap_anon_try(n, VM_READ | VM_WRITE);
+	if (!heap)
+		sys_exit(2);
+	committed_mapped = MM->vm_committed_space;
+	sys_errno = 0;
+	struct process *c = sys_fork("child", child_sees_committed, NULL);
+	forked = c != NULL;
+	fork_errno = sys_errno;
+	if (c)
+		sys_wait(NULL);
+	committed_after = MM->vm_committed_space;
+	limit_seen = n;
+	sys_exit(0);
+}
+
+/* dup_mmap commits the child's copy of each VM_ACCOUNT mapping: with a heap of a third of
+ * the room the child runs and the count holds both copies until it exits; with two thirds
+ * the copy does not fit and fork fails with ENOMEM, committing nothing. */
+static void fork_commits_the_copy_in_mode_2(void **state)
+{
+	(void)state;
+	uint64_t third = 1, two_thirds = 2;
+	boot("2.6.28", 16ULL << 20);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_NEVER;
+	committed_in_child = -1;
+	run_one("parent", forks_in_mode_2, &third);
+	assert_true(forked);
+	assert_int_equal(committed_mapped - committed_before, (long)limit_seen);
+	assert_int_equal(committed_in_child - committed_mapped, (long)limit_seen);
+	assert_int_equal(committed_after, committed_mapped);
+	done();
+	boot("2.6.28", 16ULL << 20);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_NEVER;
+	committed_in_child = -1;
+	run_one("parent", forks_in_mode_2, &two_thirds);
+	assert_false(forked);
+	assert_int_equal(fork_errno, ENOMEM);
+	assert_int_equal(committed_in_child, -1);
+	assert_int_equal(committed_after, committed_mapped);
+	done();
+}
+
+/* mmap_region: MAP_NORESERVE is committed only in mode 2; a shared anonymous mapping is
+ * committed with its object whether writable or not, and given back when its last mapping
+ * goes. */
+static long delta_noreserve, delta_shared_ro, delta_shared_gone;
+
+static void commits_by_kind(void *arg)
+{
+	(void)arg;
+	long c0 = MM->vm_committed_space;
+	uint64_t a = sys_mmap_anon_try(100, VM_READ | VM_WRITE | VM_NORESERVE);
+	delta_noreserve = MM->vm_committed_space - c0;
+	sys_munmap(a);
+	c0 = MM->vm_committed_space;
+	uint64_t b = sys_mmap_shared_anon(50, VM_READ);
+	delta_shared_ro = MM->vm_committed_space - c0;
+	sys_munmap(b);
+	delta_shared_gone = MM->vm_committed_space - c0;
+	sys_exit(0);
+}
+
+static void what_each_mapping_commits(void **state)
+{
+	(void)state;
+	boot("2.6.28", 0);
+	run_one("kinds", commits_by_kind, NULL);
+	assert_int_equal(delta_noreserve, 0);
+	assert_int_equal(delta_shared_ro, 50);
+	assert_int_equal(delta_shared_gone, 0);
+	done();
+	boot("2.6.28", 0);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_NEVER;
+	run_one("kinds", commits_by_kind, NULL);
+	assert_int_equal(delta_noreserve, 100);
+	assert_int_equal(delta_shared_ro, 50);
+	assert_int_equal(delta_shared_gone, 0);
 	done();
 }
 
@@ -204,8 +351,7 @@ static void shared_anonymous_mapping_ends_the_program(void **state)
 	(void)state;
 	boot("2.6.28", 0);
 	shared_code = -1;
-	assert_non_null(process_spawn("parent", waits_for_shared, NULL));
-	sched_run(10ULL * NSEC_PER_SEC, NULL);
+	run_one("parent", waits_for_shared, NULL);
 	assert_int_equal(shared_code, 1);
 	assert_int_equal(nr_mmap_enomem, 1);
 	assert_string_equal(mmap_enomem_comm, "shm");
@@ -254,6 +400,9 @@ int main(void)
 	    cmocka_unit_test(fork_refused_when_the_copy_does_not_fit),
 	    cmocka_unit_test(shared_anonymous_mapping_ends_the_program),
 	    cmocka_unit_test(as_the_real_kernel_on_the_kcost_board),
+	    cmocka_unit_test(never_admits_up_to_the_commit_limit),
+	    cmocka_unit_test(fork_commits_the_copy_in_mode_2),
+	    cmocka_unit_test(what_each_mapping_commits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

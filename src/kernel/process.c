@@ -264,11 +264,17 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 		check_fatal_signal();
 		return NULL;
 	}
-	/* dup_mmap's security_vm_enough_memory for each private writable mapping copied
-	 * (VM_ACCOUNT): checked before the copy, each against the same state */
+	/* dup_mmap's security_vm_enough_memory for each VM_ACCOUNT mapping copied, each
+	 * committed as it passes; checked before the copy (the kernel checks each VMA before
+	 * copying its pages), and on a refusal the ones committed are given back */
+	uint64_t charged = 0;
 	for (struct vm_area_struct *v = thread ? NULL : current->mm->mmap; v; v = v->next) {
-		if ((v->flags & VM_WRITE) && !(v->flags & (VM_SHARED | VM_NORESERVE)) &&
-		    !vm_enough_memory(v->npages ? v->npages : 1)) {
+		if (!(v->flags & VM_ACCOUNT))
+			continue;
+		if (vm_enough_memory(v->npages ? v->npages : 1)) {
+			charged += v->npages ? v->npages : 1;
+		} else {
+			vm_unacct_memory(charged);
 			free_kernel_pages(p->stack, p->stack_order);
 			p->stack = NO_PFN;
 			sys_errno = ENOMEM;
@@ -393,18 +399,26 @@ static _Noreturn void mmap_enomem_exit(void)
 	sys_exit(1);
 }
 
+/* mmap_region's "accountable": MAP_NORESERVE skips the check but in mode 2 (2.6.28). */
+static bool map_accountable(unsigned prot)
+{
+	return !(prot & VM_NORESERVE) || MM->sysctl.overcommit_memory == OVERCOMMIT_NEVER;
+}
+
 /* mmap_region's accounting (mm/mmap.c, 2.6.28): a private writable mapping is checked
- * against vm_enough_memory (a shared anonymous one is, before its object exists, in
- * sys_mmap_shared_anon); 0 and ENOMEM when it fails. */
+ * against vm_enough_memory and committed as VM_ACCOUNT (a shared anonymous one is
+ * committed with its object, in sys_mmap_shared_anon); 0 and ENOMEM when it fails. */
 static uint64_t map_area_try(enum map_area area, struct address_space *f, uint64_t pgoff,
 			     uint64_t npages, unsigned prot)
 {
-	bool accounted = (prot & VM_WRITE) && !(prot & (VM_SHARED | VM_NORESERVE));
-	if (accounted && !vm_enough_memory(npages ? npages : 1)) {
-		cpu_work_sys(MM->hw->syscall_ns);
-		check_fatal_signal();
-		sys_errno = ENOMEM;
-		return 0;
+	if ((prot & VM_WRITE) && !(prot & VM_SHARED) && map_accountable(prot)) {
+		if (!vm_enough_memory(npages ? npages : 1)) {
+			cpu_work_sys(MM->hw->syscall_ns);
+			check_fatal_signal();
+			sys_errno = ENOMEM;
+			return 0;
+		}
+		prot |= VM_ACCOUNT; /* vma_free gives the pages back */
 	}
 	uint64_t start = do_mmap_area(current->mm, area, npages, prot, f, pgoff);
 	check_fatal_signal();
@@ -439,13 +453,19 @@ uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages,
 
 uint64_t sys_mmap_shared_anon(uint64_t npages, unsigned prot)
 {
-	/* shmem_file_setup's shmem_acct_size, before the object is made */
-	if ((prot & VM_WRITE) && !vm_enough_memory(npages ? npages : 1)) {
+	/* shmem_file_setup's shmem_acct_size, before the object is made: mmap_region marks
+	 * every accountable shared mapping VM_ACCOUNT, writable or not, for it; the pages
+	 * belong to the object, not the VMA (shmem_unacct_size when it goes) */
+	bool accounted = map_accountable(prot);
+	if (accounted && !vm_enough_memory(npages ? npages : 1)) {
 		cpu_work_sys(MM->hw->syscall_ns);
 		check_fatal_signal();
 		mmap_enomem_exit();
 	}
-	return sys_map_area(MAP_AREA_MMAP, shmem_zero_setup(npages), 0, npages, prot | VM_SHARED);
+	struct address_space *f = shmem_zero_setup(npages);
+	if (accounted)
+		f->shmem->acct_pages = npages ? npages : 1;
+	return sys_map_area(MAP_AREA_MMAP, f, 0, npages, (prot & ~VM_NORESERVE) | VM_SHARED);
 }
 
 int sys_munmap(uint64_t start)

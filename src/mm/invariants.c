@@ -308,12 +308,18 @@ static int check_ptes(uint32_t *refs, uint64_t mapcounts)
 {
 	uint32_t locked = 0;
 	uint64_t present = 0, span_pages = (uint64_t)1 << MM->pte_shift;
+	long committed = 0;
+	for (uint32_t id = 0; id < MM->nr_files; id++)
+		if (MM->files[id]->shmem)
+			committed += (long)MM->files[id]->shmem->acct_pages;
 	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
 		const struct vm_area_struct *v = MM->vmas[id];
 		if (!v)
 			continue;
 		if (v->flags & VM_LOCKED)
 			locked++;
+		if (v->flags & VM_ACCOUNT)
+			committed += (long)(v->npages ? v->npages : 1);
 		uint64_t chunks = vma_pt_spans(v->start, v->npages);
 		for (uint64_t c = 0; c < chunks; c++) {
 			if (v->ptpage[c] == NO_PFN)
@@ -332,6 +338,9 @@ static int check_ptes(uint32_t *refs, uint64_t mapcounts)
 	MM_BUG_ON(locked != MM->nr_locked_vmas, "nr_locked_vmas",
 		  "%u VMAs are VM_LOCKED, %u counted (set it with vma_set_locked)", locked,
 		  MM->nr_locked_vmas);
+	MM_BUG_ON(committed != MM->vm_committed_space, "vm_committed_space",
+		  "VM_ACCOUNT VMAs and shmem objects hold %ld pages, %ld committed", committed,
+		  MM->vm_committed_space);
 	return 0;
 }
 

@@ -370,6 +370,8 @@ static void vma_free(struct vm_area_struct *vma)
 {
 	if (vma->flags & VM_LOCKED)
 		MM->nr_locked_vmas--;
+	if (vma->flags & VM_ACCOUNT) /* unmap_vmas' nr_accounted, given back by the caller */
+		vm_unacct_memory(vma->npages ? vma->npages : 1);
 	if (vma->file)
 		vma->file->nr_mapped_vmas--;
 	if (mapping_is_shmem(vma->file))

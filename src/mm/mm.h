@@ -46,7 +46,8 @@ struct vm_sysctl {
 	int panic_on_oom;	       /* vm.panic_on_oom: 0, or stop the run at the first OOM */
 	int lowmem_reserve_ratio[MAX_NR_ZONES]; /* vm.lowmem_reserve_ratio */
 	int vfs_cache_pressure;			/* vm.vfs_cache_pressure */
-	int overcommit_memory; /* vm.overcommit_memory: OVERCOMMIT_GUESS or _ALWAYS */
+	int overcommit_memory; /* vm.overcommit_memory: OVERCOMMIT_GUESS, _ALWAYS or _NEVER */
+	int overcommit_ratio;  /* vm.overcommit_ratio: % of RAM mode 2 lets be committed */
 	/* reclaim throttles (kernel-reclaim.md §2), all off in vanilla 2.6.28 */
 	int max_reclaiming_tasks_per_zone; /* KOSAKI v8 sysctl; 0 = no throttle (his default 3) */
 	int max_reclaiming_tasks;	   /* KOSAKI's RFC (v1): try_to_free_pages callers at once,
@@ -279,6 +280,9 @@ struct mm_machine {
 	struct task_struct *flusher;
 	struct waitqueue flusher_wait;
 	long flusher_nr_pages; /* work requested by wakeup_pdflush */
+	/* vm_committed_space (mm/mmap.c): pages of VM_ACCOUNT mappings and of shared anonymous
+	 * objects, /proc/meminfo's Committed_AS */
+	long vm_committed_space;
 	bool flusher_busy;
 	long dirty_ratelimits[NR_CPUS]; /* per CPU: pages dirtied since balance_dirty_pages */
 	struct backing_dev_info bdi;	/* the filesystem's (every file lives on MM->disk) */
@@ -680,12 +684,16 @@ unsigned oom_shift_hz(void);
 #define CAP_SYS_RESOURCE 24
 bool oom_capable(struct task_struct *p, int cap);
 
-/* vm.overcommit_memory (include/linux/mman.h); OVERCOMMIT_NEVER (2) is not modelled */
+/* vm.overcommit_memory (include/linux/mman.h) */
 #define OVERCOMMIT_GUESS  0
 #define OVERCOMMIT_ALWAYS 1
+#define OVERCOMMIT_NEVER  2
 /* __vm_enough_memory, 2.6.28 (overcommit.c): whether current may commit pages more pages of
- * private writable or shared anonymous memory */
+ * private writable or shared anonymous memory. On true the pages are committed (added to
+ * MM->vm_committed_space) until vm_unacct_memory gives them back: the caller marks the VMA
+ * VM_ACCOUNT (vma_free gives them back) or records them in the shmem object. */
 bool vm_enough_memory(uint64_t pages);
+void vm_unacct_memory(uint64_t pages);
 void oom_kill_task(struct task_struct *victim, unsigned long points);
 /* ---- page_alloc_268.c (vm.reclaim_lru = 2.6.8) ---- */
 /* page_alloc.c's buffered_rmqueue (no watermark test), and the highest populated zone at

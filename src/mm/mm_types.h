@@ -147,7 +147,9 @@ struct zone {
 #define VM_EXEC	  0x4u
 #define VM_SHARED 0x8u
 #define VM_LOCKED 0x2000u
-/* MAP_NORESERVE: not checked against vm.overcommit_memory (mmap_region, 2.6.28) */
+/* committed: its pages count in vm_committed_space until it goes (mmap_region, 2.6.28) */
+#define VM_ACCOUNT 0x100000u
+/* MAP_NORESERVE: not checked against vm.overcommit_memory but in mode 2 (mmap_region) */
 #define VM_NORESERVE 0x200000u
 
 /* A PTE in 32 bits: present/young/dirty/swap/COW bits and a frame or swap slot number. */

@@ -21,13 +21,15 @@ static unsigned long totalreserve_pages(void)
 	return reserve;
 }
 
-bool vm_enough_memory(uint64_t pages)
+void vm_unacct_memory(uint64_t pages)
 {
-	if (MM->sysctl.overcommit_memory == OVERCOMMIT_ALWAYS)
-		return true;
-	/* OVERCOMMIT_GUESS: page cache, free swap and reclaimable slab count as free; the last
-	 * 3 % of each sum is root's */
-	bool admin = current && oom_capable(current, CAP_SYS_ADMIN);
+	MM->vm_committed_space -= (long)pages;
+}
+
+/* The guess: page cache, free swap and reclaimable slab count as free; the last 3 % of
+ * each sum is root's. */
+static bool guess_enough(uint64_t pages, bool admin)
+{
 	long cache = global_page_state(NR_FILE_PAGES) + global_page_state(NR_SLAB_RECLAIMABLE);
 	uint64_t free = (uint64_t)(cache > 0 ? cache : 0) + MM->swap.nr_free;
 	if (!admin)
@@ -42,4 +44,34 @@ bool vm_enough_memory(uint64_t pages)
 	if (!admin)
 		n -= n / 32;
 	return free + n > pages;
+}
+
+/* OVERCOMMIT_NEVER: what is committed, this request included, stays below
+ * vm.overcommit_ratio % of RAM (less root's 3 %) plus all of swap, less 1/32 of the
+ * caller's address space "for other processes". 2.6.8's own rule is not in the sources
+ * the model follows: every era gets 2.6.28's (docs/fidelity.md). */
+static bool never_enough(bool admin)
+{
+	unsigned long allowed =
+	    MM->totalram_pages * (unsigned long)MM->sysctl.overcommit_ratio / 100;
+	if (!admin)
+		allowed -= allowed / 32;
+	allowed += MM->swap.nr_slots; /* total_swap_pages */
+	if (current && current->mm)
+		allowed -= current->mm->total_vm / 32;
+	/* signed, as the kernel compares it: the subtraction may have wrapped */
+	return MM->vm_committed_space < (long)allowed;
+}
+
+bool vm_enough_memory(uint64_t pages)
+{
+	MM->vm_committed_space += (long)pages; /* vm_acct_memory, before the check */
+	if (MM->sysctl.overcommit_memory == OVERCOMMIT_ALWAYS)
+		return true;
+	bool admin = current && oom_capable(current, CAP_SYS_ADMIN);
+	bool ok = MM->sysctl.overcommit_memory == OVERCOMMIT_NEVER ? never_enough(admin)
+								   : guess_enough(pages, admin);
+	if (!ok)
+		vm_unacct_memory(pages);
+	return ok;
 }

@@ -29,8 +29,11 @@ struct address_space *shmem_zero_setup(uint64_t npages)
 
 void shmem_mapping_gone(struct address_space *f)
 {
-	if (f->shmem->unlinked && !f->nr_mapped_vmas)
+	if (f->shmem->unlinked && !f->nr_mapped_vmas) {
 		shmem_truncate(f); /* shmem_delete_inode */
+		vm_unacct_memory(f->shmem->acct_pages);
+		f->shmem->acct_pages = 0;
+	}
 }
 
 /* add_to_page_cache_locked: the page joins the object's radix tree (no LRU change). */

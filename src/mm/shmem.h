@@ -14,6 +14,9 @@ struct shmem_inode_info {
 	unsigned long swapped; /* indices with a swap entry (info->swapped) */
 	/* nobody can open it again (shmem_zero_setup's object): it goes with its last mapping */
 	bool unlinked;
+	/* pages committed for it (shmem_acct_size of a shared anonymous mapping), given back
+	 * when it goes (shmem_unacct_size) */
+	unsigned long acct_pages;
 };
 
 /* shmem_writepage's "keep the page locked and active" answer, as the kernel's */

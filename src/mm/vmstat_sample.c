@@ -67,6 +67,8 @@ static void fill(struct row *r)
 	add(r, "mmsim_reclaimers_incl_kswapd", (uint64_t)MM->rstats.reclaimers_incl_kswapd);
 	/* total_swap_pages - nr_swap_pages, /proc/meminfo's SwapTotal - SwapFree */
 	add(r, "mmsim_swap_used_pages", MM->swap.nr_slots - MM->swap.nr_free);
+	/* vm_committed_space, /proc/meminfo's Committed_AS in pages (never negative here) */
+	add(r, "mmsim_committed_as_pages", (uint64_t)MM->vm_committed_space);
 }
 
 /* Upper bound on the columns: every counter line, per-zone lines included. */
@@ -75,7 +77,7 @@ static int max_cols(void)
 	return NR_VM_ZONE_STAT_ITEMS + NR_VM_EVENT_ITEMS +
 	       MAX_NR_ZONES *
 		   (NR_VM_ZONE_EVENT_ITEMS + (int)(sizeof(zone_gauges) / sizeof(zone_gauges[0]))) +
-	       3;
+	       4;
 }
 
 static void take(sim_time_t when)

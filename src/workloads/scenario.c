@@ -122,8 +122,11 @@ static const struct param_desc base_params[] = {
      "host memory a run may need (frames, swap map, tasks; estimated before it starts, "
      "which refuses a larger run); changes no result"},
     {"vm.swappiness", P_INT, VM(swappiness), 0, 100, NULL, "anon vs file scan balance"},
-    {"vm.overcommit_memory", P_INT, VM(overcommit_memory), 0, 1, NULL,
-     "0: 2.6.28's heuristic check of each mapping and fork; 1: always (2, never, not modelled)"},
+    {"vm.overcommit_memory", P_INT, VM(overcommit_memory), 0, 2, NULL,
+     "0: 2.6.28's heuristic check of each mapping and fork; 1: always; 2: never more "
+     "committed than swap and vm.overcommit_ratio % of RAM"},
+    {"vm.overcommit_ratio", P_INT, VM(overcommit_ratio), 0, 1000, NULL,
+     "vm.overcommit_memory = 2: the % of RAM that may be committed besides swap"},
     {"vm.min_free_kbytes", P_INT, VM(min_free_kbytes), 0, 65536 * 16, NULL, "0 = computed at boot"},
     {"vm.page-cluster", P_INT, VM(page_cluster), -1, 10, NULL,
      "log2 of swap readahead; -1 = boot default"},

@@ -71,6 +71,7 @@ void vm_sysctl_common(struct vm_sysctl *s, kernel_version_t v)
 	/* "mm: consider reserved pages in OVERCOMMIT_GUESS" (Hideo Aoki, 2.6.17-rc; the
 	 * v2.6.24 mm/mmap.c has it, security/commoncap.c of 2.6.8 does not) */
 	s->overcommit_totalreserve = v >= KERNEL_VERSION(2, 6, 17);
+	s->overcommit_ratio = 50; /* sysctl_overcommit_ratio, mm/mmap.c, every era */
 	s->slub_min_objects = 0;
 	s->vfs_cache_pressure = 100; /* sysctl_vfs_cache_pressure, fs/dcache.c, every era */
 	/* sysctl_lowmem_reserve_ratio (§1.1) */
