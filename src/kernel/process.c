@@ -264,30 +264,19 @@ static struct process *do_fork(const char *comm, void (*fn)(void *), void *arg, 
 		check_fatal_signal();
 		return NULL;
 	}
-	/* dup_mmap's security_vm_enough_memory for each VM_ACCOUNT mapping copied, each
-	 * committed as it passes; checked before the copy (the kernel checks each VMA before
-	 * copying its pages), and on a refusal the ones committed are given back */
-	uint64_t charged = 0;
-	for (struct vm_area_struct *v = thread ? NULL : current->mm->mmap; v; v = v->next) {
-		if (!(v->flags & VM_ACCOUNT))
-			continue;
-		if (vm_enough_memory(v->npages ? v->npages : 1)) {
-			charged += v->npages ? v->npages : 1;
-		} else {
-			vm_unacct_memory(charged);
-			free_kernel_pages(p->stack, p->stack_order);
-			p->stack = NO_PFN;
-			sys_errno = ENOMEM;
-			check_fatal_signal();
-			return NULL;
-		}
-	}
 	struct mm_struct *mm; /* copy_mm */
 	if (thread) {
 		mm = current->mm;
 		mm->users++;
 	} else {
 		mm = dup_mm(current->mm);
+		if (!mm) { /* dup_mmap's commit refused a copy */
+			free_kernel_pages(p->stack, p->stack_order);
+			p->stack = NO_PFN;
+			sys_errno = ENOMEM;
+			check_fatal_signal();
+			return NULL;
+		}
 	}
 	/* copy_process (2.6.28 kernel/fork.c): a signal that came while the child's stack and
 	 * mm were allocated (the OOM killer choosing the parent, say) aborts the fork before

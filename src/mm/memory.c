@@ -742,6 +742,12 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	policy_mm_fork(old, mm);
 	cpu_work_sys(MM->hw->fork_ns);
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
+		/* dup_mmap's security_vm_enough_memory: each VM_ACCOUNT mapping's copy is
+		 * committed before it is made; a refusal undoes the copy so far (mmput) */
+		if ((ov->flags & VM_ACCOUNT) && !vm_enough_memory(ov->npages ? ov->npages : 1)) {
+			exit_mmap(mm);
+			return NULL;
+		}
 		struct vm_area_struct *nv =
 		    vma_new(mm, ov->start, ov->npages, ov->flags, ov->file, ov->pgoff, ov->ra);
 		nv->anon_vma = ov->anon_vma; /* anon_vma_link */

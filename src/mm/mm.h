@@ -444,6 +444,8 @@ bool page_mapping_inuse(pfn_t pfn);
 
 /* ---- memory.c / mmap.c ---- */
 struct mm_struct *mm_alloc(void);
+/* fork's copy of old (dup_mmap): each VMA, its anonymous PTEs shared copy-on-write; NULL
+ * when the commit of a VM_ACCOUNT mapping's copy is refused (vm_enough_memory) */
 struct mm_struct *dup_mm(struct mm_struct *old);
 void exit_mmap(struct mm_struct *mm);
 uint64_t do_mmap(struct mm_struct *mm, uint64_t npages, unsigned flags, struct address_space *file,
