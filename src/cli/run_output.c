@@ -213,6 +213,9 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 #define HW_COST_JSON(f) add_u64(prof, #f, hw.f);
 		HW_PROFILE_COSTS(HW_COST_JSON)
 #undef HW_COST_JSON
+#define HW_DISK_JSON(f) add_u64(prof, "disk." #f, hw.disk.f);
+		HW_DISK_COSTS(HW_DISK_JSON)
+#undef HW_DISK_JSON
 	}
 	cJSON_AddBoolToObject(root, "completed", r->completed);
 	cJSON_AddBoolToObject(root, "failed", r->failed);

@@ -169,6 +169,12 @@ struct hw_profile {
 	X(fork_ns)                                                                                 \
 	X(exec_ns)
 
+/* The disk's figures a run may override (hw.disk.<field> keys, for sensitivity studies):
+ * every disk of the profile takes the value. */
+#define HW_DISK_COSTS(X)                                                                           \
+	X(request_ns)                                                                              \
+	X(bandwidth_Bps)
+
 /* The share of a 100-byte AF_UNIX stream message's write() in the write and its read():
  * v2.6.25-rc1's instructions, counted on an emulated ARM926 (docs/hardware.md, "The socket
  * message"; data/measured/armboot/sockcost/) */

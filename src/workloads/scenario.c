@@ -113,6 +113,12 @@ static const struct param_desc base_params[] = {
      "at least 1: unset, 0, is the profile's)"},
     HW_PROFILE_COSTS(HW_OVERRIDE_PARAM)
 #undef HW_OVERRIDE_PARAM
+#define HW_DISK_OVERRIDE_PARAM(f)                                                             \
+    {"hw.disk." #f, P_U64, SP(hw.disk_##f), 1, 1000000000, NULL,                              \
+     "replaces the profile's disk " #f " for sensitivity studies (--set or --vary only; "     \
+     "at least 1: unset, 0, is the profile's)"},
+    HW_DISK_COSTS(HW_DISK_OVERRIDE_PARAM)
+#undef HW_DISK_OVERRIDE_PARAM
     /* clang-format on */
     {"run.time_limit", P_TIME, SP(time_limit), 1000000, 100000LL * 1000000000, NULL,
      "simulated time after which the run stops unfinished"},
@@ -404,6 +410,11 @@ bool scenario_profile(const struct scenario_config *c, struct hw_profile *out)
 		out->f = c->hw.f;
 	HW_PROFILE_COSTS(HW_OVERRIDE_APPLY)
 #undef HW_OVERRIDE_APPLY
+#define HW_DISK_OVERRIDE_APPLY(f)                                                                  \
+	if (c->hw.disk_##f)                                                                        \
+		out->disk.f = c->hw.disk_##f;
+	HW_DISK_COSTS(HW_DISK_OVERRIDE_APPLY)
+#undef HW_DISK_OVERRIDE_APPLY
 	return true;
 }
 

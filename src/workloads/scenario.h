@@ -22,13 +22,17 @@
 #include "workloads/workload.h"
 
 /* hw.<field> = value: replaces one of the profile's estimates for this run, a cost in ns or
- * kernel_reserved_kb (0, unset, keeps the profile's; an override is at least 1). For sensitivity
+ * kernel_reserved_kb, or (hw.disk.<field>) a figure of its disks (0, unset, keeps the
+ * profile's; an override is at least 1). For sensitivity
  * studies from the command line
  * (--set, --vary): scenario files take every cost from machine.profile and may not set these. */
 struct hw_cost_overrides {
 #define HW_OVERRIDE_FIELD(f) uint64_t f;
 	HW_PROFILE_COSTS(HW_OVERRIDE_FIELD)
 #undef HW_OVERRIDE_FIELD
+#define HW_DISK_OVERRIDE_FIELD(f) uint64_t disk_##f;
+	HW_DISK_COSTS(HW_DISK_OVERRIDE_FIELD)
+#undef HW_DISK_OVERRIDE_FIELD
 };
 
 /* Size of the key table (scenario_params). */
