@@ -350,6 +350,15 @@ static void hw_overrides(void **state)
 	p.syscall_ns = stock->syscall_ns;
 	HW_PROFILE_COSTS(SAME_COST)
 #undef SAME_COST
+	/* hw.disk.*: the disk's figure, the rest of the disk kept */
+	assert_int_equal(p.disk.request_ns, stock->disk.request_ns);
+	assert_int_equal(scenario_apply_override(&cfg, "hw.disk.bandwidth_Bps=12500000", "--set",
+						 err, sizeof(err)),
+			 0);
+	assert_true(scenario_profile(&cfg, &p));
+	assert_int_equal(p.disk.bandwidth_Bps, 12500000);
+	assert_int_equal(p.disk.request_ns, stock->disk.request_ns);
+	assert_int_equal(p.disk.max_request_bytes, stock->disk.max_request_bytes);
 	assert_int_equal(
 	    scenario_apply_override(&cfg, "hw.switch_mm_ns=0", "--set", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "expected an integer in 1..1000000000"));
