@@ -121,12 +121,13 @@ static const struct hw_profile profiles[] = {
 	.description = "2008 x86-64 server: 2-4 cores at ~2.5 GHz, DDR2, one 7200 rpm SATA disk",
 	.page_size = 4096,
 	.cpu_mhz = 2500,
-	.l1_cache_bytes = 64,		 /* x86-64 */
-	.kernel_reserved_kb = 12 * 1024, /* x86-64 kernel image + bootmem [estimate] */
-	.struct_page_bytes = 56,	 /* sizeof(struct page), 64-bit 2.6.2x */
-	.thread_size = 8192,		 /* THREAD_SIZE, x86-64: order-1 */
-	.dentry_bytes = 208,		 /* struct dentry, 2.6.28 64-bit (docs/model.md) */
-	.inode_bytes = 568,		 /* struct inode, 2.6.28 64-bit (docs/model.md) */
+	.l1_cache_bytes = 64, /* x86-64 */
+	/* [X86_64-BOOT] 2.6.27.2's reserved pages less its vmemmap, swiotlb and init sections */
+	.kernel_reserved_kb = 12324,
+	.struct_page_bytes = 56, /* sizeof(struct page), 64-bit 2.6.2x */
+	.thread_size = 8192,	 /* THREAD_SIZE, x86-64: order-1 */
+	.dentry_bytes = 208,	 /* struct dentry, 2.6.28 64-bit (docs/model.md) */
+	.inode_bytes = 568,	 /* struct inode, 2.6.28 64-bit (docs/model.md) */
 	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
 	 * half (libraries, stack) [estimate from the x86-64 layout] */
 	.pt_upper_pages = 5,
@@ -136,10 +137,10 @@ static const struct hw_profile profiles[] = {
 	X86_64_2008_CPU_COSTS.disk =
 	    {
 		.capacity_bytes = 250ULL << 30,
-		.rpm = 7200,			 /* data sheet class */
-		.seek_t2t_ns = 800000,		 /* 0.8 ms track-to-track, data sheet class */
-		.seek_full_ns = 17000000,	 /* 17 ms full stroke, data sheet class */
-		.bandwidth_Bps = 70000000,	 /* 70 MB/s sustained, data sheet class */
+		.rpm = 7200,		   /* data sheet class */
+		.seek_t2t_ns = 800000,	   /* 0.8 ms track-to-track, data sheet class */
+		.seek_full_ns = 17000000,  /* 17 ms full stroke, data sheet class */
+		.bandwidth_Bps = 70000000, /* 70 MB/s sustained, data sheet class */
 		/* [HITACHI-7K3000] read command overhead on a cache miss, 0.5 ms: no 2008
 		 * drive's found; the 7200 rpm SATA figure nearest in time (IBM's 2002 ATA
 		 * drive, [IBM-120GXP], 0.3 ms, brackets it) */
@@ -155,14 +156,15 @@ static const struct hw_profile profiles[] = {
 		       "test box class)",
 	.page_size = 4096,
 	.cpu_mhz = 933,
-	.l1_cache_bytes = 32,		/* Pentium III */
-	.kernel_reserved_kb = 6 * 1024, /* i386 kernel image + bootmem [estimate] */
-	.struct_page_bytes = 32,	/* sizeof(struct page), 32-bit */
-	.thread_size = 8192,		/* THREAD_SIZE, i386 without CONFIG_4KSTACKS */
-	.dentry_bytes = 132,		/* struct dentry, 2.6.28 32-bit SMP (docs/model.md) */
-	.inode_bytes = 340,		/* struct inode, 2.6.28 32-bit SMP (docs/model.md) */
-	.pt_upper_pages = 1,		/* 2 levels without PAE: the pgd page */
-	USER_LAYOUT_I386,		/* [assumption] no PAE: the box has 384 MB */
+	.l1_cache_bytes = 32, /* Pentium III */
+	/* [I386-BOOT] 2.6.8.1's reserved pages less its mem_map, initrd and init sections */
+	.kernel_reserved_kb = 3136,
+	.struct_page_bytes = 32, /* sizeof(struct page), 32-bit */
+	.thread_size = 8192,	 /* THREAD_SIZE, i386 without CONFIG_4KSTACKS */
+	.dentry_bytes = 132,	 /* struct dentry, 2.6.28 32-bit SMP (docs/model.md) */
+	.inode_bytes = 340,	 /* struct inode, 2.6.28 32-bit SMP (docs/model.md) */
+	.pt_upper_pages = 1,	 /* 2 levels without PAE: the pgd page */
+	USER_LAYOUT_I386,	 /* [assumption] no PAE: the box has 384 MB */
 	/* CFS sched_min_granularity 4 ms (2.6.25), as the other profiles: the slice and
 	 * START_DEBIT of a CFS kernel on this machine. Under the O(1) scheduler (kernel.version
 	 * below 2.6.23, sim/sched_o1.c) the timeslice is the kernel's BASE_TIMESLICE instead */
@@ -205,11 +207,11 @@ static const struct hw_profile profiles[] = {
 	.disk =
 	    {
 		.capacity_bytes = 40ULL << 30,
-		.rpm = 7200,			 /* data sheet class (e.g. 40 GB ATA/100) */
-		.seek_t2t_ns = 1000000,		 /* data sheet class */
-		.seek_full_ns = 20000000,	 /* data sheet class */
-		.bandwidth_Bps = 35000000,	 /* 35 MB/s sustained, data sheet class */
-		.request_ns = 300000,		 /* [IBM-120GXP] read command overhead, cache miss */
+		.rpm = 7200,		   /* data sheet class (e.g. 40 GB ATA/100) */
+		.seek_t2t_ns = 1000000,	   /* data sheet class */
+		.seek_full_ns = 20000000,  /* data sheet class */
+		.bandwidth_Bps = 35000000, /* 35 MB/s sustained, data sheet class */
+		.request_ns = 300000,	   /* [IBM-120GXP] read command overhead, cache miss */
 		.max_request_bytes = 128 * 1024, /* IDE max_sectors 256 */
 		.nr_requests = 128,
 	    },
@@ -326,9 +328,11 @@ static const struct hw_profile profiles[] = {
 	.page_size = 65536,
 	.cpu_mhz = 1600, /* not stated in the threads; the 1.6 GHz of [IA64-1600], an ia64 box of
 			  * the same company (Fujitsu) and year running lmbench */
-	.l1_cache_bytes = 128,	     /* IA64 L1_CACHE_SHIFT 7 */
-	.kernel_reserved_kb = 65536, /* IA64 kernel image, per-CPU areas, bootmem [estimate] */
-	.struct_page_bytes = 56,     /* sizeof(struct page), 64-bit 2.6.2x */
+	.l1_cache_bytes = 128, /* IA64 L1_CACHE_SHIFT 7 */
+	/* IA64 kernel image, per-CPU areas, bootmem [estimate]: no 2.6.2x boot log of a
+	 * Fujitsu box found; [IA64-BOOT] brackets it */
+	.kernel_reserved_kb = 65536,
+	.struct_page_bytes = 56, /* sizeof(struct page), 64-bit 2.6.2x */
 	.thread_size = 65536, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 0 at 64 KiB */
 	.dentry_bytes = 208,  /* struct dentry, 2.6.28 64-bit (docs/model.md) */
 	.inode_bytes = 568,   /* struct inode, 2.6.28 64-bit (docs/model.md) */
@@ -393,10 +397,10 @@ static const struct hw_profile profiles[] = {
 	.disk =
 	    {
 		.capacity_bytes = 146ULL << 30,
-		.rpm = 10000,			 /* 146 GB 10k rpm SCSI/SAS, data sheet class */
-		.seek_t2t_ns = 300000,		 /* data sheet class */
-		.seek_full_ns = 10000000,	 /* data sheet class */
-		.bandwidth_Bps = 80000000,	 /* data sheet class */
+		.rpm = 10000,		   /* 146 GB 10k rpm SCSI/SAS, data sheet class */
+		.seek_t2t_ns = 300000,	   /* data sheet class */
+		.seek_full_ns = 10000000,  /* data sheet class */
+		.bandwidth_Bps = 80000000, /* data sheet class */
 		/* [SAVVIO-10K4] controller overhead, 0.2 ms: access time with it less without
 		 * ([IBM-146Z10], the same class in 2003, < 0.4 ms) */
 		.request_ns = 200000,
@@ -461,7 +465,7 @@ static const struct hw_profile profiles[] = {
 	.page_size = 4096,                                                          \
 	.cpu_mhz = 2800,                   /* K10 quad [estimate] */                \
 	.l1_cache_bytes = 64,              /* x86-64 */                             \
-	.kernel_reserved_kb = 12 * 1024,   /* x86-64 kernel image + bootmem [estimate] */ \
+	.kernel_reserved_kb = 12324,       /* [X86_64-BOOT], as x86_64-2008 */       \
 	.struct_page_bytes = 56,           /* sizeof(struct page), 64-bit 2.6.3x-3.0 */ \
 	.thread_size = 8192,               /* THREAD_SIZE, x86-64: order-1 */       \
 	.dentry_bytes = 192,  /* dcache.h of 2.6.38-3.x: 64-bit DNAME_INLINE_LEN 32, 192 bytes */ \
