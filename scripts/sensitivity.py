@@ -24,10 +24,10 @@ import tempfile
 # The kernel paths priced by KPATH (counted instructions at a price per instruction taken
 # from one anchor, docs/hardware.md: the anchor is an assumption), touch_ns (lmbench's L1
 # latency, on ia64 the manual's L1D latency; that a reference is one cached load is an approximation),
-# and the memory the kernel keeps from boot (an estimate in every profile but
-# the ARM one, which was measured on a board of the class, not the thread's: still varied);
-# the cited costs (syscall, context switch, fault, page zero/copy, socket message, fork,
-# exec) can be added with --fields.
+# and the memory the kernel keeps from boot (an estimate on ia64; on ARM measured on a board
+# of the class, on x86 read off one boot log of the era, not the threads' machines: still
+# varied); the cited costs (syscall, context switch, fault, page zero/copy, socket message,
+# fork, exec) and the disks' (disk.request_ns, disk.bandwidth_Bps) can be added with --fields.
 DEFAULT_FIELDS = [
     "page_alloc_ns", "page_free_ns", "scan_page_ns", "rmap_pte_ns", "isolate_ns",
     "lru_add_ns", "tick_ns", "touch_ns", "swap_alloc_ns", "io_submit_ns", "copy_pte_ns",
