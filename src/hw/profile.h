@@ -135,9 +135,11 @@ struct hw_profile {
 
 /* The fields a run may override (hw.<field> keys, for sensitivity studies): the CPU costs,
  * the memory the kernel keeps from boot, the toolchain's MAXPAGESIZE (4096: today's
- * objects, no hole) and the files' readahead window (32: a block device's at 4 KiB). */
+ * objects, no hole), the files' readahead window (32: a block device's at 4 KiB) and the
+ * model's run-ahead quantum. */
 #define HW_PROFILE_COSTS(X)                                                                        \
 	X(kernel_reserved_kb)                                                                      \
+	X(quantum_ns)                                                                              \
 	X(elf_max_page_size)                                                                       \
 	X(fs_ra_pages)                                                                             \
 	X(ctxsw_ns)                                                                                \
