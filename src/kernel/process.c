@@ -446,14 +446,20 @@ uint64_t sys_mmap_shared_anon(uint64_t npages, unsigned prot)
 	 * every accountable shared mapping VM_ACCOUNT, writable or not, for it; the pages
 	 * belong to the object, not the VMA (shmem_unacct_size when it goes) */
 	bool accounted = map_accountable(prot);
-	if (accounted && !vm_enough_memory(npages ? npages : 1)) {
+	uint64_t n = npages ? npages : 1;
+	if (accounted && !vm_enough_memory(n)) {
 		cpu_work_sys(MM->hw->syscall_ns);
 		check_fatal_signal();
 		mmap_enomem_exit();
 	}
-	struct address_space *f = shmem_zero_setup(npages);
+	/* the object's inode and dentry may wait for memory: committed meanwhile */
 	if (accounted)
-		f->shmem->acct_pages = npages ? npages : 1;
+		MM->vm_committed_pending += (long)n;
+	struct address_space *f = shmem_zero_setup(npages);
+	if (accounted) {
+		MM->vm_committed_pending -= (long)n;
+		f->shmem->acct_pages = n;
+	}
 	return sys_map_area(MAP_AREA_MMAP, f, 0, npages, (prot & ~VM_NORESERVE) | VM_SHARED);
 }
 

@@ -308,7 +308,7 @@ static int check_ptes(uint32_t *refs, uint64_t mapcounts)
 {
 	uint32_t locked = 0;
 	uint64_t present = 0, span_pages = (uint64_t)1 << MM->pte_shift;
-	long committed = 0;
+	long committed = MM->vm_committed_pending;
 	for (uint32_t id = 0; id < MM->nr_files; id++)
 		if (MM->files[id]->shmem)
 			committed += (long)MM->files[id]->shmem->acct_pages;
@@ -339,8 +339,9 @@ static int check_ptes(uint32_t *refs, uint64_t mapcounts)
 		  "%u VMAs are VM_LOCKED, %u counted (set it with vma_set_locked)", locked,
 		  MM->nr_locked_vmas);
 	MM_BUG_ON(committed != MM->vm_committed_space, "vm_committed_space",
-		  "VM_ACCOUNT VMAs and shmem objects hold %ld pages, %ld committed", committed,
-		  MM->vm_committed_space);
+		  "VM_ACCOUNT VMAs, shmem objects and objects in the making hold %ld pages, %ld "
+		  "committed",
+		  committed, MM->vm_committed_space);
 	return 0;
 }
 

@@ -283,6 +283,8 @@ struct mm_machine {
 	/* vm_committed_space (mm/mmap.c): pages of VM_ACCOUNT mappings and of shared anonymous
 	 * objects, /proc/meminfo's Committed_AS */
 	long vm_committed_space;
+	/* of which committed by a task still making the object they belong to */
+	long vm_committed_pending;
 	bool flusher_busy;
 	long dirty_ratelimits[NR_CPUS]; /* per CPU: pages dirtied since balance_dirty_pages */
 	struct backing_dev_info bdi;	/* the filesystem's (every file lives on MM->disk) */
