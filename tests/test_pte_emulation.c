@@ -80,7 +80,7 @@ static long clean_write(const char *profile)
 {
 	test_machine_boot(profile, 64ULL << 20, 0, 0);
 	struct mm_struct *mm = mm_alloc();
-	uint64_t s = do_mmap(mm, 1, VM_READ | VM_WRITE | VM_SHARED, shmem_zero_setup(1), 0);
+	uint64_t s = do_mmap(mm, 1, VM_READ | VM_WRITE | VM_SHARED, shmem_zero_setup(1, 0), 0);
 	user_access(mm, s, TOUCH_READ);
 	uint32_t pte = find_vma(mm, s)->pte[0];
 	assert_true((pte & PTE_PRESENT) && !(pte & PTE_RDONLY) && !(pte & PTE_DIRTY));

@@ -115,7 +115,7 @@ static void shmem_is_not_writenotified(void **state)
 {
 	(void)state;
 	boot(1);
-	struct address_space *obj = shmem_file_setup("shm", 8);
+	struct address_space *obj = shmem_file_setup("shm", 8, 0);
 	struct shared_map m = map_shared(obj);
 	assert_false(vma_wants_writenotify(m.vma));
 	assert_int_equal(touch_page_slow(m.mm, m.start + 1, TOUCH_READ), 0);

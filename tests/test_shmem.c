@@ -30,7 +30,7 @@ static void boot(uint64_t swap_bytes, bool era_2625)
 		MM->sysctl.reclaim_lru = RECLAIM_LRU_2625;
 	mm_sysctl_apply();
 	T.mm = mm_alloc();
-	T.f = shmem_file_setup("SYSV00000001", N);
+	T.f = shmem_file_setup("SYSV00000001", N, 0);
 	T.start = do_mmap(T.mm, N, VM_READ | VM_WRITE | VM_SHARED, T.f, 0);
 	T.vma = find_vma(T.mm, T.start);
 }
@@ -322,7 +322,7 @@ static void zero_setup_object_goes_with_its_mapping(void **state)
 	(void)state;
 	test_machine_boot("x86_64-2008", 64ULL << 20, 64ULL << 20, 0);
 	T.mm = mm_alloc();
-	T.f = shmem_zero_setup(N);
+	T.f = shmem_zero_setup(N, 0);
 	T.start = do_mmap(T.mm, N, VM_READ | VM_WRITE | VM_SHARED, T.f, 0);
 	T.vma = find_vma(T.mm, T.start);
 	long file0 = gstat(NR_FILE_PAGES);

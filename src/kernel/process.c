@@ -401,7 +401,7 @@ static uint64_t map_area_try(enum map_area area, struct address_space *f, uint64
 			     uint64_t npages, unsigned prot)
 {
 	if ((prot & VM_WRITE) && !(prot & VM_SHARED) && map_accountable(prot)) {
-		if (!vm_enough_memory(npages ? npages : 1)) {
+		if (!vm_enough_memory(vm_commit_pages(npages))) {
 			cpu_work_sys(MM->hw->syscall_ns);
 			check_fatal_signal();
 			sys_errno = ENOMEM;
@@ -442,23 +442,13 @@ uint64_t sys_mmap_file(struct address_space *f, uint64_t pgoff, uint64_t npages,
 
 uint64_t sys_mmap_shared_anon(uint64_t npages, unsigned prot)
 {
-	/* shmem_file_setup's shmem_acct_size, before the object is made: mmap_region marks
-	 * every accountable shared mapping VM_ACCOUNT, writable or not, for it; the pages
-	 * belong to the object, not the VMA (shmem_unacct_size when it goes) */
-	bool accounted = map_accountable(prot);
-	uint64_t n = npages ? npages : 1;
-	if (accounted && !vm_enough_memory(n)) {
+	/* mmap_region marks every accountable shared mapping VM_ACCOUNT, writable or not, for
+	 * shmem_file_setup's commit; the pages belong to the object, not the VMA */
+	struct address_space *f = shmem_zero_setup(npages, map_accountable(prot) ? VM_ACCOUNT : 0);
+	if (!f) {
 		cpu_work_sys(MM->hw->syscall_ns);
 		check_fatal_signal();
 		mmap_enomem_exit();
-	}
-	/* the object's inode and dentry may wait for memory: committed meanwhile */
-	if (accounted)
-		MM->vm_committed_pending += (long)n;
-	struct address_space *f = shmem_zero_setup(npages);
-	if (accounted) {
-		MM->vm_committed_pending -= (long)n;
-		f->shmem->acct_pages = n;
 	}
 	return sys_map_area(MAP_AREA_MMAP, f, 0, npages, (prot & ~VM_NORESERVE) | VM_SHARED);
 }

@@ -308,18 +308,12 @@ static int check_ptes(uint32_t *refs, uint64_t mapcounts)
 {
 	uint32_t locked = 0;
 	uint64_t present = 0, span_pages = (uint64_t)1 << MM->pte_shift;
-	long committed = MM->vm_committed_pending;
-	for (uint32_t id = 0; id < MM->nr_files; id++)
-		if (MM->files[id]->shmem)
-			committed += (long)MM->files[id]->shmem->acct_pages;
 	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
 		const struct vm_area_struct *v = MM->vmas[id];
 		if (!v)
 			continue;
 		if (v->flags & VM_LOCKED)
 			locked++;
-		if (v->flags & VM_ACCOUNT)
-			committed += (long)(v->npages ? v->npages : 1);
 		uint64_t chunks = vma_pt_spans(v->start, v->npages);
 		for (uint64_t c = 0; c < chunks; c++) {
 			if (v->ptpage[c] == NO_PFN)
@@ -338,10 +332,6 @@ static int check_ptes(uint32_t *refs, uint64_t mapcounts)
 	MM_BUG_ON(locked != MM->nr_locked_vmas, "nr_locked_vmas",
 		  "%u VMAs are VM_LOCKED, %u counted (set it with vma_set_locked)", locked,
 		  MM->nr_locked_vmas);
-	MM_BUG_ON(committed != MM->vm_committed_space, "vm_committed_space",
-		  "VM_ACCOUNT VMAs, shmem objects and objects in the making hold %ld pages, %ld "
-		  "committed",
-		  committed, MM->vm_committed_space);
 	return 0;
 }
 
@@ -369,6 +359,26 @@ static int check_swap_map(const uint32_t *refs)
 
 /* Every shmem object: an index holds a page or a swap entry, never both; each entry is a
  * reference to its slot (counted into refs); `swapped` counts the entries. */
+/* vm_committed_space: the VM_ACCOUNT VMAs' pages, the shmem objects' and those of an
+ * object still being made. */
+static int check_committed(void)
+{
+	long committed = MM->vm_committed_pending;
+	for (uint32_t id = 0; id < MM->nr_files; id++)
+		if (MM->files[id]->shmem)
+			committed += (long)MM->files[id]->shmem->acct_pages;
+	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
+		const struct vm_area_struct *v = MM->vmas[id];
+		if (v && (v->flags & VM_ACCOUNT))
+			committed += (long)vm_commit_pages(v->npages);
+	}
+	MM_BUG_ON(committed != MM->vm_committed_space, "vm_committed_space",
+		  "VM_ACCOUNT VMAs, shmem objects and objects in the making hold %ld pages, %ld "
+		  "committed",
+		  committed, MM->vm_committed_space);
+	return 0;
+}
+
 static int check_shmem_objects(uint32_t *refs)
 {
 	const struct swap_info *si = &MM->swap;
@@ -413,6 +423,8 @@ static int check_page_tables_and_swap(const struct check_state *cs)
 		ret = check_shmem_objects(refs);
 	if (!ret)
 		ret = check_swap_map(refs);
+	if (!ret)
+		ret = check_committed();
 	free(refs);
 	return ret;
 }

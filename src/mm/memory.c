@@ -190,7 +190,7 @@ int touch_page_slow(struct mm_struct *mm, uint64_t vpn, int kind)
 	    (v & PTE_PRESENT) && !(write && (v & PTE_RDONLY)) &&
 	    (!MM->hw->pte_bits_emulated || ((v & PTE_YOUNG) && !(write && !(v & PTE_DIRTY))));
 	if (hit) {
-		*pte = v | PTE_YOUNG | (kind == TOUCH_WRITE ? PTE_DIRTY : 0);
+		*pte = v | PTE_YOUNG | (write ? PTE_DIRTY : 0);
 		cpu_work(MM->hw->touch_ns);
 		return 0;
 	}
@@ -371,7 +371,7 @@ static void vma_free(struct vm_area_struct *vma)
 	if (vma->flags & VM_LOCKED)
 		MM->nr_locked_vmas--;
 	if (vma->flags & VM_ACCOUNT) /* unmap_vmas' nr_accounted, given back by the caller */
-		vm_unacct_memory(vma->npages ? vma->npages : 1);
+		vm_unacct_memory(vm_commit_pages(vma->npages));
 	if (vma->file)
 		vma->file->nr_mapped_vmas--;
 	if (mapping_is_shmem(vma->file))
@@ -744,7 +744,7 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	for (struct vm_area_struct *ov = old->mmap; ov; ov = ov->next) {
 		/* dup_mmap's security_vm_enough_memory: each VM_ACCOUNT mapping's copy is
 		 * committed before it is made; a refusal undoes the copy so far (mmput) */
-		if ((ov->flags & VM_ACCOUNT) && !vm_enough_memory(ov->npages ? ov->npages : 1)) {
+		if ((ov->flags & VM_ACCOUNT) && !vm_enough_memory(vm_commit_pages(ov->npages))) {
 			exit_mmap(mm);
 			return NULL;
 		}

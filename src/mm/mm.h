@@ -283,7 +283,8 @@ struct mm_machine {
 	/* vm_committed_space (mm/mmap.c): pages of VM_ACCOUNT mappings and of shared anonymous
 	 * objects, /proc/meminfo's Committed_AS */
 	long vm_committed_space;
-	/* of which committed by a task still making the object they belong to */
+	/* of which committed by a task still making the object they belong to
+	 * (shmem_file_setup) */
 	long vm_committed_pending;
 	bool flusher_busy;
 	long dirty_ratelimits[NR_CPUS]; /* per CPU: pages dirtied since balance_dirty_pages */
@@ -698,6 +699,11 @@ bool oom_capable(struct task_struct *p, int cap);
  * VM_ACCOUNT (vma_free gives them back) or records them in the shmem object. */
 bool vm_enough_memory(uint64_t pages);
 void vm_unacct_memory(uint64_t pages);
+/* The pages a mapping or object of npages commits: a VMA has at least one (vma_new). */
+static inline uint64_t vm_commit_pages(uint64_t npages)
+{
+	return npages ? npages : 1;
+}
 void oom_kill_task(struct task_struct *victim, unsigned long points);
 /* ---- page_alloc_268.c (vm.reclaim_lru = 2.6.8) ---- */
 /* page_alloc.c's buffered_rmqueue (no watermark test), and the highest populated zone at

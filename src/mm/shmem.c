@@ -11,19 +11,28 @@
 #include "mm/fs.h"
 #include "sim/xalloc.h"
 
-struct address_space *shmem_file_setup(const char *name, uint64_t size_pages)
+struct address_space *shmem_file_setup(const char *name, uint64_t size_pages, unsigned flags)
 {
-	/* shmem_get_inode + d_alloc on shm_mnt (held while the object lives); no disk extent */
+	/* shmem_acct_size, before the object exists */
+	uint64_t acct = (flags & VM_ACCOUNT) ? vm_commit_pages(size_pages) : 0;
+	if (acct && !vm_enough_memory(acct))
+		return NULL;
+	/* shmem_get_inode + d_alloc on shm_mnt (held while the object lives); no disk extent.
+	 * They may wait for memory: the pages are committed meanwhile. */
+	MM->vm_committed_pending += (long)acct;
 	struct address_space *f = mapping_create(name, size_pages, size_pages);
+	MM->vm_committed_pending -= (long)acct;
 	f->shmem = xcalloc(1, sizeof(*f->shmem));
 	f->shmem->swp = xcalloc(size_pages ? size_pages : 1, sizeof(uint32_t));
+	f->shmem->acct_pages = acct;
 	return f;
 }
 
-struct address_space *shmem_zero_setup(uint64_t npages)
+struct address_space *shmem_zero_setup(uint64_t npages, unsigned flags)
 {
-	struct address_space *f = shmem_file_setup("dev/zero", npages);
-	f->shmem->unlinked = true;
+	struct address_space *f = shmem_file_setup("dev/zero", npages, flags);
+	if (f)
+		f->shmem->unlinked = true;
 	return f;
 }
 

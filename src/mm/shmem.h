@@ -34,11 +34,13 @@ static inline bool page_is_shmem(const struct page *p)
 }
 
 /* shmem_file_setup: a new object of size_pages pages, empty. It has a dentry and an inode
- * (held while it exists) but no extent on the disk. */
-struct address_space *shmem_file_setup(const char *name, uint64_t size_pages);
+ * (held while it exists) but no extent on the disk. With VM_ACCOUNT in flags its pages are
+ * committed first (shmem_acct_size) and given back when it goes; NULL when
+ * vm_enough_memory refuses them. */
+struct address_space *shmem_file_setup(const char *name, uint64_t size_pages, unsigned flags);
 /* shmem_zero_setup: the object behind a MAP_SHARED | MAP_ANONYMOUS mapping of npages,
- * truncated when its last mapping goes (the file's last fput). */
-struct address_space *shmem_zero_setup(uint64_t npages);
+ * truncated when its last mapping goes (the file's last fput); flags as shmem_file_setup's. */
+struct address_space *shmem_zero_setup(uint64_t npages, unsigned flags);
 /* A mapping of f went away (the VMA's fput): an unlinked object with no mapping left is
  * truncated. */
 void shmem_mapping_gone(struct address_space *f);

@@ -627,7 +627,7 @@ static void pin_buffers(int started)
 	if (!n || D.p.programs <= 0)
 		return;
 	if (!D.pinned)
-		D.pinned = shmem_file_setup("i915-gem", n);
+		D.pinned = shmem_file_setup("i915-gem", n, 0);
 	uint64_t target = n * (uint64_t)started / (uint64_t)D.p.programs;
 	while (D.nr_pinned < target) {
 		pfn_t pfn;
