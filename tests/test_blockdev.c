@@ -21,14 +21,41 @@ static void service_time(void **state)
 	struct blockdev bd;
 	blockdev_init(&bd, "t", &disk, 1);
 	/* sequential: overhead + transfer only */
-	assert_int_equal(blockdev_service_ns(&bd, 800, 800, 8, 5000000), 100000 + 80000);
+	assert_int_equal(blockdev_service_ns(&bd, READ, 800, 800, 8, 5000000), 100000 + 80000);
 	/* a full-stroke seek: t2t + (full - t2t) * 1 + rotation */
 	uint64_t end = bd.nr_sectors;
-	assert_int_equal(blockdev_service_ns(&bd, 0, end, 8, 5000000),
+	assert_int_equal(blockdev_service_ns(&bd, READ, 0, end, 8, 5000000),
 			 100000 + 21000000 + 5000000 + 80000);
 	/* a quarter of the disk: sqrt(1/4) = 1/2 of the way from t2t to full */
-	sim_time_t q = blockdev_service_ns(&bd, 0, end / 4, 8, 0);
+	sim_time_t q = blockdev_service_ns(&bd, READ, 0, end / 4, 8, 0);
 	assert_true(q >= 100000 + 11000000 + 80000 - 100 && q <= 100000 + 11000000 + 80000 + 100);
+	/* a disk without write figures writes as it reads */
+	assert_int_equal(blockdev_service_ns(&bd, WRITE, 800, 800, 8, 5000000), 100000 + 80000);
+	blockdev_destroy(&bd);
+}
+
+/* A flash card whose writes are slower: a write takes its own request cost and rate, a read
+ * the read figures; each write figure alone falls back to the read one. */
+static void write_figures(void **state)
+{
+	(void)state;
+	struct disk_params card = disk;
+	card.rpm = 0;
+	card.write_request_ns = 2000000;
+	card.write_bandwidth_Bps = 4096000; /* 4 KiB in 1 ms */
+	struct blockdev bd;
+	blockdev_init(&bd, "c", &card, 1);
+	assert_int_equal(blockdev_service_ns(&bd, READ, 0, 800, 8, 0), 100000 + 80000);
+	assert_int_equal(blockdev_service_ns(&bd, WRITE, 0, 800, 8, 0), 2000000 + 1000000);
+	blockdev_destroy(&bd);
+	card.write_bandwidth_Bps = 0;
+	blockdev_init(&bd, "c", &card, 1);
+	assert_int_equal(blockdev_service_ns(&bd, WRITE, 0, 800, 8, 0), 2000000 + 80000);
+	blockdev_destroy(&bd);
+	card.write_bandwidth_Bps = 4096000;
+	card.write_request_ns = 0;
+	blockdev_init(&bd, "c", &card, 1);
+	assert_int_equal(blockdev_service_ns(&bd, WRITE, 0, 800, 8, 0), 100000 + 1000000);
 	blockdev_destroy(&bd);
 }
 
@@ -168,11 +195,9 @@ static void rotation_depends_on_seed(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(service_time),
-	    cmocka_unit_test(merging_and_elevator),
-	    cmocka_unit_test(merge_candidate_order),
-	    cmocka_unit_test(congestion_thresholds),
-	    cmocka_unit_test(rotation_depends_on_seed),
+	    cmocka_unit_test(service_time),	     cmocka_unit_test(write_figures),
+	    cmocka_unit_test(merging_and_elevator),  cmocka_unit_test(merge_candidate_order),
+	    cmocka_unit_test(congestion_thresholds), cmocka_unit_test(rotation_depends_on_seed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

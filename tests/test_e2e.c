@@ -376,6 +376,34 @@ static void hw_overrides(void **state)
 	run_result_free(&a);
 	run_result_free(&b);
 
+	/* hw.disk.write_*: unset, a write costs what a read does, so naming the read figures
+	 * changes nothing; a dearer write lengthens a run that swaps out */
+	struct run_result w0, w1, w2;
+	const struct hw_profile *x86 = hw_profile_find("x86_64-2008");
+	test_scenario(&cfg, usemem_2x);
+	test_run(&cfg, 1, &w0);
+	char kv[96];
+	snprintf(kv, sizeof(kv), "hw.disk.write_request_ns=%llu",
+		 (unsigned long long)x86->disk.request_ns);
+	assert_int_equal(scenario_apply_override(&cfg, kv, "--set", err, sizeof(err)), 0);
+	snprintf(kv, sizeof(kv), "hw.disk.write_bandwidth_Bps=%llu",
+		 (unsigned long long)x86->disk.bandwidth_Bps);
+	assert_int_equal(scenario_apply_override(&cfg, kv, "--set", err, sizeof(err)), 0);
+	test_run(&cfg, 1, &w1);
+	assert_true(same_run(&w0, &w1));
+	snprintf(kv, sizeof(kv), "hw.disk.write_request_ns=%llu",
+		 (unsigned long long)x86->disk.request_ns * 20);
+	assert_int_equal(scenario_apply_override(&cfg, kv, "--set", err, sizeof(err)), 0);
+	assert_true(scenario_profile(&cfg, &p));
+	assert_int_equal(p.disk.write_request_ns, x86->disk.request_ns * 20);
+	assert_int_equal(p.disk.request_ns, x86->disk.request_ns);
+	test_run(&cfg, 1, &w2);
+	assert_true(w0.completed && w2.completed && test_vmstat(&w2, "pswpout") > 0);
+	assert_true(w2.elapsed > w0.elapsed);
+	run_result_free(&w0);
+	run_result_free(&w1);
+	run_result_free(&w2);
+
 	scenario_defaults(&cfg);
 	const char *text = "machine.ram = 64M\nhw.syscall_ns = 4000\n";
 	assert_int_equal(scenario_parse_text(&cfg, text, strlen(text), "f.conf", err, sizeof(err)),

@@ -189,11 +189,13 @@ static void rq_add_bio_front(struct request *r, struct bio *bio)
 	r->nr_bios++;
 }
 
-sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
+sim_time_t blockdev_service_ns(const struct blockdev *bd, int rw, uint64_t head, uint64_t sector,
 			       uint32_t nr_sectors, sim_time_t rotation_ns)
 {
 	const struct disk_params *p = &bd->p;
-	sim_time_t t = p->request_ns;
+	sim_time_t t = rw == WRITE && p->write_request_ns ? p->write_request_ns : p->request_ns;
+	uint64_t rate =
+	    rw == WRITE && p->write_bandwidth_Bps ? p->write_bandwidth_Bps : p->bandwidth_Bps;
 	if (p->rpm && sector != head) {
 		/* Seek grows with the square root of the distance (arm acceleration), from the
 		 * track-to-track time to the full stroke; then on average half a rotation. */
@@ -205,7 +207,7 @@ sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_
 		t += p->seek_t2t_ns + (p->seek_full_ns - p->seek_t2t_ns) * frac / scale;
 		t += rotation_ns;
 	}
-	t += (uint64_t)nr_sectors * (1u << SECTOR_SHIFT) * NSEC_PER_SEC / p->bandwidth_Bps;
+	t += (uint64_t)nr_sectors * (1u << SECTOR_SHIFT) * NSEC_PER_SEC / rate;
 	return t;
 }
 
@@ -384,7 +386,7 @@ static void dispatch(void *arg, uint64_t unused)
 	sim_time_t rotation = 0;
 	if (bd->p.rpm)
 		rotation = rng_below(&bd->rotation, 60ULL * NSEC_PER_SEC / bd->p.rpm);
-	sim_time_t t = blockdev_service_ns(bd, bd->head, r->sector, r->nr_sectors, rotation);
+	sim_time_t t = blockdev_service_ns(bd, r->rw, bd->head, r->sector, r->nr_sectors, rotation);
 	bd->stats.busy_ns += t;
 	sched_callback_at(sim_clock + t, complete, bd, 0);
 }

@@ -149,9 +149,10 @@ static inline bool bdi_read_congested(const struct blockdev *bd)
 	return bd->nr_members ? blockdev_members_congested(bd, READ) : bd->congested[READ];
 }
 
-/* Service time of a request of nr_sectors starting at sector, with the head at `head`;
- * rotation_ns is the rotational delay after a seek, in [0, one rotation) (exposed for tests). */
-sim_time_t blockdev_service_ns(const struct blockdev *bd, uint64_t head, uint64_t sector,
+/* Service time of a request of nr_sectors in direction rw (READ, WRITE) starting at sector,
+ * with the head at `head`; rotation_ns is the rotational delay after a seek, in [0, one
+ * rotation) (exposed for tests). A write takes the disk's write figures where it has them. */
+sim_time_t blockdev_service_ns(const struct blockdev *bd, int rw, uint64_t head, uint64_t sector,
 			       uint32_t nr_sectors, sim_time_t rotation_ns);
 
 #endif

@@ -8,11 +8,15 @@
 
 struct disk_params {
 	uint64_t capacity_bytes;
-	uint32_t rpm;		    /* 0 for flash / solid state */
-	sim_time_t seek_t2t_ns;	    /* track-to-track seek */
-	sim_time_t seek_full_ns;    /* full-stroke seek */
-	uint64_t bandwidth_Bps;	    /* sustained media transfer rate */
-	sim_time_t request_ns;	    /* per-request controller/driver overhead */
+	uint32_t rpm;		 /* 0 for flash / solid state */
+	sim_time_t seek_t2t_ns;	 /* track-to-track seek */
+	sim_time_t seek_full_ns; /* full-stroke seek */
+	uint64_t bandwidth_Bps;	 /* sustained media transfer rate */
+	sim_time_t request_ns;	 /* per-request controller/driver overhead */
+	/* A write's, where the medium writes slower than it reads (flash cards: small writes
+	 * program and erase whole flash pages and blocks); 0 is the read figure. */
+	uint64_t write_bandwidth_Bps;
+	sim_time_t write_request_ns;
 	uint32_t max_request_bytes; /* largest merged request (max_sectors_kb) */
 	uint32_t nr_requests;	    /* request slots per direction (kernel default 128) */
 };
@@ -175,7 +179,9 @@ struct hw_profile {
  * every disk of the profile takes the value. */
 #define HW_DISK_COSTS(X)                                                                           \
 	X(request_ns)                                                                              \
-	X(bandwidth_Bps)
+	X(bandwidth_Bps)                                                                           \
+	X(write_request_ns)                                                                        \
+	X(write_bandwidth_Bps)
 
 /* The share of a 100-byte AF_UNIX stream message's write() in the write and its read():
  * v2.6.25-rc1's instructions, counted on an emulated ARM926 (docs/hardware.md, "The socket
