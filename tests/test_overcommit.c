@@ -11,6 +11,7 @@
 #include "util/testutil.h"
 
 #include "kernel/process.h"
+#include "mm/shmem.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -327,6 +328,86 @@ static void what_each_mapping_commits(void **state)
 	done();
 }
 
+/* shmem_acct_block: an object made without VM_ACCOUNT (a MAP_NORESERVE shared anonymous
+ * mapping in modes 0 and 1, a tmpfs file, a GEM object) commits each page as shmem_getpage
+ * allocates it, by a write or a read fault, and gives them back when it goes. */
+static long delta_mapped, delta_touched, delta_unmapped;
+
+static void touches_noreserve_shared(void *arg)
+{
+	uint64_t n = *(uint64_t *)arg;
+	long c0 = MM->vm_committed_space;
+	uint64_t a = sys_mmap_shared_anon(64, VM_READ | VM_WRITE | VM_NORESERVE);
+	delta_mapped = MM->vm_committed_space - c0;
+	for (uint64_t i = 0; i < n; i++)
+		sys_touch(a + i, i % 2 ? TOUCH_READ : TOUCH_WRITE);
+	sys_touch(a, TOUCH_READ); /* a page already there commits nothing more */
+	delta_touched = MM->vm_committed_space - c0;
+	sys_munmap(a);
+	delta_unmapped = MM->vm_committed_space - c0;
+	sys_exit(0);
+}
+
+static void unreserved_shmem_commits_page_by_page(void **state)
+{
+	(void)state;
+	uint64_t n = 40;
+	boot("2.6.28", 16ULL << 20);
+	run_one("shm", touches_noreserve_shared, &n);
+	assert_int_equal(delta_mapped, 0);
+	assert_int_equal(delta_touched, 40);
+	assert_int_equal(delta_unmapped, 0);
+	done();
+	/* mode 2 commits MAP_NORESERVE with the object: the pages add nothing */
+	boot("2.6.28", 16ULL << 20);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_NEVER;
+	run_one("shm", touches_noreserve_shared, &n);
+	assert_int_equal(delta_mapped, 64);
+	assert_int_equal(delta_touched, 64);
+	assert_int_equal(delta_unmapped, 0);
+	done();
+}
+
+/* In mode 2 the page that would pass the commit limit is refused (-ENOSPC, -3): with the
+ * room filled by a mapping to about 20 pages, an unaccounted object of 40 gets one page
+ * fewer than the room. */
+static int block_refused;
+static uint64_t blocks_got;
+
+static void fills_the_room_page_by_page(void *arg)
+{
+	(void)arg;
+	/* the mapping's own total_vm / 32 comes off the room too */
+	uint64_t room = commit_room();
+	uint64_t heap = sys_mmap_anon_try(room - 20 - room / 33, VM_READ | VM_WRITE);
+	if (!heap)
+		sys_exit(2);
+	limit_seen = commit_room();
+	committed_before = MM->vm_committed_space;
+	struct address_space *f = shmem_file_setup("tmpfs-file", 40, 0);
+	for (blocks_got = 0; blocks_got < 40; blocks_got++) {
+		pfn_t pfn;
+		block_refused = shmem_getpage(f, blocks_got, &pfn, NULL);
+		if (block_refused)
+			break;
+	}
+	committed_after = MM->vm_committed_space;
+	sys_exit(0);
+}
+
+static void the_commit_limit_refuses_a_block(void **state)
+{
+	(void)state;
+	boot("2.6.28", 16ULL << 20);
+	MM->sysctl.overcommit_memory = OVERCOMMIT_NEVER;
+	run_one("tmpfs", fills_the_room_page_by_page, NULL);
+	assert_true(limit_seen >= 10 && limit_seen <= 30);
+	assert_int_equal(block_refused, -3);
+	assert_int_equal(blocks_got, limit_seen - 1);
+	assert_int_equal(committed_after - committed_before, (long)blocks_got);
+	done();
+}
+
 /* A program refused a shared anonymous mapping (shmem_acct_size) ends with status 1, and
  * the run's counter names it. */
 static int shared_code;
@@ -403,6 +484,8 @@ int main(void)
 	    cmocka_unit_test(never_admits_up_to_the_commit_limit),
 	    cmocka_unit_test(fork_commits_the_copy_in_mode_2),
 	    cmocka_unit_test(what_each_mapping_commits),
+	    cmocka_unit_test(unreserved_shmem_commits_page_by_page),
+	    cmocka_unit_test(the_commit_limit_refuses_a_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -466,7 +466,7 @@ static _Noreturn void fault_kill(int result)
 {
 	if (result == -2)
 		current_process()->oom_killed = true;
-	sys_exit(result == -2 ? 137 : 139);
+	sys_exit(result == -2 ? 137 : result == -3 ? 135 : 139); /* SIGKILL, SIGBUS, SIGSEGV */
 }
 
 void sys_touch_slow(uint64_t vpn, int kind)

@@ -365,8 +365,12 @@ static int check_committed(void)
 {
 	long committed = MM->vm_committed_pending;
 	for (uint32_t id = 0; id < MM->nr_files; id++)
-		if (MM->files[id]->shmem)
-			committed += (long)MM->files[id]->shmem->acct_pages;
+		if (MM->files[id]->shmem) {
+			const struct shmem_inode_info *info = MM->files[id]->shmem;
+			committed += (long)info->acct_pages;
+			if (info->acct_blocks)
+				committed += (long)(info->alloced + info->charging);
+		}
 	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
 		const struct vm_area_struct *v = MM->vmas[id];
 		if (v && (v->flags & VM_ACCOUNT))
@@ -407,6 +411,14 @@ static int check_shmem_objects(uint32_t *refs)
 				  (unsigned long long)i, slot, page_index_lookup(f, i));
 			refs[slot]++;
 		}
+		/* pages reclaim freed clean are given back at the object's next recalc; a gone
+		 * object has given back all (shmem_mapping_gone) */
+		bool gone = f->shmem->unlinked && !f->nr_mapped_vmas;
+		MM_BUG_ON(!gone && f->shmem->alloced < swapped + nrpages, "shmem_alloced",
+			  "%s: alloced %lu, %lu swap entries and %lu pages", f->name,
+			  f->shmem->alloced, swapped, nrpages);
+		MM_BUG_ON(gone && f->shmem->alloced, "shmem_alloced",
+			  "%s: gone with %lu pages alloced", f->name, f->shmem->alloced);
 		MM_BUG_ON(swapped != f->shmem->swapped || nrpages != f->nrpages, "shmem_swapped",
 			  "%s: %lu swap entries, %lu pages; swapped %lu nrpages %lu", f->name,
 			  swapped, nrpages, f->shmem->swapped, f->nrpages);

@@ -598,25 +598,26 @@ static int map_file_page(struct vm_area_struct *vma, uint64_t off, int kind, pfn
 
 /* A fault on a shmem object's mapping (shmem_fault): shmem_getpage has counted PGMAJFAULT
  * for a page it read from swap; the model counts that swap-in as an anonymous one. */
-static pfn_t do_shmem_fault(struct vm_area_struct *vma, uint64_t off)
+static int do_shmem_fault(struct vm_area_struct *vma, uint64_t off, pfn_t *pfn)
 {
 	bool major = false;
-	pfn_t pfn = shmem_fault(vma, vma->pgoff + off, &major);
+	int ret = shmem_fault(vma, vma->pgoff + off, pfn, &major);
 	if (major) {
 		count_vm_event(MMSIM_MAJFAULT_ANON);
 		if (current)
 			current->maj_flt++;
 		/* no grab_swap_token: 2.6.28's shmem_getpage has none */
 	}
-	return pfn;
+	return ret;
 }
 
 static int do_file_fault(struct vm_area_struct *vma, uint64_t off, int kind)
 {
 	if (mapping_is_shmem(vma->file)) {
-		pfn_t pfn = do_shmem_fault(vma, off);
-		if (pfn == NO_PFN)
-			return -2;
+		pfn_t pfn = NO_PFN;
+		int ret = do_shmem_fault(vma, off, &pfn);
+		if (ret)
+			return ret;
 		return map_file_page(vma, off, kind, pfn);
 	}
 	bool major = false;

@@ -496,7 +496,8 @@ static inline struct vm_area_struct *mmap_cache_find(struct mm_struct *mm, uint6
 	return vpn - c->start < c->end - c->start ? c->vma : NULL; /* empty: start == end */
 }
 enum touch_kind { TOUCH_READ = 0, TOUCH_WRITE = 1, TOUCH_EXEC = 2 };
-/* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory. */
+/* Result of an access: 0 done, -1 segfault (no VMA), -2 out of memory, -3 bus error (a
+ * shmem object's page past its end or refused its commit: VM_FAULT_SIGBUS). */
 int handle_mm_fault(struct mm_struct *mm, struct vm_area_struct *vma, uint64_t vpn, int kind);
 
 /* flush_cache_page (asm-arm/cacheflush.h, 2.6.25): where the cache is virtually indexed,

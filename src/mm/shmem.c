@@ -11,6 +11,25 @@
 #include "mm/fs.h"
 #include "sim/xalloc.h"
 
+/* shmem_unacct_blocks */
+static void shmem_unacct_blocks(struct shmem_inode_info *info, unsigned long pages)
+{
+	if (info->acct_blocks)
+		vm_unacct_memory(pages);
+}
+
+/* shmem_recalc_inode: pages the object no longer holds, in its cache or swapped, are given
+ * back (mm/shmem.c, 2.6.28). */
+static void shmem_recalc_inode(struct address_space *f)
+{
+	struct shmem_inode_info *info = f->shmem;
+	long freed = (long)info->alloced - (long)info->swapped - (long)f->nrpages;
+	if (freed > 0) {
+		info->alloced -= (unsigned long)freed;
+		shmem_unacct_blocks(info, (unsigned long)freed);
+	}
+}
+
 struct address_space *shmem_file_setup(const char *name, uint64_t size_pages, unsigned flags)
 {
 	/* shmem_acct_size, before the object exists */
@@ -25,6 +44,7 @@ struct address_space *shmem_file_setup(const char *name, uint64_t size_pages, un
 	f->shmem = xcalloc(1, sizeof(*f->shmem));
 	f->shmem->swp = xcalloc(size_pages ? size_pages : 1, sizeof(uint32_t));
 	f->shmem->acct_pages = acct;
+	f->shmem->acct_blocks = !(flags & VM_ACCOUNT);
 	return f;
 }
 
@@ -38,10 +58,16 @@ struct address_space *shmem_zero_setup(uint64_t npages, unsigned flags)
 
 void shmem_mapping_gone(struct address_space *f)
 {
-	if (f->shmem->unlinked && !f->nr_mapped_vmas) {
+	struct shmem_inode_info *info = f->shmem;
+	if (info->unlinked && !f->nr_mapped_vmas) {
 		shmem_truncate(f); /* shmem_delete_inode */
-		vm_unacct_memory(f->shmem->acct_pages);
-		f->shmem->acct_pages = 0;
+		vm_unacct_memory(info->acct_pages);
+		info->acct_pages = 0;
+		/* the kernel's truncate waits for every page and frees it, so its recalc gives
+		 * every block back; shmem_truncate leaves a page a reclaimer holds, which
+		 * reclaim frees later */
+		shmem_unacct_blocks(info, info->alloced);
+		info->alloced = 0;
 	}
 }
 
@@ -104,6 +130,7 @@ int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *maj
 	struct shmem_inode_info *info = f->shmem;
 	if (idx >= f->size_pages)
 		return -1;
+	shmem_recalc_inode(f);
 	for (int tries = 0;; tries++) { /* repeat */
 		pfn_t pfn = find_lock_page(f, idx);
 		if (pfn != NO_PFN) {
@@ -140,10 +167,17 @@ int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *maj
 			}
 			continue;
 		}
+		/* shmem_acct_block before the page is allocated: -ENOSPC when refused */
+		if (info->acct_blocks && !vm_enough_memory(1))
+			return -3;
+		info->charging++;
 		/* shmem_alloc_page: a new page, zeroed (clear_highpage), swap-backed */
 		pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
-		if (pfn == NO_PFN)
+		info->charging--;
+		if (pfn == NO_PFN) {
+			shmem_unacct_blocks(info, 1);
 			return -2;
+		}
 		struct page *p = pfn_to_page(pfn);
 		p->owner = OWNER_USER_NEW;
 		MM->nr_user_new++;
@@ -151,8 +185,10 @@ int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *maj
 		if (page_index_lookup(f, idx) != NO_PFN ||
 		    info->swp[idx]) { /* raced while we reclaimed */
 			release_user_page(pfn);
+			shmem_unacct_blocks(info, 1);
 			continue;
 		}
+		info->alloced++;
 		p->flags |= PG_swapbacked; /* SetPageSwapBacked */
 		shmem_add_to_page_cache(f, idx, pfn);
 		/* add_to_page_cache_lru: 2.6.28 puts a swap-backed page on the active anon list
@@ -164,13 +200,13 @@ int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *maj
 	}
 }
 
-pfn_t shmem_fault(struct vm_area_struct *vma, uint64_t pgoff, bool *major)
+int shmem_fault(struct vm_area_struct *vma, uint64_t pgoff, pfn_t *pfn, bool *major)
 {
-	pfn_t pfn = NO_PFN;
-	if (shmem_getpage(vma->file, pgoff, &pfn, major))
-		return NO_PFN;
-	mark_page_accessed(pfn);
-	return pfn;
+	int error = shmem_getpage(vma->file, pgoff, pfn, major);
+	if (error)
+		return error == -2 ? -2 : -3; /* VM_FAULT_OOM, else VM_FAULT_SIGBUS */
+	mark_page_accessed(*pfn);
+	return 0;
 }
 
 int shmem_writepage(pfn_t pfn)
@@ -192,6 +228,7 @@ int shmem_writepage(pfn_t pfn)
 			free_swap_and_cache(info->swp[idx]);
 			shmem_swp_set(info, idx, 0);
 		}
+		shmem_recalc_inode(f);
 		if (slot != UINT32_MAX) {
 			cpu_work_sys(MM->hw->swap_alloc_ns);
 			add_to_swap_cache(pfn, slot); /* get_swap_page's reference is the cache's */
@@ -228,4 +265,5 @@ void shmem_truncate(struct address_space *f)
 			free_swap_and_cache(slot);
 		}
 	}
+	shmem_recalc_inode(f);
 }
