@@ -271,6 +271,9 @@ static void clean_page_is_dropped(void **state)
 	touch_all(TOUCH_READ);
 	long file0 = gstat(NR_FILE_PAGES);
 	uint64_t out0 = vm_events[PSWPOUT], maj0 = vm_events[PGMAJFAULT];
+	/* the object is made without VM_ACCOUNT: each page allocated is committed */
+	long committed = MM->vm_committed_space;
+	assert_int_equal(T.f->shmem->alloced, N);
 	age_all();
 	struct pagelist list;
 	isolate_all(&list);
@@ -280,9 +283,15 @@ static void clean_page_is_dropped(void **state)
 	assert_int_equal(T.f->shmem->swapped, 0);
 	assert_int_equal(gstat(NR_FILE_PAGES), file0 - N);
 	assert_int_equal(vm_events[PSWPOUT], out0);
+	/* the dropped pages stay committed until the object's next shmem_recalc_inode */
+	assert_int_equal(T.f->shmem->alloced, N);
+	assert_int_equal(MM->vm_committed_space, committed);
 	touch_all(TOUCH_READ);
 	assert_int_equal(T.f->nrpages, N);
 	assert_int_equal(vm_events[PGMAJFAULT], maj0);
+	/* the first fault gave back the N dropped, each new page committed one */
+	assert_int_equal(T.f->shmem->alloced, N);
+	assert_int_equal(MM->vm_committed_space, committed);
 	finish();
 }
 
@@ -383,6 +392,24 @@ static void usemem_shmem_swaps(void **state)
 	run_result_free(&r);
 }
 
+/* The same regions mapped MAP_NORESERVE: each object commits its pages as they are
+ * allocated (shmem_acct_block) and gives them back as they go, through swap-out, swap-in
+ * and exit, with the committed count checked throughout. */
+static void usemem_shmem_noreserve_swaps(void **state)
+{
+	(void)state;
+	struct scenario_config cfg;
+	struct run_result r;
+	test_scenario(&cfg, usemem_shmem_2x);
+	cfg.usemem.noreserve = true;
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	assert_int_equal(r.rstats.oom_kills, 0);
+	assert_true(test_vmstat(&r, "pswpout") > 0 && test_vmstat(&r, "pswpin") > 0);
+	assert_int_equal(test_vmstat(&r, "nr_file_pages"), 0);
+	run_result_free(&r);
+}
+
 static void usemem_shmem_without_swap_oom_kills(void **state)
 {
 	(void)state;
@@ -409,6 +436,7 @@ int main(void)
 	    cmocka_unit_test(truncate_frees_pages_and_slots),
 	    cmocka_unit_test(zero_setup_object_goes_with_its_mapping),
 	    cmocka_unit_test(usemem_shmem_swaps),
+	    cmocka_unit_test(usemem_shmem_noreserve_swaps),
 	    cmocka_unit_test(usemem_shmem_without_swap_oom_kills),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

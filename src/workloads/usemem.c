@@ -27,6 +27,9 @@ static const struct param_desc params[] = {
     {"usemem.hold", P_TIME, UP(hold), 0, 3600LL * 1000000000, NULL, "sleep after the last pass"},
     {"usemem.shmem", P_BOOL, UP(shmem), 0, 1, NULL,
      "a MAP_SHARED anonymous region: shmem, swap-backed page cache"},
+    {"usemem.noreserve", P_BOOL, UP(noreserve), 0, 1, NULL,
+     "map the region with MAP_NORESERVE: not committed unless vm.overcommit_memory = 2 "
+     "(a shared region then commits each page as it is allocated)"},
 };
 
 struct usemem_child {
@@ -50,8 +53,9 @@ static void usemem_child(void *arg)
 	const struct usemem_params *p = c->p;
 	uint64_t npages = p->size / MM->page_size;
 	int kind = p->write ? TOUCH_WRITE : TOUCH_READ;
-	uint64_t start = p->shmem ? sys_mmap_shared_anon(npages, VM_READ | VM_WRITE)
-				  : sys_mmap_anon(npages, VM_READ | VM_WRITE);
+	unsigned prot = VM_READ | VM_WRITE | (p->noreserve ? VM_NORESERVE : 0);
+	uint64_t start =
+	    p->shmem ? sys_mmap_shared_anon(npages, prot) : sys_mmap_anon(npages, prot);
 	if (p->pattern == USEMEM_RANDOM) {
 		struct rng rng;
 		rng_seed(&rng, c->seed, 100 + (uint64_t)c->index);

@@ -15,6 +15,7 @@ struct usemem_params {
 	uint64_t per_page_ns; /* user work per page touched besides the access */
 	uint64_t hold;	      /* sleep after the last pass before exiting */
 	bool shmem;	      /* the region is a shared anonymous mapping (shmem), not private */
+	bool noreserve;	      /* mapped with MAP_NORESERVE */
 };
 
 extern const struct workload usemem_workload;
