@@ -376,15 +376,17 @@ static void hw_overrides(void **state)
 	run_result_free(&a);
 	run_result_free(&b);
 
-	/* hw.disk.write_*: unset, a write costs what a read does, so naming the read figures
-	 * changes nothing; a dearer write lengthens a run that swaps out */
+	/* hw.disk.write_*: naming the profile's own write figures (its write command
+	 * overhead; the read's rate, which it leaves unset) changes nothing; a dearer write
+	 * lengthens a run that swaps out */
 	struct run_result w0, w1, w2;
 	const struct hw_profile *x86 = hw_profile_find("x86_64-2008");
 	test_scenario(&cfg, usemem_2x);
 	test_run(&cfg, 1, &w0);
 	char kv[96];
+	assert_true(x86->disk.write_request_ns && !x86->disk.write_bandwidth_Bps);
 	snprintf(kv, sizeof(kv), "hw.disk.write_request_ns=%llu",
-		 (unsigned long long)x86->disk.request_ns);
+		 (unsigned long long)x86->disk.write_request_ns);
 	assert_int_equal(scenario_apply_override(&cfg, kv, "--set", err, sizeof(err)), 0);
 	snprintf(kv, sizeof(kv), "hw.disk.write_bandwidth_Bps=%llu",
 		 (unsigned long long)x86->disk.bandwidth_Bps);

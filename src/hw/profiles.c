@@ -145,6 +145,9 @@ static const struct hw_profile profiles[] = {
 		 * drive's found; the 7200 rpm SATA figure nearest in time (IBM's 2002 ATA
 		 * drive, [IBM-120GXP], 0.3 ms, brackets it) */
 		.request_ns = 500000,
+		/* [HITACHI-7K3000] a write's command overhead, not queued (the model has no
+		 * NCQ): the drive takes the data into its cache */
+		.write_request_ns = 15000,
 		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */
 		.nr_requests = 128,		 /* block layer default BLKDEV_MAX_RQ */
 	    },
@@ -212,6 +215,7 @@ static const struct hw_profile profiles[] = {
 		.seek_full_ns = 20000000,  /* data sheet class */
 		.bandwidth_Bps = 35000000, /* 35 MB/s sustained, data sheet class */
 		.request_ns = 300000,	   /* [IBM-120GXP] read command overhead, cache miss */
+		.write_request_ns = 15000, /* [IBM-120GXP] a write's command overhead */
 		.max_request_bytes = 128 * 1024, /* IDE max_sectors 256 */
 		.nr_requests = 128,
 	    },
@@ -510,6 +514,7 @@ static const struct hw_profile profiles[] = {
 		.seek_full_ns = 17000000,        /* data sheet class */             \
 		.bandwidth_Bps = 100000000,      /* data sheet: 125 MB/s outer, ~100 over the platter */ \
 		.request_ns = 500000,            /* [HITACHI-7K3000] cache-miss read */ \
+		.write_request_ns = 15000,       /* [HITACHI-7K3000] write, not queued */ \
 		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */           \
 		.nr_requests = 128,              /* block layer default BLKDEV_MAX_RQ */ \
 	}
