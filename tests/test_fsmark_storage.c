@@ -116,6 +116,36 @@ static void v2_machine_has_raid0_and_a_swap_disk(void **state)
 	test_machine_shutdown();
 }
 
+/* The NFS-root desktop swaps to a disk of its own of another kind (2.6.30 cannot swap to
+ * NFS): a 7200 rpm drive that seeks, where the NFS device has no seek; a run that swaps
+ * writes and reads its pages there and none on the NFS device. */
+static void nfsroot_swaps_to_a_local_disk(void **state)
+{
+	(void)state;
+	test_machine_boot("x86_64-2009-nfsroot", 64ULL << 20, 128ULL << 20, 0);
+	assert_true(MM->swap.bdev == &MM->swap_disk);
+	assert_int_equal(MM->swap_disk.p.rpm, 7200);
+	assert_int_equal(MM->disk.p.rpm, 0);
+	assert_true(MM->swap_disk.p.write_request_ns < MM->swap_disk.p.request_ns);
+	test_machine_shutdown();
+	struct scenario_config cfg;
+	test_scenario(&cfg, "machine.profile = x86_64-2009-nfsroot\n"
+			    "machine.ram = 64M\n"
+			    "machine.swap = 128M\n"
+			    "workload = usemem\n"
+			    "usemem.processes = 2\n"
+			    "usemem.size = 32M\n"
+			    "usemem.pattern = cyclic\n"
+			    "usemem.loops = 2\n");
+	struct run_result r;
+	test_run(&cfg, 1, &r);
+	assert_true(r.completed);
+	assert_true(test_vmstat(&r, "pswpout") > 0 && test_vmstat(&r, "pswpin") > 0);
+	/* pgpgin/pgpgout count the swap disk's bios: 4 KiB a page, nothing else (NFS) */
+	assert_int_equal(test_vmstat(&r, "pgpgout"), 4 * test_vmstat(&r, "pswpout"));
+	run_result_free(&r);
+}
+
 /* A small fs_mark on the v2 machine keeps every invariant. */
 static void fsmark_runs_on_the_v2_machine(void **state)
 {
@@ -143,6 +173,7 @@ int main(void)
 	    cmocka_unit_test(striping_maps_chunks_round_robin),
 	    cmocka_unit_test(congested_while_any_member_is),
 	    cmocka_unit_test(v2_machine_has_raid0_and_a_swap_disk),
+	    cmocka_unit_test(nfsroot_swaps_to_a_local_disk),
 	    cmocka_unit_test(fsmark_runs_on_the_v2_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -216,6 +216,12 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 #define HW_DISK_JSON(f) add_u64(prof, "disk." #f, hw.disk.f);
 		HW_DISK_COSTS(HW_DISK_JSON)
 #undef HW_DISK_JSON
+		if (hw.swap_own_disk && hw.swap_disk) { /* a swap disk of another kind */
+			struct disk_params sd = disk_params_with_writes(*hw.swap_disk);
+#define HW_SWAP_DISK_JSON(f) add_u64(prof, "swap_disk." #f, sd.f);
+			HW_DISK_COSTS(HW_SWAP_DISK_JSON)
+#undef HW_SWAP_DISK_JSON
+		}
 	}
 	cJSON_AddBoolToObject(root, "completed", r->completed);
 	cJSON_AddBoolToObject(root, "failed", r->failed);

@@ -21,6 +21,16 @@ struct disk_params {
 	uint32_t nr_requests;	    /* request slots per direction (kernel default 128) */
 };
 
+/* d with its write figures named: a disk without them writes as it reads. */
+static inline struct disk_params disk_params_with_writes(struct disk_params d)
+{
+	if (!d.write_request_ns)
+		d.write_request_ns = d.request_ns;
+	if (!d.write_bandwidth_Bps)
+		d.write_bandwidth_Bps = d.bandwidth_Bps;
+	return d;
+}
+
 /* How physical memory divides into zones (§1.2). */
 enum zone_layout {
 	LAYOUT_FLAT,   /* one ZONE_NORMAL (ARM boards) */
@@ -124,11 +134,13 @@ struct hw_profile {
 	sim_time_t exec_ns;
 	struct disk_params disk;
 	/* Storage layout. The filesystem is on fs_disks disks of kind `disk` striped as md
-	 * RAID-0 in raid_chunk_bytes chunks (0 or 1: one disk); swap is on a disk of its own of
-	 * the same kind when swap_own_disk, else a partition at the start of the first disk. */
+	 * RAID-0 in raid_chunk_bytes chunks (0 or 1: one disk); swap is on a disk of its own
+	 * when swap_own_disk, of kind swap_disk (NULL: `disk`'s), else a partition at the start
+	 * of the first disk. */
 	uint32_t fs_disks;
 	uint32_t raid_chunk_bytes;
 	bool swap_own_disk;
+	const struct disk_params *swap_disk;
 	/* The filesystem's backing_dev_info.ra_pages, the readahead and mmap read-around
 	 * window of its files; 0: a block device's, VM_MAX_READAHEAD (128 KiB) in pages. */
 	uint32_t fs_ra_pages;

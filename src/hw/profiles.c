@@ -56,6 +56,29 @@
  * of a path's instructions to the message's is taken to hold on each (an assumption;
  * docs/hardware.md, "Kernel paths by instruction count", gives the other anchors). */
 
+/* A 2008 desktop's 7200 rpm SATA disk (x86_64-2008's, and the NFS-root desktop's swap). */
+/* clang-format off */
+#define SATA_2008_DISK                                                                      \
+	{                                                                                   \
+		.capacity_bytes = 250ULL << 30,                                             \
+		.rpm = 7200,                     /* data sheet class */                     \
+		.seek_t2t_ns = 800000,           /* 0.8 ms track-to-track, data sheet class */ \
+		.seek_full_ns = 17000000,        /* 17 ms full stroke, data sheet class */  \
+		.bandwidth_Bps = 70000000,       /* 70 MB/s sustained, data sheet class */  \
+		/* [HITACHI-7K3000] read command overhead on a cache miss, 0.5 ms: no 2008  \
+		 * drive's found; the 7200 rpm SATA figure nearest in time (IBM's 2002 ATA  \
+		 * drive, [IBM-120GXP], 0.3 ms, brackets it) */                            \
+		.request_ns = 500000,                                                       \
+		/* [HITACHI-7K3000] a write's command overhead, not queued (the model has   \
+		 * no NCQ): the drive takes the data into its cache */                     \
+		.write_request_ns = 15000,                                                  \
+		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */                   \
+		.nr_requests = 128,              /* block layer default BLKDEV_MAX_RQ */    \
+	}
+/* clang-format on */
+
+static const struct disk_params sata_2008_disk = SATA_2008_DISK;
+
 /* User address-space layouts (struct hw_profile), randomisation off in all of them. */
 /* x86-64, 2.6.28 arch/x86/mm/mmap.c: mmap_base() is TASK_SIZE64 ((1 << 47) - PAGE_SIZE) less
  * MIN_GAP (128 MiB; RLIMIT_STACK's default 8 MiB is below it), top-down; STACK_TOP is
@@ -134,23 +157,7 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
-	X86_64_2008_CPU_COSTS.disk =
-	    {
-		.capacity_bytes = 250ULL << 30,
-		.rpm = 7200,		   /* data sheet class */
-		.seek_t2t_ns = 800000,	   /* 0.8 ms track-to-track, data sheet class */
-		.seek_full_ns = 17000000,  /* 17 ms full stroke, data sheet class */
-		.bandwidth_Bps = 70000000, /* 70 MB/s sustained, data sheet class */
-		/* [HITACHI-7K3000] read command overhead on a cache miss, 0.5 ms: no 2008
-		 * drive's found; the 7200 rpm SATA figure nearest in time (IBM's 2002 ATA
-		 * drive, [IBM-120GXP], 0.3 ms, brackets it) */
-		.request_ns = 500000,
-		/* [HITACHI-7K3000] a write's command overhead, not queued (the model has no
-		 * NCQ): the drive takes the data into its cache */
-		.write_request_ns = 15000,
-		.max_request_bytes = 512 * 1024, /* max_sectors_kb 512 */
-		.nr_requests = 128,		 /* block layer default BLKDEV_MAX_RQ */
-	    },
+	X86_64_2008_CPU_COSTS.disk = SATA_2008_DISK,
     },
     {
 	.name = "p3-2004",
@@ -437,8 +444,7 @@ static const struct hw_profile profiles[] = {
 	/* CPU costs: the x86_64-2008 figures (its clock, 2500 MHz, is assumed here too) */
 	X86_64_2008_CPU_COSTS
 	    /* An NFS server on a LAN: every request costs a round trip and the server's work,
-	     * there is no seek (rpm 0 gives the flat model), and data moves at the wire rate.
-	     * The model has one device, so swap is on it too (docs/exec-protect.md). */
+	     * there is no seek (rpm 0 gives the flat model), and data moves at the wire rate. */
 	    .disk =
 	    {
 		.capacity_bytes = 80ULL << 30, /* [estimate] */
@@ -457,6 +463,12 @@ static const struct hw_profile profiles[] = {
 	 * and NFS_MAX_READAHEAD is RPC_DEF_SLOT_TABLE - 1 = 15 (fs/nfs/client.c, internal.h) */
 	.fs_ra_pages = 15,
 	.fs_nfs = true,
+	/* The swap is on a disk: 2.6.30 cannot swap to NFS (a swap file needs the
+	 * filesystem's bmap, which nfs_file_aops lacks: setup_swap_extents fails, "swapfile
+	 * has holes"; mm/swapfile.c, fs/nfs/file.c, fs/inode.c bmap), so the thread's 1 GB
+	 * swap is a block device, taken to be the desktop's own 7200 rpm SATA disk. */
+	.swap_own_disk = true,
+	.swap_disk = &sata_2008_disk,
     },
 /* The machine of Mel Gorman's 2011 writeback series (kernel-reclaim.md §5.3): v2 names
  * "an older 4-core AMD" with 4 disks in RAID-0 and swap on a separate disk; v1 names no

@@ -674,7 +674,9 @@ int mm_init(const struct mm_config *cfg, const struct mm_task_ops *ops)
 	}
 	MM->fs_next_sector = MM->swap.disk_sector + (cfg->swap_bytes >> SECTOR_SHIFT) + 2048;
 	if (cfg->hw->swap_own_disk) {
-		blockdev_init(&MM->swap_disk, "sdswap", &cfg->hw->disk, cfg->seed + 1);
+		blockdev_init(&MM->swap_disk, "sdswap",
+			      cfg->hw->swap_disk ? cfg->hw->swap_disk : &cfg->hw->disk,
+			      cfg->seed + 1);
 		blockdev_set_elevator(&MM->swap_disk, cfg->elevator, cfg->hw->hz);
 		MM->swap_disk.uncongested = mm_bdi_uncongested;
 		MM->swap.bdev = &MM->swap_disk;

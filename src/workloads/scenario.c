@@ -415,11 +415,7 @@ bool scenario_profile(const struct scenario_config *c, struct hw_profile *out)
 		out->disk.f = c->hw.disk_##f;
 	HW_DISK_COSTS(HW_DISK_OVERRIDE_APPLY)
 #undef HW_DISK_OVERRIDE_APPLY
-	/* a disk without write figures writes as it reads: name the figures a write takes */
-	if (!out->disk.write_request_ns)
-		out->disk.write_request_ns = out->disk.request_ns;
-	if (!out->disk.write_bandwidth_Bps)
-		out->disk.write_bandwidth_Bps = out->disk.bandwidth_Bps;
+	out->disk = disk_params_with_writes(out->disk); /* the figures a write takes */
 	return true;
 }
 
