@@ -424,7 +424,7 @@ static const struct hw_profile profiles[] = {
 	.layout = LAYOUT_X86_64,
 	.description =
 	    "2009 x86-64 desktop booted from an NFS root (Wu Fengguang's GNOME test box, "
-	    "benchmarks.md §5); files and swap on one network-like device",
+	    "benchmarks.md §5); files on the NFS server, swap on a local 7200 rpm disk",
 	.page_size = 4096,
 	.cpu_mhz = 2500,      /* not stated; the x86_64-2008 class [estimate] */
 	.l1_cache_bytes = 64, /* x86-64 */
