@@ -31,7 +31,7 @@ void blockdev_init(struct blockdev *bd, const char *name, const struct disk_para
 	memset(bd, 0, sizeof(*bd));
 	rng_seed(&bd->rotation, seed, 0xd15c);
 	snprintf(bd->name, sizeof(bd->name), "%s", name);
-	bd->p = *p;
+	bd->p = disk_params_with_writes(*p); /* a disk without write figures writes as it reads */
 	bd->nr_sectors = p->capacity_bytes >> SECTOR_SHIFT;
 }
 
@@ -193,9 +193,8 @@ sim_time_t blockdev_service_ns(const struct blockdev *bd, int rw, uint64_t head,
 			       uint32_t nr_sectors, sim_time_t rotation_ns)
 {
 	const struct disk_params *p = &bd->p;
-	sim_time_t t = rw == WRITE && p->write_request_ns ? p->write_request_ns : p->request_ns;
-	uint64_t rate =
-	    rw == WRITE && p->write_bandwidth_Bps ? p->write_bandwidth_Bps : p->bandwidth_Bps;
+	sim_time_t t = rw == WRITE ? p->write_request_ns : p->request_ns;
+	uint64_t rate = rw == WRITE ? p->write_bandwidth_Bps : p->bandwidth_Bps;
 	if (p->rpm && sector != head) {
 		/* Seek grows with the square root of the distance (arm acceleration), from the
 		 * track-to-track time to the full stroke; then on average half a rotation. */

@@ -359,8 +359,9 @@ static int check_swap_map(const uint32_t *refs)
 
 /* Every shmem object: an index holds a page or a swap entry, never both; each entry is a
  * reference to its slot (counted into refs); `swapped` counts the entries. */
-/* vm_committed_space: the VM_ACCOUNT VMAs' pages, the shmem objects' and those of an
- * object still being made. */
+/* vm_committed_space: the VM_ACCOUNT VMAs' pages, the shmem objects' (their size, or their
+ * alloced pages when committed page by page) and those of an object or page still being
+ * made. */
 static int check_committed(void)
 {
 	long committed = MM->vm_committed_pending;
@@ -369,7 +370,7 @@ static int check_committed(void)
 			const struct shmem_inode_info *info = MM->files[id]->shmem;
 			committed += (long)info->acct_pages;
 			if (info->acct_blocks)
-				committed += (long)(info->alloced + info->charging);
+				committed += (long)info->alloced;
 		}
 	for (uint32_t id = 1; id < MM->nr_vmas; id++) {
 		const struct vm_area_struct *v = MM->vmas[id];

@@ -283,8 +283,8 @@ struct mm_machine {
 	/* vm_committed_space (mm/mmap.c): pages of VM_ACCOUNT mappings and of shared anonymous
 	 * objects, /proc/meminfo's Committed_AS */
 	long vm_committed_space;
-	/* of which committed by a task still making the object they belong to
-	 * (shmem_file_setup) */
+	/* of which committed by a task still making the object or the page they belong to
+	 * (shmem_file_setup; shmem_getpage's shmem_acct_block before the page is alloced) */
 	long vm_committed_pending;
 	bool flusher_busy;
 	long dirty_ratelimits[NR_CPUS]; /* per CPU: pages dirtied since balance_dirty_pages */

@@ -170,11 +170,13 @@ int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *maj
 		/* shmem_acct_block before the page is allocated: -ENOSPC when refused */
 		if (info->acct_blocks && !vm_enough_memory(1))
 			return -3;
-		info->charging++;
+		/* committed and not yet alloced while the allocation and the zeroing may wait */
+		long charged = info->acct_blocks ? 1 : 0;
+		MM->vm_committed_pending += charged;
 		/* shmem_alloc_page: a new page, zeroed (clear_highpage), swap-backed */
 		pfn = __alloc_pages(GFP_HIGHUSER_MOVABLE, 0);
-		info->charging--;
 		if (pfn == NO_PFN) {
+			MM->vm_committed_pending -= charged;
 			shmem_unacct_blocks(info, 1);
 			return -2;
 		}
@@ -185,9 +187,11 @@ int shmem_getpage(struct address_space *f, uint64_t idx, pfn_t *pagep, bool *maj
 		if (page_index_lookup(f, idx) != NO_PFN ||
 		    info->swp[idx]) { /* raced while we reclaimed */
 			release_user_page(pfn);
+			MM->vm_committed_pending -= charged;
 			shmem_unacct_blocks(info, 1);
 			continue;
 		}
+		MM->vm_committed_pending -= charged;
 		info->alloced++;
 		p->flags |= PG_swapbacked; /* SetPageSwapBacked */
 		shmem_add_to_page_cache(f, idx, pfn);

@@ -23,8 +23,6 @@ struct shmem_inode_info {
 	/* pages allocated and not given back: in the cache or swapped (info->alloced; equal
 	 * to nrpages + swapped after shmem_recalc_inode) */
 	unsigned long alloced;
-	/* pages shmem_acct_block committed whose allocation is under way (not yet alloced) */
-	unsigned long charging;
 };
 
 /* shmem_writepage's "keep the page locked and active" answer, as the kernel's */
