@@ -29,6 +29,24 @@ static void socket_write_share(void **state)
 	assert_true(n >= 7);
 }
 
+/* Every profile names its kernel's object sizes: sizeof(struct sk_buff) of the word size's
+ * range (2.6.25 layouts: 152-160 bytes 32-bit, 192 64-bit, data/measured/skb_layout.txt) and
+ * the per-task slab objects, a task_struct and an mm_struct at least. */
+static void kernel_objects_named(void **state)
+{
+	(void)state;
+	for (const char *const *name = hw_profile_names(); *name; name++) {
+		const struct hw_profile *hw = hw_profile_find(*name);
+		bool wide = hw_word_bytes(hw) == 8;
+		if (hw->sk_buff_bytes < (wide ? 192u : 152u) ||
+		    hw->sk_buff_bytes > (wide ? 192u : 160u))
+			fail_msg("%s: sk_buff_bytes %u", *name, hw->sk_buff_bytes);
+		if (!hw->task_objects || !hw->task_objects->task_struct ||
+		    !hw->task_objects->mm_struct)
+			fail_msg("%s: no task_objects", *name);
+	}
+}
+
 /* KPATH: every path cost is its measured instructions at the profile's time per instruction
  * (the cited socket message over its instructions), to the nanosecond. */
 static void kernel_paths_follow_kpath(void **state)
@@ -113,6 +131,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(socket_write_share),
 	    cmocka_unit_test(kernel_paths_follow_kpath),
+	    cmocka_unit_test(kernel_objects_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

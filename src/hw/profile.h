@@ -41,6 +41,15 @@ enum zone_layout {
 /* x86-32's low memory: the kernel maps 896 MiB directly; HIGHMEM starts there (§1.2) */
 #define X86_32_LOWMEM_BYTES (896ULL << 20)
 
+/* The slab objects a process of hackbench's kind holds, bytes each (the cache's object
+ * size, alignment included), of the era's kernel on the profile's ABI: fork's task_struct,
+ * mm_struct, VMAs, files_struct, signal_struct, sighand_struct and fs_struct, and one
+ * AF_UNIX socket's unix_sock, socket inode, dentry and file. */
+struct task_slab_objects {
+	uint32_t task_struct, mm_struct, vma, files, signal, sighand, fs;
+	uint32_t sock, sock_inode, dentry, filp;
+};
+
 struct hw_profile {
 	const char *name;
 	enum zone_layout layout;
@@ -53,6 +62,8 @@ struct hw_profile {
 	uint32_t thread_size;	     /* THREAD_SIZE: kernel stack (+ thread_info) per task */
 	uint32_t dentry_bytes;	     /* sizeof(struct dentry): the dentry cache's object */
 	uint32_t inode_bytes;	     /* sizeof(struct inode): the inode cache's object */
+	uint32_t sk_buff_bytes;	     /* sizeof(struct sk_buff): an skb's truesize less its data */
+	const struct task_slab_objects *task_objects;
 	/* Page-table pages above the PTE level an address space holds: the pgd plus the
 	 * pud/pmd pages a process's text, heap, mmap area and stack reach (the PTE pages
 	 * themselves are allocated by the mm model as mappings are touched). */

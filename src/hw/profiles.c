@@ -137,6 +137,49 @@ static const struct disk_params sata_2008_disk = SATA_2008_DISK;
 	.exec_ns = 279817,    /* lat_proc fork+execve 479 us less fork 128, x 0.797 */
 /* clang-format on */
 
+/* Per-task slab objects (struct task_slab_objects). 64-bit: a 2.6.8 x86-64 box's slabinfo
+ * (Dave Pifke, LKML, 19 Oct 2005, <4356C1B2.3070401@bebo.com>); 32-bit x86: a 2.6 i386 box's
+ * (Russell Stuart, "Re: Problems with oom killer", LKML, 12 Jul 2006,
+ * <1152663808.4267.23.camel@ras.pc.brisbane.lube>), its generic `sock` object (384) for
+ * unix_sock, which that post omits. Both are the closest-era slabinfo found. */
+static const struct task_slab_objects objects_64 = {.task_struct = 2112,
+						    .mm_struct = 1024,
+						    .vma = 176,
+						    .files = 832,
+						    .signal = 128,
+						    .sighand = 2112,
+						    .fs = 64,
+						    .sock = 768,
+						    .sock_inode = 640,
+						    .dentry = 248,
+						    .filp = 256};
+static const struct task_slab_objects objects_i386 = {.task_struct = 1456,
+						      .mm_struct = 640,
+						      .vma = 84,
+						      .files = 512,
+						      .signal = 128,
+						      .sighand = 1408,
+						      .fs = 64,
+						      .sock = 384,
+						      .sock_inode = 384,
+						      .dentry = 144,
+						      .filp = 256};
+/* measured: v2.6.25-rc1 versatile_defconfig (ARM926EJ-S, EABI) booted with SLAB, whose
+ * slabinfo lists every cache apart (SLUB merges files_cache, fs_cache, filp and UNIX into
+ * kmalloc caches of the same object size): data/measured/armboot/nofb-boot-1.log,
+ * docs/armboot-measured.md */
+static const struct task_slab_objects objects_arm926 = {.task_struct = 768,
+							.mm_struct = 384,
+							.vma = 88,
+							.files = 192,
+							.signal = 416,
+							.sighand = 1312,
+							.fs = 32,
+							.sock = 384,
+							.sock_inode = 320,
+							.dentry = 128,
+							.filp = 128};
+
 static const struct hw_profile profiles[] = {
     {
 	.name = "x86_64-2008",
@@ -151,6 +194,8 @@ static const struct hw_profile profiles[] = {
 	.thread_size = 8192,	 /* THREAD_SIZE, x86-64: order-1 */
 	.dentry_bytes = 208,	 /* struct dentry, 2.6.28 64-bit (docs/model.md) */
 	.inode_bytes = 568,	 /* struct inode, 2.6.28 64-bit (docs/model.md) */
+	.sk_buff_bytes = 192, /* sizeof(struct sk_buff), 2.6.25 x86_64_defconfig: skb_layout.txt */
+	.task_objects = &objects_64,
 	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
 	 * half (libraries, stack) [estimate from the x86-64 layout] */
 	.pt_upper_pages = 5,
@@ -173,8 +218,10 @@ static const struct hw_profile profiles[] = {
 	.thread_size = 8192,	 /* THREAD_SIZE, i386 without CONFIG_4KSTACKS */
 	.dentry_bytes = 132,	 /* struct dentry, 2.6.28 32-bit SMP (docs/model.md) */
 	.inode_bytes = 340,	 /* struct inode, 2.6.28 32-bit SMP (docs/model.md) */
-	.pt_upper_pages = 1,	 /* 2 levels without PAE: the pgd page */
-	USER_LAYOUT_I386,	 /* [assumption] no PAE: the box has 384 MB */
+	.sk_buff_bytes = 156,	 /* sizeof(struct sk_buff), 2.6.25 i386_defconfig: skb_layout.txt */
+	.task_objects = &objects_i386,
+	.pt_upper_pages = 1, /* 2 levels without PAE: the pgd page */
+	USER_LAYOUT_I386,    /* [assumption] no PAE: the box has 384 MB */
 	/* CFS sched_min_granularity 4 ms (2.6.25), as the other profiles: the slice and
 	 * START_DEBIT of a CFS kernel on this machine. Under the O(1) scheduler (kernel.version
 	 * below 2.6.23, sim/sched_o1.c) the timeslice is the kernel's BASE_TIMESLICE instead */
@@ -242,9 +289,14 @@ static const struct hw_profile profiles[] = {
 	.struct_page_bytes = 32, /* sizeof(struct page), 32-bit */
 	.thread_size = 8192,	 /* THREAD_SIZE, ARM: order-1 */
 	.dentry_bytes = 128,	 /* struct dentry, 2.6.28 32-bit UP (docs/model.md) */
-	.inode_bytes = 340,	 /* struct inode, 2.6.28 32-bit SMP [estimate for UP] */
-	.pt_upper_pages = 4,	 /* the 16 KiB first-level table, benchmarks.md §1 */
-	.pgd_order = 2,		 /* pgd_alloc: __get_free_pages(GFP_KERNEL, 2) */
+	/* measured: the 2.6.25-rc1 versatile boot's (SLUB) inode_cache and skbuff_head_cache
+	 * objects (data/measured/armboot/slub-nofb-boot-1.log); 160 is sizeof(struct sk_buff)
+	 * under EABI (data/measured/skb_layout.txt), a multiple of the 32-byte line */
+	.inode_bytes = 280,
+	.sk_buff_bytes = 160,
+	.task_objects = &objects_arm926,
+	.pt_upper_pages = 4, /* the 16 KiB first-level table, benchmarks.md §1 */
+	.pgd_order = 2,	     /* pgd_alloc: __get_free_pages(GFP_KERNEL, 2) */
 	/* ARM, 2.6.25: Linux and hardware PTEs side by side, 512 per page-table page
 	 * (2 MiB); mmaps bottom-up from TASK_UNMAPPED_BASE 0x40000000 (asm-arm/memory.h,
 	 * arch/arm/mm/mmap.c); the stack below TASK_SIZE 0xbf000000; binaries at 0x8000 */
@@ -347,6 +399,8 @@ static const struct hw_profile profiles[] = {
 	.thread_size = 65536, /* IA64: task_struct + stack, KERNEL_STACK_SIZE_ORDER 0 at 64 KiB */
 	.dentry_bytes = 208,  /* struct dentry, 2.6.28 64-bit (docs/model.md) */
 	.inode_bytes = 568,   /* struct inode, 2.6.28 64-bit (docs/model.md) */
+	.sk_buff_bytes = 192, /* sizeof(struct sk_buff), 2.6.25 generic_defconfig: skb_layout.txt */
+	.task_objects = &objects_64,
 	/* alloc_task_struct: __get_free_pages(KERNEL_STACK_SIZE_ORDER), the task_struct at the
 	 * bottom (2.6.25 include/asm-ia64/thread_info.h) */
 	.task_struct_in_stack = true,
@@ -435,6 +489,8 @@ static const struct hw_profile profiles[] = {
 	.thread_size = 8192,	 /* THREAD_SIZE, x86-64: order-1 */
 	.dentry_bytes = 208,	 /* struct dentry, 2.6.28 64-bit (docs/model.md) */
 	.inode_bytes = 568,	 /* struct inode, 2.6.28 64-bit (docs/model.md) */
+	.sk_buff_bytes = 192, /* sizeof(struct sk_buff), 2.6.25 x86_64_defconfig: skb_layout.txt */
+	.task_objects = &objects_64,
 	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
 	 * half (libraries, stack) [estimate from the x86-64 layout] */
 	.pt_upper_pages = 5,
@@ -486,6 +542,8 @@ static const struct hw_profile profiles[] = {
 	.thread_size = 8192,               /* THREAD_SIZE, x86-64: order-1 */       \
 	.dentry_bytes = 192,  /* dcache.h of 2.6.38-3.x: 64-bit DNAME_INLINE_LEN 32, 192 bytes */ \
 	.inode_bytes = 568,   /* 2.6.28 64-bit struct inode [estimate for 3.0] */           \
+	.sk_buff_bytes = 192, /* 2.6.25 x86_64_defconfig's (skb_layout.txt); no AF_UNIX load */ \
+	.task_objects = &objects_64,                                                        \
 	.pt_upper_pages = 5,               /* as x86_64-2008 [estimate] */          \
 	USER_LAYOUT_X86_64,                                                          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \

@@ -66,6 +66,15 @@ void skb_caches_destroy(void);
 /* The most slab pages both caches held at once. */
 unsigned long skb_caches_peak_pages(void);
 
+/* The 2.6.25 struct sizes an AF_UNIX message is charged and allocated by (bytes), from
+ * include/linux/skbuff.h with the arch defconfig's network options, as laid out by the
+ * profile's ABI (tools/measure/skb_layout.sh, data/measured/skb_layout.txt): the profile's
+ * sk_buff_bytes, and skb_shared_info by the word and page size. */
+uint32_t sk_buff_bytes(void);
+uint32_t skb_shared_info_bytes(void);
+/* sk_init (net/core/sock.c, 2.6.25-2.6.32): sysctl_wmem_default, a socket's sk_sndbuf. */
+uint64_t sk_wmem_default(void);
+
 void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize);
 /* write(2) of len bytes (len <= one page): 0, or -1 (EPIPE, ENOMEM or a fatal signal). */
 int kpipe_write(struct kpipe *p, uint32_t len);

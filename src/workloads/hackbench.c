@@ -49,7 +49,7 @@ static const struct param_desc params[] = {
     {"hackbench.thread_stack", P_SIZE, HP(thread_stack), 4096, 1LL << 30, NULL,
      "user stack per thread (thread mode)"},
     {"hackbench.sndbuf", P_SIZE, HP(sndbuf), 0, 1LL << 30, NULL,
-     "socket send buffer limit; 0 = the 2.6 default for the word size"},
+     "socket send buffer limit; 0 = 2.6.25's net.core.wmem_default (sk_init)"},
     {"hackbench.skb_truesize", P_INT, HP(skb_truesize), 0, 1 << 20, NULL,
      "skb->truesize of one write, charged against sndbuf; 0 = from the profile"},
     {"hackbench.skb_head_object", P_INT, HP(skb_head_object), 0, 1 << 20, NULL,
@@ -428,19 +428,15 @@ static uint32_t kmalloc_size(uint32_t n, uint32_t line)
 /* One unix_stream_sendmsg of len bytes (2.6.25): alloc_skb takes an sk_buff from
  * skbuff_head_cache (SLAB_HWCACHE_ALIGN) and kmallocs SKB_DATA_ALIGN(len) plus the
  * skb_shared_info; truesize counts the sk_buff and the aligned data only, so a socket
- * holds sndbuf/truesize skbs whose slab memory is larger than sndbuf. Struct sizes are
- * [estimate]s of the 2.6.25 layouts: sk_buff 180 bytes (32-bit) or 232 (64-bit);
- * skb_shared_info 20 + 12 per fragment (32-bit) or 24 + 16 (64-bit), with
- * MAX_SKB_FRAGS = 65536 / PAGE_SIZE + 2. */
+ * holds sndbuf/truesize skbs whose slab memory is larger than sndbuf. The struct sizes
+ * are 2.6.25's (sk_buff_bytes, skb_shared_info_bytes). */
 static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *head_object,
 		      uint32_t *data_object)
 {
 	const struct hw_profile *hw = MM->hw;
-	bool wide = hw_word_bytes(hw) == 8;
 	uint32_t line = hw->l1_cache_bytes ? hw->l1_cache_bytes : 32;
-	uint32_t head = wide ? 232 : 180;
-	uint32_t frags = 65536 / MM->page_size + 2;
-	uint32_t shinfo = wide ? 24 + 16 * frags : 20 + 12 * frags;
+	uint32_t head = sk_buff_bytes();
+	uint32_t shinfo = skb_shared_info_bytes();
 	uint32_t data = align_up(len, line);
 	*truesize = data + head;
 	*head_object = align_up(head, line);
@@ -453,8 +449,8 @@ static int hackbench_start(const struct scenario_config *cfg, uint64_t seed)
 	memset(&H, 0, sizeof(H));
 	H.p = cfg->hackbench;
 	hackbench_footprint(MM->hw, MM->page_size, &H.p);
-	if (!H.p.sndbuf) /* (sizeof(struct sk_buff) + 256) * 256, 2.6.25 [estimate of the size] */
-		H.p.sndbuf = hw_word_bytes(MM->hw) == 4 ? (180 + 256) * 256 : (232 + 256) * 256;
+	if (!H.p.sndbuf)
+		H.p.sndbuf = sk_wmem_default();
 	H.task_pool.owner = OWNER_SLAB;
 	H.nr_workers = H.p.groups * 2 * H.p.fds;
 	H.workers = xcalloc((size_t)H.nr_workers, sizeof(*H.workers));
@@ -562,9 +558,12 @@ static uint64_t hackbench_host_bytes(const struct scenario_config *cfg)
 	uint64_t tasks = (uint64_t)p->groups * (uint64_t)p->fds * 2 + 1;
 	/* connections are set up group by group: no further than the fork that fails */
 	uint64_t groups = MIN((uint64_t)p->groups, PID_MAX_DEFAULT / (2 * (uint64_t)p->fds) + 1);
-	uint64_t sndbuf = p->sndbuf ? p->sndbuf : (232 + 256) * 256;
+	/* the default send buffer at most (sk_wmem_default) and the truesize at least */
+	const struct hw_profile *hw = hw_profile_find(cfg->profile);
+	uint64_t skb = hw && hw->sk_buff_bytes ? hw->sk_buff_bytes : 128;
+	uint64_t sndbuf = p->sndbuf ? p->sndbuf : (skb + 256) * 256;
 	uint64_t ring =
-	    MIN(sndbuf / (180 + (uint64_t)p->msg_size) + 2, 4096) * sizeof(struct skb_slabs);
+	    MIN(sndbuf / (skb + (uint64_t)p->msg_size) + 2, 4096) * sizeof(struct skb_slabs);
 	/* hackbench_start allocates every worker's and every connection's record up front,
 	 * whatever the forks reach */
 	uint64_t all = (uint64_t)p->groups * (uint64_t)p->fds;

@@ -17,11 +17,9 @@
  *   (arch/ia64: IA64_RBS_OFFSET; the profile's register_backing_store).
  * - Slab: the object counts per task are the host's with two 2.6.25 rules: a forked child
  *   shares its parent's anon_vma (anon_vma_link in dup_mmap; anon_vma_chain came in
- *   2.6.34), and the VMA count is the 2008 layout's (below). Object sizes are those of
- *   the closest-era slabinfo found: 64-bit from a 2.6.8 x86-64 box (Dave Pifke, LKML,
- *   19 Oct 2005, <4356C1B2.3070401@bebo.com>), 32-bit from a 2.6 i386 box (Russell
- *   Stuart, "Re: Problems with oom killer", LKML, 12 Jul 2006,
- *   <1152663808.4267.23.camel@ras.pc.brisbane.lube>). */
+ *   2.6.34), and the VMA count is the 2008 layout's (below). Object sizes are the
+ *   profile's task_objects: the ARM926's measured on a 2.6.25-rc1 boot, the others from
+ *   the closest-era slabinfo found (profiles.c). */
 #include "workloads/hackbench.h"
 
 #include "hw/profile.h"
@@ -44,15 +42,9 @@ static const struct {
 /* Slab objects per task, 2.6.25 rules applied to the host counts. VMAs: the host's 28 slab
  * VMAs less the two r--p segments per ELF object (4 objects) that binutils' -z
  * separate-code (2018) adds and the vvar mappings (3.x/6.x): 18. Each worker also holds
- * one socket on average (a group's 20 socketpairs for 40 workers: 40 sockets). */
-struct slab_sizes {
-	uint32_t task_struct, mm_struct, vma, files, signal, sighand, fs;
-	uint32_t sock, sock_inode, dentry, filp;
-};
+ * one socket on average (a group's 20 socketpairs for 40 workers: 40 sockets). The objects'
+ * sizes are the profile's (task_objects, profiles.c cites them). */
 #define HACKBENCH_VMAS 18
-static const struct slab_sizes sizes64 = {2112, 1024, 176, 832, 128, 2112, 64, 768, 640, 248, 256};
-/* 32-bit: the generic `sock` object (384) stands in for unix_sock, which that post omits */
-static const struct slab_sizes sizes32 = {1456, 640, 84, 512, 128, 1408, 64, 384, 384, 144, 256};
 
 static uint32_t pages_for(uint32_t kb, uint32_t page_size)
 {
@@ -80,7 +72,7 @@ void hackbench_footprint(const struct hw_profile *hw, uint32_t page_size,
 	if (p->hot_pages > p->cow_pages)
 		p->hot_pages = p->cow_pages;
 	if (!p->task_slab) {
-		const struct slab_sizes *s = hw_word_bytes(hw) == 8 ? &sizes64 : &sizes32;
+		const struct task_slab_objects *s = hw->task_objects;
 		uint64_t b = s->mm_struct + HACKBENCH_VMAS * s->vma + s->files + s->signal +
 			     s->sighand + s->fs + s->sock + s->sock_inode + s->dentry + s->filp;
 		if (!hw->task_struct_in_stack)
