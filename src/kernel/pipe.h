@@ -72,7 +72,8 @@ unsigned long skb_caches_peak_pages(void);
  * sk_buff_bytes, and skb_shared_info by the word and page size. */
 uint32_t sk_buff_bytes(void);
 uint32_t skb_shared_info_bytes(void);
-/* sk_init (net/core/sock.c, 2.6.25-2.6.32): sysctl_wmem_default, a socket's sk_sndbuf. */
+/* sk_init (net/core/sock.c, 2.6.24-2.6.31; 2.6.32 counts totalram_pages instead):
+ * sysctl_wmem_default, a socket's sk_sndbuf. */
 uint64_t sk_wmem_default(void);
 
 void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize);
