@@ -35,4 +35,20 @@ diff -q "$tmp/x.c" src/workloads/desktop_measured_x.c ||
 # pages of each switch the ranks in anonsets.csv)
 python3 tools/measure/desktop/table.py verify data/measured/desktop src/workloads >"$tmp/v" ||
 	{ cat "$tmp/v"; echo "FAIL: the compiled-in page sets differ from data/measured/desktop/pages.csv or anonsets.csv"; exit 1; }
+# hackbench's defaults: the program text is the measured total (tools/measure/hackbench_text.py)
+# and the ARM926's skb truesize for 100 bytes is ALIGN(100, 32) + the EABI sizeof(struct sk_buff)
+# of tools/measure/skb_layout.sh
+mmsim=${1:-build/mmsim}
+if [ -x "$mmsim" ]; then
+	printf 'machine.profile = arm926-2008\nmachine.ram = 32M\nworkload = hackbench\nhackbench.groups = 1\nhackbench.loops = 1\n' >"$tmp/hb.conf"
+	"$mmsim" run "$tmp/hb.conf" --json "$tmp/hb.json" >"$tmp/hb.txt" 2>&1 ||
+		{ cat "$tmp/hb.txt"; echo "FAIL: the one-group hackbench run"; exit 1; }
+	kib=$(sed -n 's/^program .*total [0-9]* pages (\([0-9]*\) KiB)$/\1/p' data/measured/hackbench_text.txt | head -1)
+	text=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["hackbench.text"])' "$tmp/hb.json")
+	[ -n "$kib" ] && [ "$text" = "$((kib * 1024))" ] ||
+		{ echo "FAIL: hackbench.text $text is not data/measured/hackbench_text.txt's ${kib:-?} KiB"; exit 1; }
+	skb=$(awk '/^ARM EABI/{f=1; next} f && /sizeof_sk_buff/{print $2; exit}' data/measured/skb_layout.txt)
+	grep -q "truesize $((128 + skb));" "$tmp/hb.txt" ||
+		{ echo "FAIL: the ARM926's skb truesize is not 128 + skb_layout.txt's EABI sk_buff (${skb:-?})"; exit 1; }
+fi
 echo "ok   the measured tables match data/measured/"
