@@ -553,6 +553,22 @@ static int validate_machine(const struct scenario_config *c, const struct hw_pro
 		*key = "vm.min_free_kbytes";
 		return -1;
 	}
+	/* as the kernel's reservation must, the watermark must leave 1024 pages for the
+	 * workload's first process to start in */
+	uint64_t spare_kb = 1024ULL * hw->page_size >> 10;
+	if (c->vm.min_free_kbytes > 0 &&
+	    (uint64_t)c->vm.min_free_kbytes * (floor ? floor : 1) + spare_kb > usable_kb) {
+		snprintf(
+		    err, errlen,
+		    "vm.min_free_kbytes %ld leaves fewer than 1024 pages above the %s watermark "
+		    "of the low memory the kernel leaves free at boot (%llu kB of machine.ram "
+		    "%llu)",
+		    (long)c->vm.min_free_kbytes,
+		    floor > 1 ? "low (2 x min, vm.reclaim_lru 2.6.8)" : "min",
+		    (unsigned long long)usable_kb, (unsigned long long)c->ram);
+		*key = "vm.min_free_kbytes";
+		return -1;
+	}
 	if (c->swap > hw->disk.capacity_bytes / 2) {
 		snprintf(err, errlen,
 			 "machine.swap %llu exceeds half of the profile's disk (%llu bytes)",

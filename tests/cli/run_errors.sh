@@ -80,6 +80,10 @@ printf 'workload = hackbench\nmachine.ram = 200M\nhackbench.groups = 100000\nhac
 expect hackbench-host-memory 2 "hbhost.conf:[0-9]: this run would need about .* GiB of host memory .* run.host_memory_limit" -- run "$tmp/hbhost.conf"
 # min_free_kbytes is spread over the lowmem zones only: on x86-32 above 896 MiB of low memory
 # no kernel allocation succeeds (run fuzzer seed 61069: reported as an invariant failure)
+# below the low memory but leaving fewer than 1024 pages above it: no first process could
+# start (runfuzz seed 1925167: 77 pages left)
+printf 'machine.ram = 128M\nvm.min_free_kbytes = 114000\n' >"$tmp/minfree-spare.conf"
+expect min-free-leaves-no-room 2 "minfree-spare.conf:2: vm.min_free_kbytes 114000 leaves fewer than 1024 pages above the min watermark" -- run "$tmp/minfree-spare.conf"
 printf 'machine.profile = p3-2004\nmachine.ram = 2000M\nvm.min_free_kbytes = 1000000\n' >"$tmp/lowmem.conf"
 expect min-free-above-lowmem 2 "lowmem.conf:3: vm.min_free_kbytes 1000000 is not below the low memory" -- run "$tmp/lowmem.conf"
 # filestream's files are made before its first process: 10,000 of them fill 18 MB (run fuzzer
