@@ -73,9 +73,9 @@ void hackbench_defaults(struct hackbench_params *p)
 	    .cow_pages = 0,
 	    .hot_pages = 0,
 	    /* the text pages the program runs instructions from, measured: rt-tests hackbench,
-	     * glibc 2.36, x86-64, 90 pages of 4 KiB (tools/measure/hackbench_text.py,
+	     * glibc 2.36, x86-64, 91 pages of 4 KiB (tools/measure/hackbench_text.py,
 	     * data/measured/hackbench_text.txt); today's sizes kept */
-	    .text = 360 << 10,
+	    .text = 364 << 10,
 	    .thread_stack = 16 << 10, /* PTHREAD_STACK_MIN, x86 */
 	    .sndbuf = 0,
 	    .skb_truesize = 0,
@@ -95,7 +95,7 @@ struct worker {
 	uint64_t seen_run;  /* nr_switched_in when it last read all its private pages */
 	/* what a message touches when nothing else is to be read: stack, binary, libc */
 	struct touch_set msg_touch;
-	int msg_touch_libc; /* the libc call msg_touch is for, -1 before the first */
+	int msg_touch_call; /* the worker_touch call msg_touch is for, -1 before the first */
 	bool reaped;
 	bool closed; /* it closed its connections (at the end of its loop or at exit) */
 };
@@ -107,8 +107,11 @@ static struct {
 	/* the regions of the address space: each gets its own page-table page, as the
 	 * binary, libc, ld.so, data+bss, heap and stack of a real process do */
 	uint64_t vpn[NR_REGIONS], npages[NR_REGIONS];
-	/* the libc page worker_touch's call 0, 1 and 2 runs: libc page (call % its pages) */
-	uint64_t libc_vpn[3];
+	/* the text pages worker_touch's call 0 (start-up), 1 (a sender's message) and 2 (a
+	 * receiver's) runs, as measured (tools/measure/hackbench_text.py): a message runs one
+	 * page of the binary, the sender's and the receiver's loops different ones, and the
+	 * same libc page (write and read side by side) */
+	uint64_t bin_vpn[3], libc_vpn[3];
 	struct kpipe *conns;
 	struct worker *workers;
 	int nr_workers, nr_created;
@@ -136,7 +139,7 @@ static struct {
  * nothing, so the reads are done once each time the worker gets a CPU back (a page
  * unmapped by a reclaimer on another CPU during the same run is thus faulted back at the
  * worker's next run, not at its next message: see docs/model.md). */
-__attribute__((noinline)) static void worker_touch_slow(struct worker *w, int libc_at)
+__attribute__((noinline)) static void worker_touch_slow(struct worker *w, int call)
 {
 	sys_touch(w->stack_vpn, TOUCH_WRITE);
 	if (current->task.nr_switched_in != w->seen_run) {
@@ -147,27 +150,27 @@ __attribute__((noinline)) static void worker_touch_slow(struct worker *w, int li
 			     i++, left--)
 				sys_touch(H.vpn[r] + i, TOUCH_READ);
 	}
-	sys_touch(H.vpn[R_BIN], TOUCH_EXEC);
+	sys_touch(H.bin_vpn[call], TOUCH_EXEC);
 	if (H.npages[R_LIBC]) /* a one-page hackbench.text is all binary (large pages) */
-		sys_touch(H.libc_vpn[libc_at], TOUCH_EXEC);
-	if (w->msg_touch_libc != libc_at) {
+		sys_touch(H.libc_vpn[call], TOUCH_EXEC);
+	if (w->msg_touch_call != call) {
 		w->msg_touch =
 		    (struct touch_set){.n = H.npages[R_LIBC] ? 3 : 2,
 				       .kind = {TOUCH_WRITE, TOUCH_EXEC, TOUCH_EXEC},
-				       .vpn = {w->stack_vpn, H.vpn[R_BIN], H.libc_vpn[libc_at]}};
-		w->msg_touch_libc = libc_at;
+				       .vpn = {w->stack_vpn, H.bin_vpn[call], H.libc_vpn[call]}};
+		w->msg_touch_call = call;
 	}
 	touch_set_update(&w->msg_touch);
 }
 
 /* Inline: once per message. While nothing else is to be read, the three accesses at once
  * with their PTEs found before (the same accesses, in the same order). */
-static inline void worker_touch(struct worker *w, int libc_at)
+static inline void worker_touch(struct worker *w, int call)
 {
-	if (current->task.nr_switched_in == w->seen_run && w->msg_touch_libc == libc_at &&
+	if (current->task.nr_switched_in == w->seen_run && w->msg_touch_call == call &&
 	    sys_touch_set(&w->msg_touch))
 		return;
-	worker_touch_slow(w, libc_at);
+	worker_touch_slow(w, call);
 }
 
 /* Writes every private page once: the parent at start-up, each child after fork (COW). */
@@ -202,7 +205,7 @@ static void worker_main(void *arg)
 		current_process()->exit_files_arg = w;
 	}
 	w->seen_run = UINT64_MAX; /* the first message reads everything */
-	w->msg_touch_libc = -1;
+	w->msg_touch_call = -1;
 	/* start-up: the child's copy-on-write faults and its first text pages */
 	if (H.p.mode == HACKBENCH_PROCESS) {
 		w->stack_vpn = H.vpn[R_STACK]; /* the stack every process has at that address */
@@ -349,8 +352,13 @@ static void parent_main(void *arg)
 	for (int r = R_DATA; r <= R_STACK; r++)
 		if (H.npages[r])
 			H.vpn[r] = sys_map_area(area[r], NULL, 0, H.npages[r], VM_READ | VM_WRITE);
-	for (uint64_t i = 0; i < 3 && H.npages[R_LIBC]; i++)
-		H.libc_vpn[i] = H.vpn[R_LIBC] + i % H.npages[R_LIBC];
+	for (int i = 0; i < 3; i++) {
+		/* start-up and the receiver on the binary's first page, the sender on its second */
+		H.bin_vpn[i] = H.vpn[R_BIN] + (i == 1 && H.npages[R_BIN] > 1 ? 1 : 0);
+		/* start-up on libc's first page, both loops on its second */
+		if (H.npages[R_LIBC])
+			H.libc_vpn[i] = H.vpn[R_LIBC] + (i ? 1 : 0) % H.npages[R_LIBC];
+	}
 	touch_private();
 
 	int per = 2 * H.p.fds;

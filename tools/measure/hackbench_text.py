@@ -5,9 +5,11 @@ one worker runs after its fork. Host page-cache counts cannot give this: the ker
 pages around each fault (fault_around_bytes, 64 KiB), so RssFile counts pages never run.
 
 Runs rt-tests' hackbench under valgrind's callgrind with --dump-instr=yes (every executed
-instruction's address, per object), --trace-children=yes (the forked workers) and
---dump-after='*fork*' (each process's costs before and after fork are dumped apart, so a
-worker's last dump holds only what it ran after the fork). valgrind's own objects (its
+instruction's address and count, per object), --trace-children=yes (the forked workers)
+and --dump-after='*fork*' (a worker's costs from before its fork are dumped at once, so its
+files hold what it ran after the fork, but for the few instructions its parent ran since
+the previous fork). Run again with ten times the loops, the pages whose instructions grow
+tenfold are the ones a message runs. valgrind's own objects (its
 preload library and generated code, "???") are left out. Under valgrind glibc picks its
 string functions for valgrind's CPU, which may differ from the host's choice (IFUNC); the
 pages' count, not their addresses, is the figure.
@@ -27,8 +29,10 @@ IGNORE = ("???", "vgpreload_core-amd64-linux.so")
 
 
 def executed_pages(path):
-    """{object basename: set of 4 KiB page numbers} from one callgrind output file."""
-    names, pages, cur, last = {}, {}, None, 0
+    """{object basename: {4 KiB page number: instructions run}} from one callgrind output
+    file. The cost line after a calls= line is the call's inclusive cost, at the call site:
+    the page counts as run, its instructions are not added."""
+    names, pages, cur, last, incall = {}, {}, None, 0, False
     with open(path, errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -44,7 +48,11 @@ def executed_pages(path):
             if line.startswith("ob="):
                 cur = os.path.basename(line[3:])
                 continue
-            tok = line.split()[0]
+            if line.startswith("calls="):
+                incall = True
+                continue
+            fields = line.split()
+            tok = fields[0]
             if tok.startswith("0x"):
                 addr = int(tok, 16)
             elif tok[0] in "+-" and tok[1:].isdigit():
@@ -54,19 +62,55 @@ def executed_pages(path):
             else:
                 continue
             last = addr
-            pages.setdefault(cur or "?", set()).add(addr >> 12)
+            ir = int(fields[2]) if len(fields) > 2 and fields[2].isdigit() else 0
+            obj = pages.setdefault(cur or "?", {})
+            obj[addr >> 12] = obj.get(addr >> 12, 0) + (0 if incall else ir)
+            incall = False
     return pages
 
 
 def merge(into, pages):
     for k, v in pages.items():
-        into.setdefault(k, set()).update(v)
+        o = into.setdefault(k, {})
+        for page, ir in v.items():
+            o[page] = o.get(page, 0) + ir
 
 
 def show(label, pages):
-    keep = {k: len(v) for k, v in sorted(pages.items()) if k not in IGNORE}
+    keep = {k: len(v) for k, v in sorted(pages.items()) if k not in IGNORE and v}
     print("%s: %s; total %d pages (%d KiB)" % (label, ", ".join(
         "%s %d" % kv for kv in keep.items()), sum(keep.values()), 4 * sum(keep.values())))
+
+
+def run(groups, loops, d):
+    """The program's pages (all processes) and each worker's (all it ran after its fork; a
+    worker's first dump also holds the few instructions its parent ran since its last
+    fork), from one run under callgrind."""
+    subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
+                    "--trace-children=yes", "--dump-after=*fork*",
+                    "--callgrind-out-file=%s/cg.%%p" % d,
+                    "hackbench", "-g", groups, "-l", loops],
+                   check=True, capture_output=True)
+    files = glob.glob(d + "/cg.*")
+    pid = lambda f: int(f.split("cg.")[1].split(".")[0])
+    pids = sorted({pid(f) for f in files})
+    by_pid = {p: [f for f in files if pid(f) == p] for p in pids}
+    parent = max(pids, key=lambda p: len(by_pid[p]))  # one dump per fork
+    program, workers = {}, []
+    for p in pids:
+        mine = {}
+        for f in by_pid[p]:
+            pages = executed_pages(f)
+            merge(program, pages)
+            merge(mine, pages)
+            os.unlink(f)
+        if p != parent:
+            workers.append(mine)
+    return program, workers
+
+
+def count(pages):
+    return sum(len(v) for k, v in pages.items() if k not in IGNORE)
 
 
 def main():
@@ -79,34 +123,30 @@ def main():
     try:
         print("# uname %s" % " ".join(os.uname()))
         ver = subprocess.run(["valgrind", "--version"], capture_output=True, text=True)
-        print("# %s; hackbench -g %s -l %s (process mode, sockets)" % (
-            ver.stdout.strip(), groups, loops))
-        subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
-                        "--trace-children=yes", "--dump-after=*fork*",
-                        "--callgrind-out-file=%s/cg.%%p" % d,
-                        "hackbench", "-g", groups, "-l", loops],
-                       check=True, capture_output=True)
-        files = glob.glob(d + "/cg.*")
-        pids = sorted({int(f.split("cg.")[1].split(".")[0]) for f in files})
-        by_pid = {p: [f for f in files if int(f.split("cg.")[1].split(".")[0]) == p]
-                  for p in pids}
-        parent = max(pids, key=lambda p: len(by_pid[p]))  # one dump per fork
-        program, per_worker = {}, []
-        for p in pids:
-            for f in by_pid[p]:
-                pages = executed_pages(f)
-                if p == parent or f.endswith("cg.%d" % p):
-                    merge(program, pages)
-                if p != parent and f.endswith("cg.%d" % p):
-                    per_worker.append(pages)
+        print("# %s; hackbench -g %s -l %s and -l %d (process mode, sockets)" % (
+            ver.stdout.strip(), groups, loops, 10 * int(loops)))
+        program, workers = run(groups, loops, d)
         show("program (parent and workers)", program)
-        sizes = sorted(sum(len(v) for k, v in w.items() if k not in IGNORE) for w in per_worker)
+        sizes = sorted(count(w) for w in workers)
         print("workers %d; pages each after fork: min %d, max %d" % (
-            len(per_worker), sizes[0], sizes[-1]))
+            len(workers), sizes[0], sizes[-1]))
         union = {}
-        for w in per_worker:
+        for w in workers:
             merge(union, w)
         show("workers after fork (union)", union)
+        # the pages a message runs: those whose instructions grow with the loops
+        _, workers10 = run(groups, str(10 * int(loops)), d)
+        for label, i in (("receiver", 0), ("sender", len(workers) - 1)):
+            loop = {}
+            for obj, pages in workers10[i].items():
+                for page, ir in pages.items():
+                    before = workers[i].get(obj, {}).get(page, 0)
+                    if ir >= 5 * max(before, 1):
+                        loop.setdefault(obj, {})[page] = ir
+            show("a %s's message loop (instructions x10 with the loops)" % label, loop)
+            print("  its pages (object: page offset in the mapping's 4 KiB pages): %s" % "; ".join(
+                "%s: %s" % (obj, ", ".join("%#x" % (pg - min(workers10[i][obj])) for pg in sorted(v)))
+                for obj, v in sorted(loop.items())))
     finally:
         shutil.rmtree(d)
 
