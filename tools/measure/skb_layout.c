@@ -4,10 +4,10 @@
  * nf_bridge), CONFIG_NET_SCHED, CONFIG_NET_DMA and CONFIG_NETWORK_SECMARK are off in
  * arch/arm/configs/versatile_defconfig (the ARM926EJ-S reference board),
  * arch/ia64/configs/generic_defconfig and arch/x86/configs/{x86_64,i386}_defconfig;
- * CONFIG_NETDEVICES_MULTIQUEUE is on in the x86 ones alone (-DCONFIG_NETDEVICES_MULTIQUEUE). Kernel types are replaced by
- * types of the same size and alignment: a pointer for each struct pointer, ktime_t as the
- * kernel defines it (a union of an s64 and, on 32-bit without CONFIG_KTIME_SCALAR, two
- * s32), sk_buff_data_t an offset on 64-bit (NET_SKBUFF_DATA_USES_OFFSET, BITS_PER_LONG > 32)
+ * CONFIG_NETDEVICES_MULTIQUEUE is on in the x86 ones alone (-DCONFIG_NETDEVICES_MULTIQUEUE). Kernel
+ * types are replaced by types of the same size and alignment: a pointer for each struct pointer,
+ * ktime_t as the kernel defines it (a union of an s64 and, on 32-bit without CONFIG_KTIME_SCALAR,
+ * two s32), sk_buff_data_t an offset on 64-bit (NET_SKBUFF_DATA_USES_OFFSET, BITS_PER_LONG > 32)
  * and a pointer on 32-bit. Compiled by tools/measure/skb_layout.sh for each ABI; the sizes
  * are in the object's .rodata, so a cross compiler is enough (nothing is run). */
 typedef unsigned char u8;
