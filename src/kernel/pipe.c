@@ -75,11 +75,6 @@ void kmem_pool_release(struct kmem_pool *pool)
 	pool->bytes = 0;
 }
 
-uint32_t sk_buff_bytes(void)
-{
-	return MM->hw->sk_buff_bytes;
-}
-
 /* dataref to frag_list (20 bytes 32-bit, 24 64-bit) and MAX_SKB_FRAGS = 65536 / PAGE_SIZE
  * + 2 skb_frag_t of a page pointer and two u32 (12, 16) */
 uint32_t skb_shared_info_bytes(void)
@@ -95,7 +90,7 @@ uint64_t sk_wmem_default(void)
 {
 	if (MM->nr_frames <= 4096)
 		return 32767;
-	return ((uint64_t)sk_buff_bytes() + 256) * 256;
+	return ((uint64_t)MM->hw->sk_buff_bytes + 256) * 256;
 }
 
 void kpipe_init(struct kpipe *p, int kind, uint64_t sndbuf, uint32_t truesize)

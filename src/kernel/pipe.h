@@ -66,11 +66,9 @@ void skb_caches_destroy(void);
 /* The most slab pages both caches held at once. */
 unsigned long skb_caches_peak_pages(void);
 
-/* The 2.6.25 struct sizes an AF_UNIX message is charged and allocated by (bytes), from
- * include/linux/skbuff.h with the arch defconfig's network options, as laid out by the
- * profile's ABI (tools/measure/skb_layout.sh, data/measured/skb_layout.txt): the profile's
- * sk_buff_bytes, and skb_shared_info by the word and page size. */
-uint32_t sk_buff_bytes(void);
+/* sizeof(struct skb_shared_info), 2.6.25, by the word and page size (bytes); the other
+ * struct an AF_UNIX message is charged by, sk_buff, is the profile's sk_buff_bytes (the
+ * arch defconfig's layout: tools/measure/skb_layout.sh, data/measured/skb_layout.txt). */
 uint32_t skb_shared_info_bytes(void);
 /* sk_init (net/core/sock.c, 2.6.24-2.6.31; 2.6.32 counts totalram_pages instead):
  * sysctl_wmem_default, a socket's sk_sndbuf. */

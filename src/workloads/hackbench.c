@@ -440,13 +440,13 @@ static uint32_t kmalloc_size(uint32_t n, uint32_t line)
  * skbuff_head_cache (SLAB_HWCACHE_ALIGN) and kmallocs SKB_DATA_ALIGN(len) plus the
  * skb_shared_info; truesize counts the sk_buff and the aligned data only, so a socket
  * holds sndbuf/truesize skbs whose slab memory is larger than sndbuf. The struct sizes
- * are 2.6.25's (sk_buff_bytes, skb_shared_info_bytes). */
+ * are 2.6.25's (the profile's sk_buff_bytes, skb_shared_info_bytes). */
 static void skb_sizes(uint32_t len, uint32_t *truesize, uint32_t *head_object,
 		      uint32_t *data_object)
 {
 	const struct hw_profile *hw = MM->hw;
 	uint32_t line = hw->l1_cache_bytes ? hw->l1_cache_bytes : 32;
-	uint32_t head = sk_buff_bytes();
+	uint32_t head = hw->sk_buff_bytes;
 	uint32_t shinfo = skb_shared_info_bytes();
 	uint32_t data = align_up(len, line);
 	*truesize = data + head;

@@ -540,32 +540,27 @@ static int validate_machine(const struct scenario_config *c, const struct hw_pro
 	}
 	uint64_t usable_kb = lowmem > reserved ? (lowmem - reserved) >> 10 : 0;
 	unsigned floor = reclaim_rules_at(c->vm.reclaim_lru)->alloc_floor_mins;
-	if (c->vm.min_free_kbytes > 0 &&
-	    (uint64_t)c->vm.min_free_kbytes * (floor ? floor : 1) >= usable_kb) {
-		snprintf(
-		    err, errlen,
-		    "vm.min_free_kbytes %ld is not below %sthe low memory the kernel leaves free "
-		    "at boot (%llu kB of machine.ram %llu): every kernel allocation would fail "
-		    "the %s watermark",
-		    (long)c->vm.min_free_kbytes, floor > 1 ? "half " : "",
-		    (unsigned long long)usable_kb, (unsigned long long)c->ram,
-		    floor > 1 ? "low (2 x min, vm.reclaim_lru 2.6.8)" : "min");
-		*key = "vm.min_free_kbytes";
-		return -1;
-	}
+	uint64_t watermark_kb = (uint64_t)c->vm.min_free_kbytes * (floor ? floor : 1);
 	/* as the kernel's reservation must, the watermark must leave 1024 pages for the
 	 * workload's first process to start in */
 	uint64_t spare_kb = 1024ULL * hw->page_size >> 10;
-	if (c->vm.min_free_kbytes > 0 &&
-	    (uint64_t)c->vm.min_free_kbytes * (floor ? floor : 1) + spare_kb > usable_kb) {
-		snprintf(
-		    err, errlen,
-		    "vm.min_free_kbytes %ld leaves fewer than 1024 pages above the %s watermark "
-		    "of the low memory the kernel leaves free at boot (%llu kB of machine.ram "
-		    "%llu)",
-		    (long)c->vm.min_free_kbytes,
-		    floor > 1 ? "low (2 x min, vm.reclaim_lru 2.6.8)" : "min",
-		    (unsigned long long)usable_kb, (unsigned long long)c->ram);
+	if (c->vm.min_free_kbytes > 0 && watermark_kb + spare_kb > usable_kb) {
+		const char *mark = floor > 1 ? "low (2 x min, vm.reclaim_lru 2.6.8)" : "min";
+		if (watermark_kb >= usable_kb)
+			snprintf(err, errlen,
+				 "vm.min_free_kbytes %ld is not below %sthe low memory the kernel "
+				 "leaves free at boot (%llu kB of machine.ram %llu): every kernel "
+				 "allocation would fail the %s watermark",
+				 (long)c->vm.min_free_kbytes, floor > 1 ? "half " : "",
+				 (unsigned long long)usable_kb, (unsigned long long)c->ram, mark);
+		else
+			snprintf(
+			    err, errlen,
+			    "vm.min_free_kbytes %ld leaves fewer than 1024 pages above the %s "
+			    "watermark of the low memory the kernel leaves free at boot (%llu kB "
+			    "of machine.ram %llu)",
+			    (long)c->vm.min_free_kbytes, mark, (unsigned long long)usable_kb,
+			    (unsigned long long)c->ram);
 		*key = "vm.min_free_kbytes";
 		return -1;
 	}
