@@ -210,6 +210,7 @@ char *run_to_json(const struct run_meta *meta, const struct scenario_config *cfg
 	if (scenario_profile(cfg, &hw)) { /* the costs the run used, hw.* overrides applied */
 		cJSON *prof = cJSON_AddObjectToObject(root, "profile");
 		cJSON_AddStringToObject(prof, "name", hw.name);
+		add_u64(prof, "cpu_mhz", hw.cpu_mhz); /* what the clock-scaled costs assume */
 #define HW_COST_JSON(f) add_u64(prof, #f, hw.f);
 		HW_PROFILE_COSTS(HW_COST_JSON)
 #undef HW_COST_JSON

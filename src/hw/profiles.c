@@ -100,41 +100,55 @@ static const struct disk_params sata_2008_disk = SATA_2008_DISK;
 
 /* The x86_64-2008 class CPU costs, shared by the profiles of that class */
 /* clang-format off */
-#define X86_64_2008_CPU_COSTS \
-	/* CPU costs: [X86_64-1993] scaled by the clock ratio 1993/2500 = 0.797 for kernel paths,     \
-	 * page-sized memory traffic at its bandwidth as measured [assumption: neither machine's      \
-	 * memory is stated]; the page fault by KPATH, as lmbench 3's lat_pagefault [X86_64-PF]     \
-	 * mostly times accesses that do not fault (docs/hardware.md, "CPU costs") */                  \
-	.ctxsw_ns = 2695,     /* lat_ctx 2p/0K 3.38 us x 0.797 */                                     \
-	.tick_ns = 2271,      /* 1417 insns (KPATH) */                                                \
-	.touch_ns = 1,	      /* lmbench L1 $ 1.506 ns x 0.797: a load hitting the cache */            \
-	.syscall_ns = 64,     /* lat_syscall null 0.08 us x 0.797 */                                  \
-	.fault_ns = 1257,     /* 784 insns (KPATH; lmbench 3's lat_pagefault does not fault) */     \
-	.anon_fault_ns = 651, /* fault_ns x 406 / 784 insns (KPATH) */                              \
-	.pte_fault_ns = 367, /* fault_ns x 229 / 784 insns (KPATH) */ \
-	.swap_fault_ns = 787, /* fault_ns x 491 / 784 insns (KPATH) */ \
-	.swapin_ra_ns = 460, /* fault_ns x 287 / 784 insns (KPATH) */ \
-	.swapin_page_ns = 494, /* fault_ns x 308 / 784 insns (KPATH) */ \
-	.flush_cache_page_ns = 0, /* physically indexed caches: empty */ \
-	.page_zero_ns = 3285, /* 4 KiB at bw_mem write 1247 MB/s */                                   \
-	.page_copy_ns = 4512, /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */                           \
-	.page_alloc_ns = 516, /* 322 insns (KPATH) */                                                 \
-	.page_free_ns = 591,  /* 369 insns (KPATH) */                                                 \
-	/* lat_unix less lat_pipe (18.6 - 11.8 us round trip, two messages), 3.4 us x 0.797:          \
-	 * 2,710 ns split so that write : read = 0.5175 : 0.4825 with the syscall and copy (SOCK_SPLIT) \
-	 */                                                                                           \
-	.sock_send_ns = 1409,                                                                         \
-	.sock_recv_ns = 1301,                                                                         \
-	.lru_add_ns = 151,     /* 94 insns (KPATH) */                                                 \
-	.isolate_ns = 106,     /* 66 insns (KPATH) */                                                 \
-	.scan_page_ns = 390,  /* 243 insns (KPATH) */                                                 \
-	.rmap_pte_ns = 133,   /* 83 insns (KPATH) */                                                  \
-	.copy_pte_ns = 186, /* 116 insns (KPATH) */                                                   \
-	.zap_pte_ns = 172, /* 107 insns (KPATH) */                                                    \
-	.swap_alloc_ns = 497, /* 310 insns (KPATH) */                                                 \
-	.io_submit_ns = 1526, /* 952 insns (KPATH) */                                                 \
-	.fork_ns = 102042,    /* lat_proc fork+exit 128 us x 0.797 */                                 \
-	.exec_ns = 279817,    /* lat_proc fork+execve 479 us less fork 128, x 0.797 */
+/* CPU costs of an x86-64 of clock MHZ from [X86_64-1993] scaled by the clock ratio
+ * 1993/MHZ for kernel paths, page-sized memory traffic at its bandwidth as measured
+ * [assumption: no profile's memory is stated]; the page fault and the other paths without
+ * a cited figure by KPATH, as lmbench 3's lat_pagefault [X86_64-PF] mostly times accesses
+ * that do not fault (docs/hardware.md, "CPU costs"). Per-clock differences between the
+ * 1993 MHz machine's core and the profile's are not in the rule. */
+#define X86_NS(ns, mhz) ((uint64_t)((double)(ns) * 1993.0 / (mhz) + 0.5))
+#define X86_COPY100 (4512.0 * 100 / 4096) /* a 100-byte copy at page_copy_ns */
+/* lat_unix less lat_pipe (18.6 - 11.8 us round trip, two messages): 3.4 us a message,
+ * scaled, split so that write : read = 0.5175 : 0.4825 with the syscall and copy
+ * (SOCK_SPLIT) */
+#define X86_SOCK(mhz) X86_NS(3400, mhz)
+#define X86_SEND(mhz)                                                                          \
+	((uint64_t)(0.5175 * (2 * ((double)X86_NS(80, mhz) + X86_COPY100) + (double)X86_SOCK(mhz)) - \
+		    ((double)X86_NS(80, mhz) + X86_COPY100) + 0.5))
+/* KPATH's price of an instruction: the message over its KPATH_MSG_INSNS */
+#define X86_INSN(mhz) ((2 * ((double)X86_NS(80, mhz) + X86_COPY100) + (double)X86_SOCK(mhz)) / \
+		       KPATH_MSG_INSNS)
+#define X86_KPATH(insns, mhz) ((uint64_t)((insns) * X86_INSN(mhz) + 0.5))
+#define X86_FAULT_SHARE(insns, mhz) \
+	((uint64_t)((double)X86_KPATH(KPATH_FAULT_INSNS, mhz) * (insns) / KPATH_FAULT_INSNS + 0.5))
+#define X86_64_1993_CPU_COSTS(mhz)                                                            \
+	.ctxsw_ns = X86_NS(3380, mhz),	/* lat_ctx 2p/0K 3.38 us */                                \
+	.tick_ns = X86_KPATH(KPATH_TICK_INSNS, mhz),                                            \
+	.touch_ns = X86_NS(1.506, mhz), /* lmbench L1 $ 1.506 ns: a load hitting the cache */       \
+	.syscall_ns = X86_NS(80, mhz),	/* lat_syscall null 0.08 us */                             \
+	.fault_ns = X86_KPATH(KPATH_FAULT_INSNS, mhz), /* lmbench 3's does not fault */             \
+	.anon_fault_ns = X86_FAULT_SHARE(KPATH_ANON_FAULT_INSNS, mhz),                           \
+	.pte_fault_ns = X86_FAULT_SHARE(KPATH_PTE_FAULT_INSNS, mhz),                             \
+	.swap_fault_ns = X86_FAULT_SHARE(KPATH_SWAP_FAULT_INSNS, mhz),                           \
+	.swapin_ra_ns = X86_FAULT_SHARE(KPATH_SWAPIN_RA_INSNS, mhz),                             \
+	.swapin_page_ns = X86_FAULT_SHARE(KPATH_SWAPIN_PAGE_INSNS, mhz),                         \
+	.flush_cache_page_ns = 0, /* physically indexed caches: empty */                          \
+	.page_zero_ns = 3285,	  /* 4 KiB at bw_mem write 1247 MB/s */                            \
+	.page_copy_ns = 4512,	  /* 4 KiB at bw_mem bcopy (libc) 907.8 MB/s */                    \
+	.page_alloc_ns = X86_KPATH(KPATH_PAGE_ALLOC_INSNS, mhz),                                 \
+	.page_free_ns = X86_KPATH(KPATH_PAGE_FREE_INSNS, mhz),                                   \
+	.sock_send_ns = X86_SEND(mhz),                                                           \
+	.sock_recv_ns = X86_SOCK(mhz) - X86_SEND(mhz),                                           \
+	.lru_add_ns = X86_KPATH(KPATH_LRU_ADD_INSNS, mhz),                                       \
+	.isolate_ns = X86_KPATH(KPATH_ISOLATE_INSNS, mhz),                                       \
+	.scan_page_ns = X86_KPATH(KPATH_SCAN_PAGE_INSNS, mhz),                                   \
+	.rmap_pte_ns = X86_KPATH(KPATH_RMAP_PTE_INSNS, mhz),                                     \
+	.copy_pte_ns = X86_KPATH(KPATH_COPY_PTE_INSNS, mhz),                                     \
+	.zap_pte_ns = X86_KPATH(KPATH_ZAP_PTE_INSNS, mhz),                                       \
+	.swap_alloc_ns = X86_KPATH(KPATH_SWAP_ALLOC_INSNS, mhz),                                 \
+	.io_submit_ns = X86_KPATH(KPATH_IO_SUBMIT_INSNS, mhz),                                   \
+	.fork_ns = X86_NS(128000, mhz), /* lat_proc fork+exit 128 us */                           \
+	.exec_ns = X86_NS(351000, mhz), /* lat_proc fork+execve 479 us less fork 128 */
 /* clang-format on */
 
 /* Per-task slab objects (struct task_slab_objects). 64-bit: a 2.6.8 x86-64 box's slabinfo
@@ -202,7 +216,7 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
-	X86_64_2008_CPU_COSTS.disk = SATA_2008_DISK,
+	X86_64_1993_CPU_COSTS(2500).disk = SATA_2008_DISK,
     },
     {
 	.name = "p3-2004",
@@ -498,7 +512,7 @@ static const struct hw_profile profiles[] = {
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
 	/* CPU costs: the x86_64-2008 figures (its clock, 2500 MHz, is assumed here too) */
-	X86_64_2008_CPU_COSTS
+	X86_64_1993_CPU_COSTS(2500)
 	    /* An NFS server on a LAN: every request costs a round trip and the server's work,
 	     * there is no seek (rpm 0 gives the flat model), and data moves at the wire rate. */
 	    .disk =
@@ -526,16 +540,21 @@ static const struct hw_profile profiles[] = {
 	.swap_own_disk = true,
 	.swap_disk = &sata_2008_disk,
     },
-/* The machine of Mel Gorman's 2011 writeback series (kernel-reclaim.md §5.3): v2 names
- * "an older 4-core AMD" with 4 disks in RAID-0 and swap on a separate disk; v1 names no
- * hardware. The CPU is of the x86_64-2008 class (a 2.5-3 GHz K10 Phenom/Opteron): its
- * cited costs are [X86_64-1993]'s scaled to 2.8 GHz, its estimates x86_64-2008's, and its
- * kernel paths KPATH's. The disks are 2009-2011 7200 rpm SATA drives. */
-/* clang-format off */
+/* The machine of Mel Gorman's 2011 writeback series (kernel-reclaim.md §5.3). v2's cover letter
+ * (21 Jul 2011, <1311265730-5324-1-git-send-email-mgorman@suse.de>): "x86-64 with an older
+ * generation of AMD processor with 4 cores", 4 disks in RAID-0, "Swap is on a separate
+ * disk"; its reports are of the machine "hydra", which Mel's mmtests reports of July 2012
+ * (<20120723211444.GB9222@suse.de>) list as "AMD Phenom II X4 940", 1 socket, 4 threads
+ * [HYDRA]. The Phenom II X4 940 runs at 3.0 GHz (AMD's stock clock, as the reviews of the
+ * chip give it). v1's reports are of "sandy", an Intel Core i7-2600 in the same mails; v1
+ * runs here on this class too (docs/model.md). Costs: [X86_64-1993] scaled to the clock,
+ * KPATH for the uncited paths. The disks are 2009-2011 7200 rpm SATA drives. */
+#define AMD_2011_MHZ 3000 /* Phenom II X4 940 [HYDRA] */
+			  /* clang-format off */
 #define AMD_2011                                                                    \
 	.layout = LAYOUT_X86_64,                                                    \
 	.page_size = 4096,                                                          \
-	.cpu_mhz = 2800,                   /* K10 quad [estimate] */                \
+	.cpu_mhz = AMD_2011_MHZ,                                                    \
 	.l1_cache_bytes = 64,              /* x86-64 */                             \
 	.kernel_reserved_kb = 12324,       /* [X86_64-BOOT], as x86_64-2008 */       \
 	.struct_page_bytes = 56,           /* sizeof(struct page), 64-bit 2.6.3x-3.0 */ \
@@ -548,35 +567,7 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,                                                          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \
-	/* CPU costs: [X86_64-1993] x 1993/2800 = 0.712 for kernel paths, page traffic \
-	 * at its bandwidth, the fault by KPATH (docs/hardware.md, "CPU costs") */    \
-	.ctxsw_ns = 2406,                  /* lat_ctx 3.38 us x 0.712 */            \
-	.tick_ns = 2046,                   /* 1417 insns (KPATH) */                 \
-	.touch_ns = 1,                     /* L1 $ 1.506 ns x 0.712 */              \
-	.syscall_ns = 57,                  /* null call 0.08 us x 0.712 */          \
-	.fault_ns = 1132,                  /* 784 insns (KPATH) */                  \
-	.anon_fault_ns = 586, /* fault_ns x 406 / 784 insns (KPATH) */              \
-	.pte_fault_ns = 331, /* fault_ns x 229 / 784 insns (KPATH) */ \
-	.swap_fault_ns = 709, /* fault_ns x 491 / 784 insns (KPATH) */ \
-	.swapin_ra_ns = 414, /* fault_ns x 287 / 784 insns (KPATH) */ \
-	.swapin_page_ns = 445, /* fault_ns x 308 / 784 insns (KPATH) */ \
-	.flush_cache_page_ns = 0, /* physically indexed caches: empty */ \
-	.page_zero_ns = 3285,              /* 4 KiB at 1247 MB/s */                 \
-	.page_copy_ns = 4512,              /* 4 KiB at 907.8 MB/s */                \
-	.page_alloc_ns = 465,              /* 322 insns (KPATH) */                  \
-	.page_free_ns = 533,               /* 369 insns (KPATH) */                  \
-	.sock_send_ns = 1258,              /* (18.6 - 11.8) / 2 us x 0.712, split */ \
-	.sock_recv_ns = 1162,              /* as SOCK_SPLIT says */                 \
-	.lru_add_ns = 136, /* 94 insns (KPATH) */                                   \
-	.isolate_ns = 95, /* 66 insns (KPATH) */                                    \
-	.scan_page_ns = 351, /* 243 insns (KPATH) */                                \
-	.rmap_pte_ns = 120, /* 83 insns (KPATH) */                                  \
-	.copy_pte_ns = 167, /* 116 insns (KPATH) */                                 \
-	.zap_pte_ns = 154, /* 107 insns (KPATH) */                                  \
-	.swap_alloc_ns = 448, /* 310 insns (KPATH) */                               \
-	.io_submit_ns = 1374, /* 952 insns (KPATH) */                               \
-	.fork_ns = 91109,                  /* fork+exit 128 us x 0.712 */           \
-	.exec_ns = 249837,                 /* fork+execve less fork, 351 us x 0.712 */ \
+	X86_64_1993_CPU_COSTS(AMD_2011_MHZ)                                            \
 	.disk = {                                                                   \
 		.capacity_bytes = 500ULL << 30,  /* 500 GB, the era's common size */ \
 		.rpm = 7200,                     /* data sheet class (Barracuda 7200.12) */ \

@@ -24,10 +24,14 @@ struct fsmark_params {
 	uint64_t size;	      /* -s: bytes per file */
 	uint64_t write_size;  /* -w: bytes per write() (fs_mark's default 16 KiB) */
 	int sync_method;      /* -S: enum fsmark_sync */
-	/* CPU the model cannot derive from the mm core, parameters with estimated defaults */
-	uint64_t name_ns;   /* gettimeofday + 24 random characters per name [estimate] */
-	uint64_t create_ns; /* in-memory filesystem work of one create: inode, dentry, log
-			     * item (metadata I/O itself is not modelled) [estimate] */
+	/* CPU the model cannot derive from the mm core: each a whole step of the per-file loop,
+	 * measured on XFS (tools/measure/fsmark_costs.sh, data/measured/fsmark_costs.txt) and
+	 * scaled by the clock to amd-2011, the profile of the thread (fsmark_defaults) */
+	uint64_t name_ns;   /* gettimeofday + 24 random characters per name (user) */
+	uint64_t mkdir_ns;  /* the mkdir() that finds the subdirectory there (EEXIST) */
+	uint64_t create_ns; /* open(O_CREAT) of a new name: inode, dentry, log item in memory
+			     * (metadata I/O itself is not modelled) */
+	uint64_t close_ns;  /* close() of the written file */
 	uint64_t buffer;    /* fs_mark's static I/O buffer (1 MiB); write() copies from it */
 };
 
