@@ -49,6 +49,29 @@ static void slab_by_profile(void **state)
 	assert_int_equal(mapped("ia64-2008").task_slab, 9440 + 1912 - 2112);
 }
 
+/* The text a call runs, by hand from data/measured/hackbench_text.txt: start-up on the
+ * binary's and libc's page 0; a sender on the binary's page 1, a receiver on its page 0,
+ * both on libc's page 1 (the same page: write() and read() side by side). A one-page binary
+ * (64 KiB pages) puts both loops on its only page; a one-page libc, start-up too. */
+static void message_text_pages(void **state)
+{
+	(void)state;
+	static const struct {
+		enum hackbench_text_call call;
+		uint64_t bin_pages, libc_pages, bin, libc;
+	} want[] = {
+	    {HACKBENCH_TEXT_STARTUP, 2, 54, 0, 0},  {HACKBENCH_TEXT_SENDER, 2, 54, 1, 1},
+	    {HACKBENCH_TEXT_RECEIVER, 2, 54, 0, 1}, {HACKBENCH_TEXT_SENDER, 1, 4, 0, 1},
+	    {HACKBENCH_TEXT_RECEIVER, 1, 1, 0, 0},  {HACKBENCH_TEXT_STARTUP, 1, 1, 0, 0},
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		uint64_t b = 99, l = 99;
+		hackbench_text_pages(want[i].call, want[i].bin_pages, want[i].libc_pages, &b, &l);
+		assert_int_equal(b, want[i].bin);
+		assert_int_equal(l, want[i].libc);
+	}
+}
+
 static void scenario_values_win(void **state)
 {
 	(void)state;
@@ -70,6 +93,7 @@ int main(void)
 	    cmocka_unit_test(small_pages_keep_host_counts),
 	    cmocka_unit_test(large_pages_merge_regions),
 	    cmocka_unit_test(slab_by_profile),
+	    cmocka_unit_test(message_text_pages),
 	    cmocka_unit_test(scenario_values_win),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

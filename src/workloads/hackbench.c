@@ -108,10 +108,10 @@ static struct {
 	 * binary, libc, ld.so, data+bss, heap and stack of a real process do */
 	uint64_t vpn[NR_REGIONS], npages[NR_REGIONS];
 	/* the text pages worker_touch's call 0 (start-up), 1 (a sender's message) and 2 (a
-	 * receiver's) runs, as measured (tools/measure/hackbench_text.py): a message runs one
-	 * page of the binary, the sender's and the receiver's loops different ones, and the
-	 * same libc page (write and read side by side) */
-	uint64_t bin_vpn[3], libc_vpn[3];
+	 * receiver's) runs (hackbench_text_pages), as measured (tools/measure/hackbench_text.py): a
+	 * message runs one page of the binary, the sender's and the receiver's loops different
+	 * ones, and the same libc page (write and read side by side) */
+	uint64_t bin_vpn[HACKBENCH_TEXT_CALLS], libc_vpn[HACKBENCH_TEXT_CALLS];
 	struct kpipe *conns;
 	struct worker *workers;
 	int nr_workers, nr_created;
@@ -130,6 +130,15 @@ static struct {
 	const char *why;
 	long at_start[5]; /* free, anon, page tables, kernel stacks, slab pages at the start */
 } H;
+
+void hackbench_text_pages(enum hackbench_text_call call, uint64_t bin_pages, uint64_t libc_pages,
+			  uint64_t *bin_off, uint64_t *libc_off)
+{
+	uint64_t bin = call == HACKBENCH_TEXT_SENDER ? 1 : 0;
+	uint64_t libc = call == HACKBENCH_TEXT_STARTUP ? 0 : 1;
+	*bin_off = MIN(bin, bin_pages - 1);
+	*libc_off = MIN(libc, libc_pages - 1);
+}
 
 /* One message's user-mode accesses: the program's loop and the libc write()/read()
  * wrapper (text), the buffer on the stack, and the private data the loop reads (globals
@@ -213,7 +222,7 @@ static void worker_main(void *arg)
 	} else {
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
 	}
-	worker_touch(w, 0);
+	worker_touch(w, HACKBENCH_TEXT_STARTUP);
 	/* ready(): one byte down the ready pipe, then poll the wake pipe */
 	cpu_work_sys(MM->hw->syscall_ns);
 	if (++H.ready == H.nr_workers)
@@ -225,7 +234,7 @@ static void worker_main(void *arg)
 	if (w->sender) {
 		for (int l = 0; l < H.p.loops; l++)
 			for (int j = 0; j < H.p.fds; j++) {
-				worker_touch(w, 1);
+				worker_touch(w, HACKBENCH_TEXT_SENDER);
 				if (kpipe_write(&w->conns[j], (uint32_t)H.p.msg_size) < 0) {
 					check_fatal_signal();
 					sys_exit(1); /* barf("SENDER: write") */
@@ -236,7 +245,7 @@ static void worker_main(void *arg)
 		struct kpipe *c = &w->conns[w->index];
 		long n = (long)H.p.fds * H.p.loops;
 		for (long i = 0; i < n; i++) {
-			worker_touch(w, 2);
+			worker_touch(w, HACKBENCH_TEXT_RECEIVER);
 			if (kpipe_read(c, (uint32_t)H.p.msg_size) <= 0) {
 				check_fatal_signal();
 				sys_exit(1); /* barf("SERVER: read") */
@@ -352,12 +361,13 @@ static void parent_main(void *arg)
 	for (int r = R_DATA; r <= R_STACK; r++)
 		if (H.npages[r])
 			H.vpn[r] = sys_map_area(area[r], NULL, 0, H.npages[r], VM_READ | VM_WRITE);
-	for (int i = 0; i < 3; i++) {
-		/* start-up and the receiver on the binary's first page, the sender on its second */
-		H.bin_vpn[i] = H.vpn[R_BIN] + (i == 1 && H.npages[R_BIN] > 1 ? 1 : 0);
-		/* start-up on libc's first page, both loops on its second */
+	for (int i = 0; i < HACKBENCH_TEXT_CALLS; i++) {
+		uint64_t b, l;
+		hackbench_text_pages(i, H.npages[R_BIN], H.npages[R_LIBC] ? H.npages[R_LIBC] : 1,
+				     &b, &l);
+		H.bin_vpn[i] = H.vpn[R_BIN] + b;
 		if (H.npages[R_LIBC])
-			H.libc_vpn[i] = H.vpn[R_LIBC] + (i ? 1 : 0) % H.npages[R_LIBC];
+			H.libc_vpn[i] = H.vpn[R_LIBC] + l;
 	}
 	touch_private();
 

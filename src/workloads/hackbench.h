@@ -35,6 +35,19 @@ struct hw_profile;
  * and word size (hackbench_footprint.c). */
 void hackbench_footprint(const struct hw_profile *hw, uint32_t page_size,
 			 struct hackbench_params *p);
+/* What hackbench's code runs, as measured (tools/measure/hackbench_text.py,
+ * data/measured/hackbench_text.txt). */
+enum hackbench_text_call {
+	HACKBENCH_TEXT_STARTUP,	 /* a worker's start-up */
+	HACKBENCH_TEXT_SENDER,	 /* a sender's message */
+	HACKBENCH_TEXT_RECEIVER, /* a receiver's message */
+	HACKBENCH_TEXT_CALLS
+};
+/* The page of the binary and of libc (offsets in each, bin_pages and libc_pages > 0) that
+ * a call runs: a receiver on the binary's page 0, a sender on its page 1, both loops on
+ * the same libc page (1), start-up on page 0 of each; fewer pages fold onto the last. */
+void hackbench_text_pages(enum hackbench_text_call call, uint64_t bin_pages, uint64_t libc_pages,
+			  uint64_t *bin_off, uint64_t *libc_off);
 extern const struct workload hackbench_workload;
 
 #endif
