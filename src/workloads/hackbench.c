@@ -107,11 +107,11 @@ static struct {
 	/* the regions of the address space: each gets its own page-table page, as the
 	 * binary, libc, ld.so, data+bss, heap and stack of a real process do */
 	uint64_t vpn[NR_REGIONS], npages[NR_REGIONS];
-	/* the text pages worker_touch's call 0 (start-up), 1 (a sender's message) and 2 (a
-	 * receiver's) runs (hackbench_text_pages), as measured (tools/measure/hackbench_text.py): a
-	 * message runs one page of the binary, the sender's and the receiver's loops different
-	 * ones, and the same libc page (write and read side by side) */
-	uint64_t bin_vpn[HACKBENCH_TEXT_CALLS], libc_vpn[HACKBENCH_TEXT_CALLS];
+	/* the text pages each worker_touch call runs, as measured (hackbench_text_pages) */
+	struct {
+		int n;
+		uint64_t vpn[HACKBENCH_TEXT_SET_MAX];
+	} text_call[HACKBENCH_TEXT_CALLS];
 	struct kpipe *conns;
 	struct worker *workers;
 	int nr_workers, nr_created;
@@ -131,13 +131,17 @@ static struct {
 	long at_start[5]; /* free, anon, page tables, kernel stacks, slab pages at the start */
 } H;
 
-void hackbench_text_pages(enum hackbench_text_call call, uint64_t bin_pages, uint64_t libc_pages,
-			  uint64_t *bin_off, uint64_t *libc_off)
+int hackbench_text_pages(enum hackbench_text_call call, uint64_t text_pages, uint64_t *out)
 {
-	uint64_t bin = call == HACKBENCH_TEXT_SENDER ? 1 : 0;
-	uint64_t libc = call == HACKBENCH_TEXT_STARTUP ? 0 : 1;
-	*bin_off = MIN(bin, bin_pages - 1);
-	*libc_off = MIN(libc, libc_pages - 1);
+	const struct hackbench_text_measured *m = &hackbench_text_measured;
+	int n = 0;
+	for (int i = 0; i < m->set[call].n; i++) {
+		uint64_t pg = (uint64_t)m->set[call].page[i] * text_pages / m->pages;
+		pg = MIN(pg, text_pages - 1);
+		if (!n || out[n - 1] != pg)
+			out[n++] = pg;
+	}
+	return n;
 }
 
 /* One message's user-mode accesses: the program's loop and the libc write()/read()
@@ -159,17 +163,20 @@ __attribute__((noinline)) static void worker_touch_slow(struct worker *w, int ca
 			     i++, left--)
 				sys_touch(H.vpn[r] + i, TOUCH_READ);
 	}
-	sys_touch(H.bin_vpn[call], TOUCH_EXEC);
-	if (H.npages[R_LIBC]) /* a one-page hackbench.text is all binary (large pages) */
-		sys_touch(H.libc_vpn[call], TOUCH_EXEC);
-	if (w->msg_touch_call != call) {
-		w->msg_touch =
-		    (struct touch_set){.n = H.npages[R_LIBC] ? 3 : 2,
-				       .kind = {TOUCH_WRITE, TOUCH_EXEC, TOUCH_EXEC},
-				       .vpn = {w->stack_vpn, H.bin_vpn[call], H.libc_vpn[call]}};
+	const int n = H.text_call[call].n;
+	for (int i = 0; i < n; i++)
+		sys_touch(H.text_call[call].vpn[i], TOUCH_EXEC);
+	/* a message's pages (two, or one with large pages) are kept with the stack's for the
+	 * fast path; start-up and exit take this path */
+	if (n <= 2 && w->msg_touch_call != call) {
+		w->msg_touch = (struct touch_set){.n = 1 + n,
+						  .kind = {TOUCH_WRITE, TOUCH_EXEC, TOUCH_EXEC},
+						  .vpn = {w->stack_vpn, H.text_call[call].vpn[0],
+							  H.text_call[call].vpn[n > 1 ? 1 : 0]}};
 		w->msg_touch_call = call;
 	}
-	touch_set_update(&w->msg_touch);
+	if (w->msg_touch_call == call)
+		touch_set_update(&w->msg_touch);
 }
 
 /* Inline: once per message. While nothing else is to be read, the three accesses at once
@@ -206,6 +213,15 @@ static void worker_close(void *arg)
 		kpipe_close_read(&w->conns[w->index]);
 }
 
+/* exit(): a process runs libc's exit path (its atexit handlers, stdio's flush, ld.so's
+ * destructors) before _exit; a thread returns and leaves by pthread's path, not measured */
+_Noreturn static void worker_exit(struct worker *w, int code)
+{
+	if (H.p.mode == HACKBENCH_PROCESS)
+		worker_touch(w, HACKBENCH_TEXT_EXIT);
+	sys_exit(code);
+}
+
 static void worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -222,7 +238,7 @@ static void worker_main(void *arg)
 	} else {
 		sys_touch(w->stack_vpn, TOUCH_WRITE);
 	}
-	worker_touch(w, HACKBENCH_TEXT_STARTUP);
+	worker_touch(w, w->sender ? HACKBENCH_TEXT_SENDER_START : HACKBENCH_TEXT_RECEIVER_START);
 	/* ready(): one byte down the ready pipe, then poll the wake pipe */
 	cpu_work_sys(MM->hw->syscall_ns);
 	if (++H.ready == H.nr_workers)
@@ -237,7 +253,7 @@ static void worker_main(void *arg)
 				worker_touch(w, HACKBENCH_TEXT_SENDER);
 				if (kpipe_write(&w->conns[j], (uint32_t)H.p.msg_size) < 0) {
 					check_fatal_signal();
-					sys_exit(1); /* barf("SENDER: write") */
+					worker_exit(w, 1); /* barf("SENDER: write") */
 				}
 			}
 		worker_close(w);
@@ -248,12 +264,12 @@ static void worker_main(void *arg)
 			worker_touch(w, HACKBENCH_TEXT_RECEIVER);
 			if (kpipe_read(c, (uint32_t)H.p.msg_size) <= 0) {
 				check_fatal_signal();
-				sys_exit(1); /* barf("SERVER: read") */
+				worker_exit(w, 1); /* barf("SERVER: read") */
 			}
 		}
 		worker_close(w);
 	}
-	sys_exit(0);
+	worker_exit(w, 0);
 }
 
 /* The fork path's slab objects (task_struct, files, mm_struct, VMAs...). The kernel stack
@@ -361,13 +377,23 @@ static void parent_main(void *arg)
 	for (int r = R_DATA; r <= R_STACK; r++)
 		if (H.npages[r])
 			H.vpn[r] = sys_map_area(area[r], NULL, 0, H.npages[r], VM_READ | VM_WRITE);
+	/* the text is the executed pages object by object, mapped in that order (R_BIN, R_LDSO,
+	 * R_LIBC): a page of it is found in the region that holds its file offset */
 	for (int i = 0; i < HACKBENCH_TEXT_CALLS; i++) {
-		uint64_t b, l;
-		hackbench_text_pages(i, H.npages[R_BIN], H.npages[R_LIBC] ? H.npages[R_LIBC] : 1,
-				     &b, &l);
-		H.bin_vpn[i] = H.vpn[R_BIN] + b;
-		if (H.npages[R_LIBC])
-			H.libc_vpn[i] = H.vpn[R_LIBC] + l;
+		uint64_t pg[HACKBENCH_TEXT_SET_MAX];
+		int n = hackbench_text_pages(i, H.text_pages, pg);
+		H.text_call[i].n = n;
+		for (int k = 0; k < n; k++) {
+			uint64_t off = 0;
+			for (int o = 0; o < 3; o++) {
+				int r = order[o];
+				if (pg[k] < off + H.npages[r]) {
+					H.text_call[i].vpn[k] = H.vpn[r] + (pg[k] - off);
+					break;
+				}
+				off += H.npages[r];
+			}
+		}
 	}
 	touch_private();
 

@@ -36,18 +36,33 @@ struct hw_profile;
 void hackbench_footprint(const struct hw_profile *hw, uint32_t page_size,
 			 struct hackbench_params *p);
 /* What hackbench's code runs, as measured (tools/measure/hackbench_text.py,
- * data/measured/hackbench_text.txt). */
+ * data/measured/hackbench_text.txt): a worker's start-up and message loop by role (fork to
+ * its exit() call), a message by role, the exit path. */
 enum hackbench_text_call {
-	HACKBENCH_TEXT_STARTUP,	 /* a worker's start-up */
+	HACKBENCH_TEXT_RECEIVER_START,
+	HACKBENCH_TEXT_SENDER_START,
 	HACKBENCH_TEXT_SENDER,	 /* a sender's message */
 	HACKBENCH_TEXT_RECEIVER, /* a receiver's message */
+	HACKBENCH_TEXT_EXIT,
 	HACKBENCH_TEXT_CALLS
 };
-/* The page of the binary and of libc (offsets in each, bin_pages and libc_pages > 0) that
- * a call runs: a receiver on the binary's page 0, a sender on its page 1, both loops on
- * the same libc page (1), start-up on page 0 of each; fewer pages fold onto the last. */
-void hackbench_text_pages(enum hackbench_text_call call, uint64_t bin_pages, uint64_t libc_pages,
-			  uint64_t *bin_off, uint64_t *libc_off);
+#define HACKBENCH_TEXT_SET_MAX 24
+/* The measured pages: 4 KiB pages of the program's executed text, the objects concatenated
+ * in the order the model maps them (the binary, ld.so, libc, libpthread), in ascending
+ * order (src/workloads/hackbench_text.c, generated from the data). */
+struct hackbench_text_measured {
+	uint32_t pages; /* the program's executed pages: hackbench.text's default / 4 KiB */
+	struct {
+		int n;
+		uint16_t page[HACKBENCH_TEXT_SET_MAX];
+	} set[HACKBENCH_TEXT_CALLS];
+};
+extern const struct hackbench_text_measured hackbench_text_measured;
+/* The pages of a text of text_pages pages (> 0) that a call runs: each measured page
+ * scaled to the text's size (page x text_pages / measured pages: the same pages at 4 KiB and
+ * the default size, fewer and larger ones with large pages), ascending, each once. Fills
+ * out (HACKBENCH_TEXT_SET_MAX) and returns how many. */
+int hackbench_text_pages(enum hackbench_text_call call, uint64_t text_pages, uint64_t *out);
 extern const struct workload hackbench_workload;
 
 #endif

@@ -35,6 +35,9 @@ diff -q "$tmp/x.c" src/workloads/desktop_measured_x.c ||
 # pages of each switch the ranks in anonsets.csv)
 python3 tools/measure/desktop/table.py verify data/measured/desktop src/workloads >"$tmp/v" ||
 	{ cat "$tmp/v"; echo "FAIL: the compiled-in page sets differ from data/measured/desktop/pages.csv or anonsets.csv"; exit 1; }
+python3 tools/measure/hackbench_text_table.py data/measured/hackbench_text.txt >"$tmp/ht.c"
+diff -q "$tmp/ht.c" src/workloads/hackbench_text.c ||
+	{ echo "FAIL: src/workloads/hackbench_text.c is not what hackbench_text_table.py makes of the data"; exit 1; }
 # hackbench's defaults: the program text is the measured total (tools/measure/hackbench_text.py)
 # and the ARM926's skb truesize for 100 bytes is ALIGN(100, 32) + the EABI sizeof(struct sk_buff)
 # of tools/measure/skb_layout.sh

@@ -9,13 +9,18 @@ instruction's address and count, per object), --trace-children=yes (the forked w
 and --dump-after='*fork*' (a worker's costs from before its fork are dumped at once, so its
 files hold what it ran after the fork, but for the few instructions its parent ran since
 the previous fork). Run again with ten times the loops, the pages whose instructions grow
-tenfold are the ones a message runs. valgrind's own objects (its
+tenfold are the ones a message runs. --dump-before=exit splits what a worker runs into
+its start-up and message loop (fork to its call of exit()) and its exit path; a page is
+also given as its rank among the program's executed pages of its object, as the model's
+text holds them (hackbench_text_pages). valgrind's own objects (its
 preload library and generated code, "???") are left out. Under valgrind glibc picks its
 string functions for valgrind's CPU, which may differ from the host's choice (IFUNC); the
 pages' count, not their addresses, is the figure.
 
 usage: tools/measure/hackbench_text.py [GROUPS] [LOOPS]   (default 1 20)
-Needs valgrind and rt-tests (Debian packages). data/measured/hackbench_text.txt is one run.
+Needs valgrind and rt-tests (Debian packages). data/measured/hackbench_text.txt is two runs
+(1 20, then 2 100); tools/measure/hackbench_text_table.py makes src/workloads/hackbench_text.c
+of the first.
 """
 import glob
 import os
@@ -83,11 +88,12 @@ def show(label, pages):
 
 
 def run(groups, loops, d):
-    """The program's pages (all processes) and each worker's (all it ran after its fork; a
-    worker's first dump also holds the few instructions its parent ran since its last
-    fork), from one run under callgrind."""
+    """The program's pages (all processes) and each worker's, split at its call of exit():
+    (what it ran from its fork up to exit(), what it ran from there; a worker's first dump
+    also holds the few instructions its parent ran since its last fork), from one run under
+    callgrind."""
     subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=yes",
-                    "--trace-children=yes", "--dump-after=*fork*",
+                    "--trace-children=yes", "--dump-after=*fork*", "--dump-before=exit",
                     "--callgrind-out-file=%s/cg.%%p" % d,
                     "hackbench", "-g", groups, "-l", loops],
                    check=True, capture_output=True)
@@ -98,15 +104,51 @@ def run(groups, loops, d):
     parent = max(pids, key=lambda p: len(by_pid[p]))  # one dump per fork
     program, workers = {}, []
     for p in pids:
-        mine = {}
-        for f in by_pid[p]:
+        before, after, seen_exit = {}, {}, False
+        for f in sorted(by_pid[p], key=dump_part):
             pages = executed_pages(f)
             merge(program, pages)
-            merge(mine, pages)
+            merge(after if seen_exit else before, pages)
+            seen_exit = seen_exit or "--dump-before=exit" in dump_trigger(f)
             os.unlink(f)
         if p != parent:
-            workers.append(mine)
+            workers.append((before, after))
     return program, workers
+
+
+def dump_part(path):
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.startswith("part:"):
+                return int(line.split()[1])
+    return 0
+
+
+def dump_trigger(path):
+    with open(path, errors="replace") as f:
+        for line in f:
+            if line.startswith("desc: Trigger:"):
+                return line
+    return ""
+
+
+def both(worker):
+    out = {}
+    merge(out, worker[0])
+    merge(out, worker[1])
+    return out
+
+
+def minus(a, b):
+    return {k: {pg: ir for pg, ir in v.items() if pg not in b.get(k, {})} for k, v in a.items()}
+
+
+def ranks(pages, program):
+    """Each page as its rank among the program's executed pages of its object, in address
+    order: the model's text holds only executed pages, object by object."""
+    return "; ".join("%s: %s" % (obj, ", ".join(
+        str(sorted(program[obj]).index(pg)) for pg in sorted(v)))
+        for obj, v in sorted(pages.items()) if obj not in IGNORE and v)
 
 
 def count(pages):
@@ -127,26 +169,35 @@ def main():
             ver.stdout.strip(), groups, loops, 10 * int(loops)))
         program, workers = run(groups, loops, d)
         show("program (parent and workers)", program)
-        sizes = sorted(count(w) for w in workers)
+        sizes = sorted(count(both(w)) for w in workers)
         print("workers %d; pages each after fork: min %d, max %d" % (
             len(workers), sizes[0], sizes[-1]))
         union = {}
         for w in workers:
-            merge(union, w)
+            merge(union, both(w))
         show("workers after fork (union)", union)
         # the pages a message runs: those whose instructions grow with the loops
         _, workers10 = run(groups, str(10 * int(loops)), d)
         for label, i in (("receiver", 0), ("sender", len(workers) - 1)):
             loop = {}
-            for obj, pages in workers10[i].items():
+            for obj, pages in both(workers10[i]).items():
                 for page, ir in pages.items():
-                    before = workers[i].get(obj, {}).get(page, 0)
+                    before = both(workers[i]).get(obj, {}).get(page, 0)
                     if ir >= 5 * max(before, 1):
                         loop.setdefault(obj, {})[page] = ir
             show("a %s's message loop (instructions x10 with the loops)" % label, loop)
             print("  its pages (object: page offset in the mapping's 4 KiB pages): %s" % "; ".join(
-                "%s: %s" % (obj, ", ".join("%#x" % (pg - min(workers10[i][obj])) for pg in sorted(v)))
+                "%s: %s" % (obj, ", ".join("%#x" % (pg - min(workers10[i][0][obj])) for pg in sorted(v)))
                 for obj, v in sorted(loop.items())))
+            print("  its pages (object: rank among the program's executed pages): %s" % ranks(
+                loop, program))
+            start, end = workers[i]
+            show("  its start-up and loop (fork to exit())", start)
+            print("    ranks: %s" % ranks(start, program))
+            show("  its exit (from exit())", end)
+            print("    ranks: %s" % ranks(end, program))
+            show("  of which not run before exit()", minus(end, start))
+            print("    ranks: %s" % ranks(minus(end, start), program))
     finally:
         shutil.rmtree(d)
 
