@@ -30,9 +30,11 @@ thread = [r.strip().split(" ", 2) for r in THREAD.replace("\n", "").split("|")]
 
 
 def steps(mmsim, scenario, protect, seed, extra):
-    out = subprocess.run([mmsim, "run", scenario, "--seed", str(seed), "--quiet", "--json", "-",
-                          "--set", "vm.reclaim_exec_protect=%d%s" % (protect, extra)],
-                         check=True, capture_output=True, text=True).stdout
+    sets = ["--set", "vm.reclaim_exec_protect=%d" % protect]
+    for kv in filter(None, extra.split(",")):  # SEED002_ARM: ",key=value,..."
+        sets += ["--set", kv]
+    out = subprocess.run([mmsim, "run", scenario, "--seed", str(seed), "--quiet", "--json", "-"] +
+                         sets, check=True, capture_output=True, text=True).stdout
     text = json.loads(out)["result"]["text"]
     return [float(m.group(1)) for m in re.finditer(r"^ *([0-9.]+)    N ", text, re.M)]
 
