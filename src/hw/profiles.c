@@ -546,15 +546,18 @@ static const struct hw_profile profiles[] = {
  * disk"; its reports are of the machine "hydra", which Mel's mmtests reports of July 2012
  * (<20120723211444.GB9222@suse.de>) list as "AMD Phenom II X4 940", 1 socket, 4 threads
  * [HYDRA]. The Phenom II X4 940 runs at 3.0 GHz (AMD's stock clock, as the reviews of the
- * chip give it). v1's reports are of "sandy", an Intel Core i7-2600 in the same mails; v1
- * runs here on this class too (docs/model.md). Costs: [X86_64-1993] scaled to the clock,
- * KPATH for the uncited paths. The disks are 2009-2011 7200 rpm SATA drives. */
-#define AMD_2011_MHZ 3000 /* Phenom II X4 940 [HYDRA] */
-			  /* clang-format off */
-#define AMD_2011                                                                    \
+ * chip give it). v1's reports are of "sandy", which the same mails list as an "Intel Core
+ * i7-2600", 1 socket, 8 threads: 3.4 GHz (Intel's base clock); v1 booted it with nr_cpus=1
+ * mem=512M and names no disk. Both machines: [X86_64-1993]'s costs scaled to the clock,
+ * KPATH for the uncited paths (per-clock differences between cores not in the rule), a
+ * 2009-2011 7200 rpm SATA drive class. */
+/* clang-format off */
+#define AMD_2011_MHZ 3000   /* Phenom II X4 940, hydra [HYDRA] */
+#define INTEL_2011_MHZ 3400 /* Core i7-2600, sandy [HYDRA] */
+#define X86_64_2011(MHZ)                                                            \
 	.layout = LAYOUT_X86_64,                                                    \
 	.page_size = 4096,                                                          \
-	.cpu_mhz = AMD_2011_MHZ,                                                    \
+	.cpu_mhz = MHZ,                                                             \
 	.l1_cache_bytes = 64,              /* x86-64 */                             \
 	.kernel_reserved_kb = 12324,       /* [X86_64-BOOT], as x86_64-2008 */       \
 	.struct_page_bytes = 56,           /* sizeof(struct page), 64-bit 2.6.3x-3.0 */ \
@@ -567,7 +570,7 @@ static const struct hw_profile profiles[] = {
 	USER_LAYOUT_X86_64,                                                          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \
-	X86_64_1993_CPU_COSTS(AMD_2011_MHZ)                                            \
+	X86_64_1993_CPU_COSTS(MHZ)                                                  \
 	.disk = {                                                                   \
 		.capacity_bytes = 500ULL << 30,  /* 500 GB, the era's common size */ \
 		.rpm = 7200,                     /* data sheet class (Barracuda 7200.12) */ \
@@ -581,13 +584,13 @@ static const struct hw_profile profiles[] = {
 	}
     /* clang-format on */
     {
-	AMD_2011,
+	X86_64_2011(AMD_2011_MHZ),
 	.name = "amd-2011",
 	.description = "2011 4-core AMD (x86-64, K10 class), one 7200 rpm SATA disk with the swap "
 		       "partition on it",
     },
     {
-	AMD_2011, .name = "amd-2011-raid0",
+	X86_64_2011(AMD_2011_MHZ), .name = "amd-2011-raid0",
 	.description = "2011 4-core AMD (x86-64, K10 class), filesystem on a 4-disk md RAID-0 of "
 		       "7200 rpm SATA disks, swap on a separate disk (Mel Gorman's v2 machine)",
 	.fs_disks = 4, /* v2 cover letter: "4 disks in RAID-0" */
@@ -595,7 +598,13 @@ static const struct hw_profile profiles[] = {
 	    512 * 1024,	       /* mdadm >= 3.1 default chunk [estimate: array age unknown] */
 	.swap_own_disk = true, /* v2: "swap on a separate disk" */
     },
-#undef AMD_2011
+    {
+	X86_64_2011(INTEL_2011_MHZ),
+	.name = "intel-2011",
+	.description = "2011 Intel Core i7-2600 (x86-64, Sandy Bridge, 3.4 GHz; Mel Gorman's v1 "
+		       "machine 'sandy'), one 7200 rpm SATA disk with the swap partition on it",
+    },
+#undef X86_64_2011
 };
 
 const struct hw_profile *hw_profile_find(const char *name)

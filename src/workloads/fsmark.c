@@ -10,7 +10,9 @@
  * the previous one. */
 #include "workloads/fsmark.h"
 
+#include "hw/profile.h"
 #include "mm/fs.h"
+#include "mm/mm.h"
 #include "kernel/process.h"
 #include "workloads/scenario.h"
 #include "sim/xalloc.h"
@@ -38,13 +40,13 @@ static const struct param_desc params[] = {
     {"fsmark.sync_method", P_ENUM, FM(sync_method), 0, 0, sync_methods,
      "-S: 0 no sync at all, 1 fsync() before close()"},
     {"fsmark.name_cost", P_TIME, FM(name_ns), 0, 1000000000, NULL,
-     "user CPU to build one file name (gettimeofday + random characters)"},
+     "user CPU to build one file name (gettimeofday + random characters); 0: measured"},
     {"fsmark.mkdir_cost", P_TIME, FM(mkdir_ns), 0, 1000000000, NULL,
-     "CPU of the mkdir() that finds the subdirectory there (EEXIST)"},
+     "CPU of the mkdir() that finds the subdirectory there (EEXIST); 0: measured"},
     {"fsmark.create_cost", P_TIME, FM(create_ns), 0, 1000000000, NULL,
-     "CPU of one open(O_CREAT) of a new name, in memory (no metadata I/O is modelled)"},
+     "CPU of one open(O_CREAT) of a new name, in memory (no metadata I/O); 0: measured"},
     {"fsmark.close_cost", P_TIME, FM(close_ns), 0, 1000000000, NULL,
-     "CPU of the close() of a written file"},
+     "CPU of the close() of a written file; 0: measured"},
     {"fsmark.buffer", P_SIZE, FM(buffer), 4096, 1LL << 30, NULL,
      "fs_mark's static I/O buffer that write() copies from"},
 };
@@ -61,17 +63,9 @@ void fsmark_defaults(struct fsmark_params *p)
 	    .size = 10485760,	     /* -s 10485760 */
 	    .write_size = 16384,     /* fs_mark 3.3 default -w */
 	    .sync_method = FSMARK_NOSYNC,
-	    /* Measured on XFS here (data/measured/fsmark_costs.txt, the median of three runs
-	     * on a 2445 MHz EPYC under kernel 6.18: name 1629, mkdir 2503, create 22309, close
-	     * 1725 ns, the null system call 197) for amd-2011 (docs/hardware.md, "fs_mark's
-	     * steps"): the work scaled by the clock, x 2445/3000, and a system call's entry and
-	     * exit at the profile's syscall_ns (53) in place of this host's. A name draws 85
-	     * random() and calls gettimeofday in the vDSO: user work only. */
-	    .name_ns = 1328,	/* 1629 x 0.815 */
-	    .mkdir_ns = 1933,	/* (2503 - 197) x 0.815 + 53 */
-	    .create_ns = 18077, /* (22309 - 197) x 0.815 + 53 */
-	    .close_ns = 1299,	/* (1725 - 197) x 0.815 + 53 */
-	    .buffer = 1 << 20,	/* MAX_IO_BUFFER_SIZE, 1 MiB static buffer */
+	    /* name_ns, mkdir_ns, create_ns, close_ns: 0, the measured steps for the profile
+	     * (fsmark_step_costs) */
+	    .buffer = 1 << 20, /* MAX_IO_BUFFER_SIZE, 1 MiB static buffer */
 	};
 }
 
@@ -229,11 +223,42 @@ static int fsmark_validate(const struct scenario_config *cfg, char *err, size_t 
 	return 0;
 }
 
+/* fs_mark's steps measured on XFS here (data/measured/fsmark_costs.txt, the median of three
+ * runs on a 2445.422 MHz EPYC under kernel 6.18; docs/hardware.md, "fs_mark's steps"). */
+#define FSMARK_HOST_KHZ	       2445422
+#define FSMARK_HOST_NAME_NS    1629
+#define FSMARK_HOST_MKDIR_NS   2503
+#define FSMARK_HOST_CREATE_NS  22309
+#define FSMARK_HOST_CLOSE_NS   1725
+#define FSMARK_HOST_SYSCALL_NS 197 /* the null system call (getppid) */
+
+/* A measured step on the profile: its work scaled by the clock, and for a system call the
+ * entry and exit at the profile's syscall_ns in place of the host's. */
+static uint64_t fsmark_step_ns(const struct hw_profile *hw, uint64_t host_ns, bool syscall)
+{
+	uint64_t work = syscall ? host_ns - FSMARK_HOST_SYSCALL_NS : host_ns;
+	uint64_t khz = (uint64_t)hw->cpu_mhz * 1000;
+	return (work * FSMARK_HOST_KHZ + khz / 2) / khz + (syscall ? hw->syscall_ns : 0);
+}
+
+void fsmark_step_costs(const struct hw_profile *hw, struct fsmark_params *p)
+{
+	if (!p->name_ns)
+		p->name_ns = fsmark_step_ns(hw, FSMARK_HOST_NAME_NS, false);
+	if (!p->mkdir_ns)
+		p->mkdir_ns = fsmark_step_ns(hw, FSMARK_HOST_MKDIR_NS, true);
+	if (!p->create_ns)
+		p->create_ns = fsmark_step_ns(hw, FSMARK_HOST_CREATE_NS, true);
+	if (!p->close_ns)
+		p->close_ns = fsmark_step_ns(hw, FSMARK_HOST_CLOSE_NS, true);
+}
+
 static int fsmark_start(const struct scenario_config *cfg, uint64_t seed)
 {
 	(void)seed; /* fs_mark's random name characters do not change what it does */
 	memset(&F, 0, sizeof(F));
 	F.p = cfg->fsmark;
+	fsmark_step_costs(MM->hw, &F.p);
 	F.w = xcalloc((size_t)F.p.threads, sizeof(*F.w));
 	F.it = xcalloc((size_t)F.p.loops, sizeof(*F.it));
 	F.fs_start_sector = MM->fs_next_sector;
@@ -266,7 +291,12 @@ static void fsmark_report(const struct scenario_config *cfg, struct workload_res
 		      "per write\n",
 		      (unsigned long long)p->size, (unsigned long long)p->write_size);
 	result_printf(r, "#\tApp overhead is time in microseconds spent in the test not doing "
-			 "file writing related system calls.\n\n");
+			 "file writing related system calls.\n");
+	result_printf(r,
+		      "#\t(mmsim) CPU of the steps: name %llu ns, mkdir %llu ns, create %llu ns, "
+		      "close %llu ns\n\n",
+		      (unsigned long long)p->name_ns, (unsigned long long)p->mkdir_ns,
+		      (unsigned long long)p->create_ns, (unsigned long long)p->close_ns);
 	result_printf(r, "FSUse%%        Count         Size    Files/sec     App Overhead\n");
 	double sum = 0, sumsq = 0, osum = 0, mn = INFINITY, mx = 0;
 	sim_time_t worst = 0;

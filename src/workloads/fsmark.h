@@ -24,9 +24,9 @@ struct fsmark_params {
 	uint64_t size;	      /* -s: bytes per file */
 	uint64_t write_size;  /* -w: bytes per write() (fs_mark's default 16 KiB) */
 	int sync_method;      /* -S: enum fsmark_sync */
-	/* CPU the model cannot derive from the mm core: each a whole step of the per-file loop,
-	 * measured on XFS (tools/measure/fsmark_costs.sh, data/measured/fsmark_costs.txt) and
-	 * scaled by the clock to amd-2011, the profile of the thread (fsmark_defaults) */
+	/* CPU the model cannot derive from the mm core: each a whole step of the per-file loop;
+	 * 0 (the default): measured on XFS (tools/measure/fsmark_costs.sh,
+	 * data/measured/fsmark_costs.txt) and scaled to the profile (fsmark_step_costs) */
 	uint64_t name_ns;   /* gettimeofday + 24 random characters per name (user) */
 	uint64_t mkdir_ns;  /* the mkdir() that finds the subdirectory there (EEXIST) */
 	uint64_t create_ns; /* open(O_CREAT) of a new name: inode, dentry, log item in memory
@@ -36,6 +36,10 @@ struct fsmark_params {
 };
 
 void fsmark_defaults(struct fsmark_params *p);
+struct hw_profile;
+/* Sets each step cost left at 0 to the measured one on hw: the host's work scaled by the
+ * ratio of its clock to hw's, a system call's entry and exit at hw's syscall_ns. */
+void fsmark_step_costs(const struct hw_profile *hw, struct fsmark_params *p);
 extern const struct workload fsmark_workload;
 
 #endif
