@@ -126,12 +126,50 @@ static void kernel_paths_follow_kpath(void **state)
 	}
 }
 
+/* x86-64's page-table pages above the PTE level, recomputed from each profile's user layout
+ * on 4-level paging: the pgd, one pud page per pgd slot and one pmd page per pud slot that
+ * the text (its first page), the first library page below mmap_base and the stack's top
+ * page fall in. */
+static void upper_tables_from_layout(void **state)
+{
+	(void)state;
+	int checked = 0;
+	for (const char *const *name = hw_profile_names(); *name; name++) {
+		const struct hw_profile *hw = hw_profile_find(*name);
+		if (hw->layout != LAYOUT_X86_64 || hw->page_size != 4096)
+			continue;
+		const uint64_t at[3] = {hw->elf_text_base, hw->mmap_base - 4096,
+					hw->stack_top - 4096};
+		uint64_t puds[3], pmds[3];
+		int npud = 0, npmd = 0;
+		for (int i = 0; i < 3; i++) {
+			uint64_t pud = at[i] >> 39, pmd = at[i] >> 30;
+			bool seen = false;
+			for (int k = 0; k < npud; k++)
+				seen |= puds[k] == pud;
+			if (!seen)
+				puds[npud++] = pud;
+			seen = false;
+			for (int k = 0; k < npmd; k++)
+				seen |= pmds[k] == pmd;
+			if (!seen)
+				pmds[npmd++] = pmd;
+		}
+		if ((int)hw->pt_upper_pages != 1 + npud + npmd)
+			fail_msg("%s: pt_upper_pages %u, the layout gives 1 + %d + %d", *name,
+				 hw->pt_upper_pages, npud, npmd);
+		checked++;
+	}
+	assert_true(checked >= 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(socket_write_share),
 	    cmocka_unit_test(kernel_paths_follow_kpath),
 	    cmocka_unit_test(kernel_objects_named),
+	    cmocka_unit_test(upper_tables_from_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

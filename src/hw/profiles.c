@@ -91,6 +91,14 @@ static const struct disk_params sata_2008_disk = SATA_2008_DISK;
 #define USER_LAYOUT_X86_64                                                                         \
 	.pte_bytes = 8, .elf_text_base = 0x400000, .mmap_base = 0x7ffff7fff000,                    \
 	.mmap_topdown = true, .stack_top = 0x7ffffffff000, .elf_max_page_size = 0x200000
+/* The page-table pages above the PTE level that USER_LAYOUT_X86_64 gives a process, from its
+ * addresses on 4-level paging (a level indexes 9 bits; the pgd by bits 39-47, a pud page by
+ * 30-38, a pmd page by 21-29): the pgd; for the text at 0x400000 and the brk heap after it
+ * (pgd slot 0, pud slot 0) one pud and one pmd page; for the libraries below mmap_base and
+ * the stack (pgd slot 255, pud slot 511, both) one pud and one pmd page. It holds while the
+ * text and heap stay in their first GiB and the mmap area in the 896 MiB below mmap_base
+ * (test_profiles upper_tables_from_layout recomputes it). */
+#define X86_64_PT_UPPER 5
 /* i386 without PAE (4-byte PTEs), 2.6.9 arch/i386/mm/mmap.c: TASK_SIZE 0xc0000000 less
  * MIN_GAP 128 MiB, top-down (sysctl_legacy_va_layout 0); binaries at 0x08048000 (the i386
  * psABI's default). */
@@ -210,9 +218,8 @@ static const struct hw_profile profiles[] = {
 	.inode_bytes = 568,	 /* struct inode, 2.6.28 64-bit (docs/model.md) */
 	.sk_buff_bytes = 192, /* sizeof(struct sk_buff), 2.6.25 x86_64_defconfig: skb_layout.txt */
 	.task_objects = &objects_64,
-	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
-	 * half (libraries, stack) [estimate from the x86-64 layout] */
-	.pt_upper_pages = 5,
+	/* X86_64_PT_UPPER: the pgd, a pud and a pmd page for the low half and the high half */
+	.pt_upper_pages = X86_64_PT_UPPER,
 	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms (2.6.25) */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob [estimate] */
@@ -505,9 +512,8 @@ static const struct hw_profile profiles[] = {
 	.inode_bytes = 568,	 /* struct inode, 2.6.28 64-bit (docs/model.md) */
 	.sk_buff_bytes = 192, /* sizeof(struct sk_buff), 2.6.25 x86_64_defconfig: skb_layout.txt */
 	.task_objects = &objects_64,
-	/* 4 levels: pgd, a pud and a pmd for the low half (text, heap) and for the high
-	 * half (libraries, stack) [estimate from the x86-64 layout] */
-	.pt_upper_pages = 5,
+	/* X86_64_PT_UPPER: the pgd, a pud and a pmd page for the low half and the high half */
+	.pt_upper_pages = X86_64_PT_UPPER,
 	USER_LAYOUT_X86_64,
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity 4 ms */
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */
@@ -566,7 +572,7 @@ static const struct hw_profile profiles[] = {
 	.inode_bytes = 568,   /* 2.6.28 64-bit struct inode [estimate for 3.0] */           \
 	.sk_buff_bytes = 192, /* 2.6.25 x86_64_defconfig's (skb_layout.txt); no AF_UNIX load */ \
 	.task_objects = &objects_64,                                                        \
-	.pt_upper_pages = 5,               /* as x86_64-2008 [estimate] */          \
+	.pt_upper_pages = X86_64_PT_UPPER,                                          \
 	USER_LAYOUT_X86_64,                                                          \
 	.timeslice_ns = 4 * NSEC_PER_MSEC, /* CFS sched_min_granularity */          \
 	.quantum_ns = 50 * NSEC_PER_USEC,  /* model knob, as x86_64-2008 [estimate] */ \
