@@ -126,6 +126,15 @@ static void kernel_paths_follow_kpath(void **state)
 	}
 }
 
+static int add_distinct(uint64_t *set, int n, uint64_t v)
+{
+	for (int k = 0; k < n; k++)
+		if (set[k] == v)
+			return n;
+	set[n] = v;
+	return n + 1;
+}
+
 /* x86-64's page-table pages above the PTE level, recomputed from each profile's user layout
  * on 4-level paging: the pgd, one pud page per pgd slot and one pmd page per pud slot that
  * the text (its first page), the first library page below mmap_base and the stack's top
@@ -143,17 +152,8 @@ static void upper_tables_from_layout(void **state)
 		uint64_t puds[3], pmds[3];
 		int npud = 0, npmd = 0;
 		for (int i = 0; i < 3; i++) {
-			uint64_t pud = at[i] >> 39, pmd = at[i] >> 30;
-			bool seen = false;
-			for (int k = 0; k < npud; k++)
-				seen |= puds[k] == pud;
-			if (!seen)
-				puds[npud++] = pud;
-			seen = false;
-			for (int k = 0; k < npmd; k++)
-				seen |= pmds[k] == pmd;
-			if (!seen)
-				pmds[npmd++] = pmd;
+			npud = add_distinct(puds, npud, at[i] >> 39); /* the pgd slot: a pud page */
+			npmd = add_distinct(pmds, npmd, at[i] >> 30); /* the pud slot: a pmd page */
 		}
 		if ((int)hw->pt_upper_pages != 1 + npud + npmd)
 			fail_msg("%s: pt_upper_pages %u, the layout gives 1 + %d + %d", *name,

@@ -120,12 +120,12 @@ static const struct disk_params sata_2008_disk = SATA_2008_DISK;
  * scaled, split so that write : read = 0.5175 : 0.4825 with the syscall and copy
  * (SOCK_SPLIT) */
 #define X86_SOCK(mhz) X86_NS(3400, mhz)
-#define X86_SEND(mhz)                                                                          \
-	((uint64_t)(0.5175 * (2 * ((double)X86_NS(80, mhz) + X86_COPY100) + (double)X86_SOCK(mhz)) - \
-		    ((double)X86_NS(80, mhz) + X86_COPY100) + 0.5))
+/* a write's null call and 100-byte copy, the part of the message SOCK_SPLIT adds to */
+#define X86_CALL(mhz) ((double)X86_NS(80, mhz) + X86_COPY100)
+#define X86_SEND(mhz) ((uint64_t)(0.5175 * (2 * X86_CALL(mhz) + (double)X86_SOCK(mhz)) - \
+				  X86_CALL(mhz) + 0.5))
 /* KPATH's price of an instruction: the message over its KPATH_MSG_INSNS */
-#define X86_INSN(mhz) ((2 * ((double)X86_NS(80, mhz) + X86_COPY100) + (double)X86_SOCK(mhz)) / \
-		       KPATH_MSG_INSNS)
+#define X86_INSN(mhz) ((2 * X86_CALL(mhz) + (double)X86_SOCK(mhz)) / KPATH_MSG_INSNS)
 #define X86_KPATH(insns, mhz) ((uint64_t)((insns) * X86_INSN(mhz) + 0.5))
 #define X86_FAULT_SHARE(insns, mhz) \
 	((uint64_t)((double)X86_KPATH(KPATH_FAULT_INSNS, mhz) * (insns) / KPATH_FAULT_INSNS + 0.5))

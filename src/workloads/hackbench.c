@@ -343,6 +343,19 @@ static void create_worker(struct worker *w)
 	H.nr_created++;
 }
 
+/* The text is the program's executed pages object by object, mapped in that order (R_BIN,
+ * R_LDSO, R_LIBC): page pg of it is in the region that holds its file offset. */
+static uint64_t text_page_vpn(uint64_t pg)
+{
+	static const int order[] = {R_BIN, R_LDSO, R_LIBC};
+	for (int o = 0; o < 3; o++) {
+		if (pg < H.npages[order[o]])
+			return H.vpn[order[o]] + pg;
+		pg -= H.npages[order[o]];
+	}
+	return H.vpn[R_LIBC] + H.npages[R_LIBC] - 1; /* not reached: pg < text_pages */
+}
+
 static void parent_main(void *arg)
 {
 	(void)arg;
@@ -377,23 +390,11 @@ static void parent_main(void *arg)
 	for (int r = R_DATA; r <= R_STACK; r++)
 		if (H.npages[r])
 			H.vpn[r] = sys_map_area(area[r], NULL, 0, H.npages[r], VM_READ | VM_WRITE);
-	/* the text is the executed pages object by object, mapped in that order (R_BIN, R_LDSO,
-	 * R_LIBC): a page of it is found in the region that holds its file offset */
 	for (int i = 0; i < HACKBENCH_TEXT_CALLS; i++) {
 		uint64_t pg[HACKBENCH_TEXT_SET_MAX];
-		int n = hackbench_text_pages(i, H.text_pages, pg);
-		H.text_call[i].n = n;
-		for (int k = 0; k < n; k++) {
-			uint64_t off = 0;
-			for (int o = 0; o < 3; o++) {
-				int r = order[o];
-				if (pg[k] < off + H.npages[r]) {
-					H.text_call[i].vpn[k] = H.vpn[r] + (pg[k] - off);
-					break;
-				}
-				off += H.npages[r];
-			}
-		}
+		H.text_call[i].n = hackbench_text_pages(i, H.text_pages, pg);
+		for (int k = 0; k < H.text_call[i].n; k++)
+			H.text_call[i].vpn[k] = text_page_vpn(pg[k]);
 	}
 	touch_private();
 
